@@ -1,0 +1,245 @@
+// hodyn/inverse_dynamics.hpp — higher-order inverse dynamics of a floating-base
+// tree (H-GRNE-FBS, seed 000 Alg. 1-2, App. E eqs. 61-70).
+//
+// Given the base pose C₁, the base twist derivatives V₁^(0..r+1) and the joint
+// derivatives q^(0..r+2) (plus, optionally, applied wrenches and external joint
+// torques with derivatives 0..r), one call computes for every k = 0..r:
+//   base_wrench[k]       Q₁^(k): the spatial propulsion wrench (world axes,
+//                        moment about the world origin) that realises the motion,
+//   base_wrench_body[k]  dᵏ/dtᵏ (Ad_C₁ᵀ Q₁): the same wrench in the base frame,
+//   joint_torque[k]      τ^(k) = Σ_i C(k,i) (S_j^(k−i))ᵀ W_j^(i) − τ_ext^(k).
+// At the home pose at rest, base_wrench[0] = (0,0,0, 0,0, m_total g).
+//
+// Cost O(N r²); no heap, no exceptions; bad input gives a Status and zero outputs.
+#pragma once
+
+#include <array>
+
+#include "hodyn/binomial.hpp"
+#include "hodyn/detail/body_recursions.hpp"
+#include "hodyn/detail/validation.hpp"
+#include "hodyn/model.hpp"
+#include "hodyn/motion.hpp"
+#include "hodyn/status.hpp"
+#include "hodyn/tree.hpp"
+
+namespace hodyn {
+
+/// Workspace and results of `inverse_dynamics` (fixed size, reusable).
+template <class Tree, int MaxOrder, class Scalar = double>
+struct InverseDynamicsData {
+  static constexpr int kNumBodies = Tree::kNumBodies;
+  static constexpr int kMaxOrder = MaxOrder;
+  using JointVector = typename Model<Tree, Scalar>::JointVector;
+
+  // ---- results, entries 0..order ----
+  std::array<Wrench<Scalar>, MaxOrder + 1> base_wrench{};       ///< Q₁^(k), world frame
+  std::array<Wrench<Scalar>, MaxOrder + 1> base_wrench_body{};  ///< (Ad_C₁ᵀ Q₁)^(k), base frame
+  std::array<JointVector, MaxOrder + 1> joint_torque{};         ///< τ^(k)
+  int order = -1;  ///< order of the last successful call, −1 if none
+
+  // ---- workspace ----
+  std::array<detail::BodyDerivatives<MaxOrder, Scalar>, kNumBodies> body{};
+  /// W_j^(k): wrench exerted on body j by its parent through joint j (on the
+  /// base: by the propellers). World frame.
+  std::array<std::array<Wrench<Scalar>, MaxOrder + 1>, kNumBodies> joint_wrench{};
+  std::array<Matrix3<Scalar>, MaxOrder + 1> base_rotation_derivative{};  ///< (C₁ rotation)^(k)
+  std::array<Vector3<Scalar>, MaxOrder + 1> base_origin_derivative{};    ///< (C₁ origin)^(k)
+
+  InverseDynamicsData() { clear_results(); }
+  void clear_results() {
+    for (auto& w : base_wrench) w.setZero();
+    for (auto& w : base_wrench_body) w.setZero();
+    for (auto& t : joint_torque) t.setZero();
+    order = -1;
+  }
+};
+
+namespace detail {
+
+template <class Tree, int MaxOrder, class Scalar>
+Status check_inverse_dynamics_input(const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
+                                    const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order) {
+  if (order < 0 || order > MaxOrder) return Status::kOrderOutOfRange;
+  const Status pose = check_pose(motion.base_pose);
+  if (pose != Status::kOk) return pose;
+  for (int k = 0; k <= order + 1; ++k)
+    if (!all_finite(motion.base_twist[k])) return Status::kNonFiniteInput;
+  for (int k = 0; k <= order + 2; ++k)
+    if (!all_finite(motion.q[k])) return Status::kNonFiniteInput;
+  if (loads != nullptr) {
+    for (int j = 0; j < Tree::kNumBodies; ++j)
+      for (int k = 0; k <= order; ++k) {
+        if (loads->has_world_wrench[j] && !all_finite(loads->world_wrench[j][k]))
+          return Status::kNonFiniteInput;
+        if (loads->has_body_wrench[j] && !all_finite(loads->body_wrench[j][k]))
+          return Status::kNonFiniteInput;
+      }
+    for (int k = 0; k <= order; ++k)
+      if (!all_finite(loads->joint_torque[k])) return Status::kNonFiniteInput;
+  }
+  return Status::kOk;
+}
+
+/// Subtracts the applied wrenches of body j from its own wrench derivatives.
+/// A body-frame wrench is carried to the world with the derivatives of the
+/// body pose C_j = F_j A⁰_j (the direct form of eqs. 69-70):
+///   f^(k) = Σ C(k,i) R^(i) f_b^(k−i),  n^(k) = Σ C(k,i) (R^(i) n_b^(k−i) + x^(i) × f^(k−i)).
+template <class Tree, int MaxOrder, class Scalar>
+void subtract_applied_wrench(const Model<Tree, Scalar>& model,
+                             const ExternalLoads<Tree, MaxOrder, Scalar>& loads, int j, int order,
+                             const BodyDerivatives<MaxOrder, Scalar>& b,
+                             std::array<Wrench<Scalar>, MaxOrder + 1>& w) {
+  if (loads.has_world_wrench[j])
+    for (int k = 0; k <= order; ++k) w[k] -= loads.world_wrench[j][k];
+  if (!loads.has_body_wrench[j]) return;
+  const Pose<Scalar> body_pose = b.joint_pose * model.home_pose(j);
+  std::array<Matrix3<Scalar>, MaxOrder + 1> r;
+  std::array<Vector3<Scalar>, MaxOrder + 1> x;
+  std::array<Vector3<Scalar>, MaxOrder + 1> f;
+  r[0] = body_pose.rotation;
+  x[0] = body_pose.translation;
+  for (int k = 0; k < order; ++k) {
+    r[k + 1] = rotation_next_derivative(k, b.twist, r);
+    x[k + 1] = point_next_derivative(k, b.twist, x);
+  }
+  for (int k = 0; k <= order; ++k) {
+    Vector3<Scalar> fk = Vector3<Scalar>::Zero();
+    Vector3<Scalar> nk = Vector3<Scalar>::Zero();
+    for (int i = 0; i <= k; ++i) {
+      const Scalar c = binomial<Scalar>(k, i);
+      fk += c * (r[i] * linear(loads.body_wrench[j][k - i]));
+      nk += c * (r[i] * angular(loads.body_wrench[j][k - i]));
+    }
+    f[k] = fk;
+    for (int i = 0; i <= k; ++i) nk += binomial<Scalar>(k, i) * x[i].cross(f[k - i]);
+    w[k] -= spatial_vector<Scalar>(nk, fk);
+  }
+}
+
+/// (Ad_C₁ᵀ Q₁)^(k) = (Rᵀ(n − x × f); Rᵀ f)^(k) by Leibniz over the base rotation
+/// R^(i) and origin x^(i) (seed 000 Table 5(b), general order).
+template <class Tree, int MaxOrder, class Scalar>
+void base_wrench_in_base_frame(const Pose<Scalar>& base_pose, int order,
+                               InverseDynamicsData<Tree, MaxOrder, Scalar>& data) {
+  const auto& twist = data.body[0].twist;
+  auto& r = data.base_rotation_derivative;
+  auto& x = data.base_origin_derivative;
+  r[0] = base_pose.rotation;
+  x[0] = base_pose.translation;
+  for (int k = 0; k < order; ++k) {
+    r[k + 1] = rotation_next_derivative(k, twist, r);
+    x[k + 1] = point_next_derivative(k, twist, x);
+  }
+  for (int k = 0; k <= order; ++k) {
+    Vector3<Scalar> u = Vector3<Scalar>::Zero();  // (n − x × f)^(k−i) terms, applied below
+    Vector3<Scalar> top = Vector3<Scalar>::Zero();
+    Vector3<Scalar> bottom = Vector3<Scalar>::Zero();
+    for (int i = 0; i <= k; ++i) {
+      // u^(m) = n^(m) − Σ_l C(m,l) x^(l) × f^(m−l), with m = k − i.
+      const int m = k - i;
+      u = angular(data.base_wrench[m]);
+      for (int l = 0; l <= m; ++l) u -= binomial<Scalar>(m, l) * x[l].cross(linear(data.base_wrench[m - l]));
+      const Scalar c = binomial<Scalar>(k, i);
+      top += c * (r[i].transpose() * u);
+      bottom += c * (r[i].transpose() * linear(data.base_wrench[m]));
+    }
+    data.base_wrench_body[k] = spatial_vector<Scalar>(top, bottom);
+  }
+}
+
+template <class Tree, int MaxOrder, class Scalar>
+bool results_finite(const InverseDynamicsData<Tree, MaxOrder, Scalar>& data, int order) {
+  for (int k = 0; k <= order; ++k)
+    if (!all_finite(data.base_wrench[k]) || !all_finite(data.base_wrench_body[k]) ||
+        !all_finite(data.joint_torque[k]))
+      return false;
+  return true;
+}
+
+}  // namespace detail
+
+/// Inverse dynamics of orders 0..order with applied loads (`loads` may be null).
+template <class Tree, int MaxOrder, class Scalar>
+Status inverse_dynamics(const Model<Tree, Scalar>& model,
+                        InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
+                        const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
+                        const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order) noexcept {
+  const Status input = detail::check_inverse_dynamics_input(motion, loads, order);
+  if (input != Status::kOk) {
+    data.clear_results();
+    return input;
+  }
+  const int r = order;
+  const Vector3<Scalar>& g = model.gravity();
+
+  // ---- forward pass: kinematics to order r+1 and each body's own wrench ----
+  auto& base = data.body[0];
+  detail::place_base(model, motion.base_pose, base);
+  for (int k = 0; k <= r + 1; ++k) {
+    base.twist[k] = motion.base_twist[k];
+    base.com[k + 1] = detail::point_next_derivative(k, base.twist, base.com);
+    if (k <= r) detail::inertia_next_derivative(k, base);
+  }
+  for (int k = 0; k <= r; ++k)
+    data.joint_wrench[0][k] = detail::momentum_rate_minus_gravity(k, model.mass(0), g, base);
+
+  for_each_joint<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    const int p = Tree::kParent[j];
+    const auto& parent = data.body[p];
+    auto& b = data.body[j];
+    const auto qd = [&](int i) -> const Scalar& { return motion.q[i](j - 1); };
+    detail::place_body<K>(model, j, parent.joint_pose, motion.q[0](j - 1), b);
+    for (int k = 0; k <= r + 1; ++k) {
+      if (k > 0) detail::screw_derivative<K>(k, b);
+      detail::twist_derivative<K>(k, parent.twist[k], qd, b);
+      b.com[k + 1] = detail::point_next_derivative(k, b.twist, b.com);
+      if (k <= r) detail::inertia_next_derivative(k, b);
+    }
+    for (int k = 0; k <= r; ++k)
+      data.joint_wrench[j][k] = detail::momentum_rate_minus_gravity(k, model.mass(j), g, b);
+  });
+
+  if (loads != nullptr)
+    for (int j = 0; j < Tree::kNumBodies; ++j)
+      detail::subtract_applied_wrench(model, *loads, j, r, data.body[j], data.joint_wrench[j]);
+
+  // ---- backward pass: children's wrenches into parents, joint torques ----
+  for_each_joint_reverse<Tree>([&](auto, int j) {
+    const int p = Tree::kParent[j];
+    const auto& b = data.body[j];
+    const auto& w = data.joint_wrench[j];
+    for (int k = 0; k <= r; ++k) {
+      Scalar tau = b.screw[0].dot(w[k]);
+      for (int i = 0; i < k; ++i) tau += binomial<Scalar>(k, i) * b.screw[k - i].dot(w[i]);
+      data.joint_torque[k](j - 1) = tau;
+      data.joint_wrench[p][k] += w[k];
+    }
+  });
+  if (loads != nullptr)
+    for (int k = 0; k <= r; ++k) data.joint_torque[k] -= loads->joint_torque[k];
+
+  for (int k = 0; k <= r; ++k) data.base_wrench[k] = data.joint_wrench[0][k];
+  detail::base_wrench_in_base_frame(motion.base_pose, r, data);
+
+  if (!detail::results_finite(data, r)) {
+    data.clear_results();
+    return Status::kNonFiniteResult;
+  }
+  data.order = r;
+  return Status::kOk;
+}
+
+/// Inverse dynamics of orders 0..order without applied loads.
+template <class Tree, int MaxOrder, class Scalar>
+Status inverse_dynamics(const Model<Tree, Scalar>& model,
+                        InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
+                        const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
+                        int order) noexcept {
+  return inverse_dynamics(model, data, motion,
+                          static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr),
+                          order);
+}
+
+}  // namespace hodyn

@@ -1,0 +1,236 @@
+// hodyn/model.hpp — the run-time parameters of a compile-time tree.
+//
+// `Model<Tree, Scalar>` holds, in fixed-size storage, everything about a robot
+// that can be re-identified without recompiling:
+//   - the home pose A⁰_j of every body frame (world frame, home configuration:
+//     all q = 0 and the base pose the identity),
+//   - the constant spatial screw Y_j of every joint at home (world frame),
+//   - the spatial inertia of every body in its own frame,
+//   - gravity.
+// The setters check what they are given and keep the derived quantities the
+// algorithms use (home centre of mass and inertia in the world, joint axis and
+// axis point) consistent with the parameters. Like Pinocchio's Model, a Model
+// is never modified by an algorithm; per-call workspaces are separate "Data"
+// structs.
+#pragma once
+
+#include <array>
+#include <cmath>
+
+#include <Eigen/Core>
+
+#include "hodyn/pose.hpp"
+#include "hodyn/scalar_traits.hpp"
+#include "hodyn/spatial_algebra.hpp"
+#include "hodyn/spatial_inertia.hpp"
+#include "hodyn/status.hpp"
+#include "hodyn/symmetric_matrix3.hpp"
+#include "hodyn/tree.hpp"
+
+namespace hodyn {
+
+template <class Tree, class Scalar = double>
+class Model {
+ public:
+  using TreeType = Tree;
+  using ScalarType = Scalar;
+  static constexpr int kNumBodies = TreeTraits<Tree>::kNumBodies;
+  static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
+  static constexpr int kNumDofs = TreeTraits<Tree>::kNumDofs;
+  /// One entry per joint (q, q̇, τ, …); joint j ≥ 1 is entry j − 1.
+  using JointVector = Eigen::Matrix<Scalar, (kNumJoints > 0 ? kNumJoints : 1), 1>;
+
+  /// A model with every body massless at the origin and every joint axis the
+  /// coordinate axis of its kind (z for general kinds) through the origin.
+  Model() {
+    for (int j = 1; j < kNumBodies; ++j) {
+      const JointKind k = Tree::kJoint[j];
+      const int axis = aligned_axis(k) >= 0 ? aligned_axis(k) : 2;
+      Vector3<Scalar> e = Vector3<Scalar>::Zero();
+      e(axis) = Scalar(1);
+      screw_[j] = is_revolute(k) ? spatial_vector<Scalar>(e, Vector3<Scalar>::Zero())
+                                 : spatial_vector<Scalar>(Vector3<Scalar>::Zero(), e);
+      axis_[j] = e;
+    }
+    gravity_ << Scalar(0), Scalar(0), Scalar(-9.81);
+  }
+
+  // ---- parameters -------------------------------------------------------
+
+  /// Sets the home pose A⁰_j of body j's frame and its spatial inertia in that
+  /// frame. Fails with kInvalidModel on a non-finite value, a negative mass, a
+  /// rotational inertia about the centre of mass that is not symmetric positive
+  /// semi-definite, or a home rotation that is not orthonormal.
+  Status set_body(int j, const Pose<Scalar>& home_pose, const SpatialInertia<Scalar>& inertia) {
+    if (j < 0 || j >= kNumBodies) return Status::kInvalidArgument;
+    if (!pose_is_valid(home_pose) || !inertia_is_valid(inertia)) return Status::kInvalidModel;
+    home_pose_[j] = home_pose;
+    inertia_[j] = inertia;
+    update_body(j);
+    return Status::kOk;
+  }
+
+  /// Sets the home screw Y_j of joint j ≥ 1: (e; a × e) for a revolute joint
+  /// (|e| = 1, a on the axis), (0; e) for a prismatic one (|e| = 1). The screw
+  /// must match the joint kind of the tree (an axis-aligned kind requires its
+  /// own axis, positive direction).
+  Status set_joint_screw(int j, const Twist<Scalar>& screw) {
+    if (j < 1 || j >= kNumBodies) return Status::kInvalidArgument;
+    using Traits = ScalarTraits<Scalar>;
+    for (int i = 0; i < 6; ++i)
+      if (!Traits::is_finite(screw(i))) return Status::kInvalidModel;
+    const JointKind kind = Tree::kJoint[j];
+    const Vector3<Scalar> w = angular(screw);
+    const Vector3<Scalar> v = linear(screw);
+    const Vector3<Scalar> e = is_revolute(kind) ? w : v;
+    const auto tol = Traits::orthonormality_tolerance();
+    if (abs_primal(e.squaredNorm() - Scalar(1)) > tol) return Status::kInvalidModel;
+    if (is_revolute(kind) && abs_primal(w.dot(v)) > tol) return Status::kInvalidModel;  // no pitch
+    if (is_prismatic(kind) && abs_primal(w.squaredNorm()) > tol) return Status::kInvalidModel;
+    const int axis = aligned_axis(kind);
+    if (axis >= 0 && abs_primal(e(axis) - Scalar(1)) > tol) return Status::kInvalidModel;
+    screw_[j] = screw;
+    axis_[j] = e;
+    if (axis >= 0) {  // exact unit axis, so the fast path and the screw agree
+      axis_[j] = Vector3<Scalar>::Zero();
+      axis_[j](axis) = Scalar(1);
+      if (is_revolute(kind)) angular(screw_[j]) = axis_[j];
+      else linear(screw_[j]) = axis_[j];
+    }
+    axis_point_[j] = is_revolute(kind) ? Vector3<Scalar>(axis_[j].cross(v)) : Vector3<Scalar>::Zero();
+    update_body(j);
+    return Status::kOk;
+  }
+
+  /// Revolute joint j about the unit `direction` through `point` (home, world).
+  Status set_revolute_axis(int j, const Vector3<Scalar>& direction, const Vector3<Scalar>& point) {
+    return set_joint_screw(j, spatial_vector<Scalar>(direction, point.cross(direction)));
+  }
+  /// Prismatic joint j along the unit `direction` (home, world).
+  Status set_prismatic_axis(int j, const Vector3<Scalar>& direction) {
+    return set_joint_screw(j, spatial_vector<Scalar>(Vector3<Scalar>::Zero(), direction));
+  }
+
+  /// Gravity as a linear acceleration in the world, e.g. (0, 0, −9.81); the
+  /// gravity twist of seed 000 eq. 63 is G = (0, 0, 0, gravity).
+  Status set_gravity(const Vector3<Scalar>& g) {
+    for (int i = 0; i < 3; ++i)
+      if (!ScalarTraits<Scalar>::is_finite(g(i))) return Status::kInvalidModel;
+    gravity_ = g;
+    return Status::kOk;
+  }
+
+  const Pose<Scalar>& home_pose(int j) const { return home_pose_[j]; }
+  const SpatialInertia<Scalar>& body_inertia(int j) const { return inertia_[j]; }
+  const Twist<Scalar>& joint_screw(int j) const { return screw_[j]; }
+  const Vector3<Scalar>& gravity() const { return gravity_; }
+  Scalar total_mass() const {
+    Scalar m(0);
+    for (int j = 0; j < kNumBodies; ++j) m += inertia_[j].mass;
+    return m;
+  }
+
+  // ---- derived quantities the algorithms read (kept in sync) ------------
+
+  const Scalar& mass(int j) const { return inertia_[j].mass; }
+  /// Centre of mass of body j at home, world frame.
+  const Vector3<Scalar>& home_com(int j) const { return home_com_[j]; }
+  /// Rotational inertia of body j about its centre of mass, world axes, at home.
+  const SymmetricMatrix3<Scalar>& home_inertia(int j) const { return home_inertia_[j]; }
+  /// Unit joint axis at home (revolute: rotation axis, prismatic: direction).
+  const Vector3<Scalar>& joint_axis(int j) const { return axis_[j]; }
+  /// Point of the revolute axis closest to the world origin, at home.
+  const Vector3<Scalar>& joint_axis_point(int j) const { return axis_point_[j]; }
+  /// Home centre of mass relative to the axis point (revolute) or to the origin.
+  const Vector3<Scalar>& com_from_axis_point(int j) const { return com_from_axis_point_[j]; }
+  /// (A⁰_0)⁻¹: F_0 = C_base (A⁰_0)⁻¹ (seed 000 Alg. 1, erratum E7).
+  const Pose<Scalar>& base_home_pose_inverse() const { return base_home_inverse_; }
+
+  /// The same model in another scalar type (float for Cortex-M4F, series in tests).
+  template <class NewScalar>
+  Model<Tree, NewScalar> cast() const {
+    Model<Tree, NewScalar> m;
+    m.gravity_ = gravity_.template cast<NewScalar>();
+    m.base_home_inverse_ = base_home_inverse_.template cast<NewScalar>();
+    for (int j = 0; j < kNumBodies; ++j) {
+      m.home_pose_[j] = home_pose_[j].template cast<NewScalar>();
+      m.inertia_[j] = inertia_[j].template cast<NewScalar>();
+      m.screw_[j] = screw_[j].template cast<NewScalar>();
+      m.axis_[j] = axis_[j].template cast<NewScalar>();
+      m.axis_point_[j] = axis_point_[j].template cast<NewScalar>();
+      m.home_com_[j] = home_com_[j].template cast<NewScalar>();
+      m.com_from_axis_point_[j] = com_from_axis_point_[j].template cast<NewScalar>();
+      m.home_inertia_[j] = home_inertia_[j].template cast<NewScalar>();
+    }
+    return m;
+  }
+
+ private:
+  template <class, class>
+  friend class Model;
+
+  static auto abs_primal(const Scalar& x) {
+    using std::abs;
+    return abs(ScalarTraits<Scalar>::primal(x));
+  }
+  static bool pose_is_valid(const Pose<Scalar>& c) {
+    using Traits = ScalarTraits<Scalar>;
+    for (int i = 0; i < 9; ++i)
+      if (!Traits::is_finite(c.rotation(i))) return false;
+    for (int i = 0; i < 3; ++i)
+      if (!Traits::is_finite(c.translation(i))) return false;
+    const Matrix3<Scalar> err = c.rotation.transpose() * c.rotation - Matrix3<Scalar>::Identity();
+    for (int i = 0; i < 9; ++i)
+      if (abs_primal(err(i)) > Traits::orthonormality_tolerance()) return false;
+    return Traits::primal(c.rotation.determinant()) > 0;
+  }
+  static bool inertia_is_valid(const SpatialInertia<Scalar>& s) {
+    using Traits = ScalarTraits<Scalar>;
+    if (!Traits::is_finite(s.mass) || Traits::primal(s.mass) < 0) return false;
+    for (int i = 0; i < 3; ++i)
+      if (!Traits::is_finite(s.first_moment(i))) return false;
+    for (int i = 0; i < 9; ++i)
+      if (!Traits::is_finite(s.rotational_inertia(i))) return false;
+    if (Traits::primal(s.mass) == 0 && s.first_moment.squaredNorm() != Scalar(0)) return false;
+    const Matrix3<Scalar> ic = s.inertia_about_com();
+    const auto scale = abs_primal(ic.trace()) + 1;
+    const auto tol = Traits::orthonormality_tolerance() * scale;
+    if (abs_primal(ic(0, 1) - ic(1, 0)) > tol || abs_primal(ic(0, 2) - ic(2, 0)) > tol ||
+        abs_primal(ic(1, 2) - ic(2, 1)) > tol)
+      return false;
+    // Positive semi-definite: every principal minor ≥ 0 (within tolerance).
+    for (int i = 0; i < 3; ++i)
+      if (Traits::primal(ic(i, i)) < -tol) return false;
+    for (int a = 0; a < 3; ++a)
+      for (int b = a + 1; b < 3; ++b)
+        if (Traits::primal(ic(a, a) * ic(b, b) - ic(a, b) * ic(b, a)) < -tol * scale) return false;
+    return Traits::primal(ic.determinant()) >= -tol * scale * scale;
+  }
+
+  void update_body(int j) {
+    const Pose<Scalar>& a = home_pose_[j];
+    home_com_[j] = a.act(inertia_[j].com());
+    const Matrix3<Scalar> ic = inertia_[j].inertia_about_com();
+    home_inertia_[j] = SymmetricMatrix3<Scalar>::from_matrix(
+                           (ic + ic.transpose()) * Scalar(0.5))
+                           .congruence(a.rotation);
+    com_from_axis_point_[j] =
+        (j > 0 && is_revolute(Tree::kJoint[j])) ? Vector3<Scalar>(home_com_[j] - axis_point_[j])
+                                                 : home_com_[j];
+    if (j == 0) base_home_inverse_ = a.inverse();
+  }
+
+  std::array<Pose<Scalar>, kNumBodies> home_pose_{};
+  std::array<SpatialInertia<Scalar>, kNumBodies> inertia_{};
+  std::array<Twist<Scalar>, kNumBodies> screw_{};
+  Vector3<Scalar> gravity_ = Vector3<Scalar>::Zero();
+  // derived
+  std::array<Vector3<Scalar>, kNumBodies> axis_{};
+  std::array<Vector3<Scalar>, kNumBodies> axis_point_{};
+  std::array<Vector3<Scalar>, kNumBodies> home_com_{};
+  std::array<Vector3<Scalar>, kNumBodies> com_from_axis_point_{};
+  std::array<SymmetricMatrix3<Scalar>, kNumBodies> home_inertia_{};
+  Pose<Scalar> base_home_inverse_{};
+};
+
+}  // namespace hodyn
