@@ -2,6 +2,7 @@
 #pragma once
 
 #include "hodyn/binomial.hpp"
+#include "hodyn/forward_dynamics.hpp"
 #include "hodyn/inverse_dynamics.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/models/aerial_manipulator.hpp"

@@ -17,6 +17,7 @@
 
 #include "hodyn/binomial.hpp"
 #include "hodyn/detail/body_recursions.hpp"
+#include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
@@ -43,8 +44,7 @@ struct InverseDynamicsData {
   /// W_j^(k): wrench exerted on body j by its parent through joint j (on the
   /// base: by the propellers). World frame.
   std::array<std::array<Wrench<Scalar>, MaxOrder + 1>, kNumBodies> joint_wrench{};
-  std::array<Matrix3<Scalar>, MaxOrder + 1> base_rotation_derivative{};  ///< (C₁ rotation)^(k)
-  std::array<Vector3<Scalar>, MaxOrder + 1> base_origin_derivative{};    ///< (C₁ origin)^(k)
+  detail::MovingFrame<MaxOrder, Scalar> base_frame{};  ///< derivatives of C₁
 
   InverseDynamicsData() { clear_results(); }
   void clear_results() {
@@ -81,10 +81,8 @@ Status check_inverse_dynamics_input(const MotionDerivatives<Tree, MaxOrder, Scal
   return Status::kOk;
 }
 
-/// Subtracts the applied wrenches of body j from its own wrench derivatives.
-/// A body-frame wrench is carried to the world with the derivatives of the
-/// body pose C_j = F_j A⁰_j (the direct form of eqs. 69-70):
-///   f^(k) = Σ C(k,i) R^(i) f_b^(k−i),  n^(k) = Σ C(k,i) (R^(i) n_b^(k−i) + x^(i) × f^(k−i)).
+/// Subtracts the applied wrenches of body j from its own wrench derivatives;
+/// body-frame ones are carried to the world along the body pose C_j = F_j A⁰_j.
 template <class Tree, int MaxOrder, class Scalar>
 void subtract_applied_wrench(const Model<Tree, Scalar>& model,
                              const ExternalLoads<Tree, MaxOrder, Scalar>& loads, int j, int order,
@@ -93,58 +91,11 @@ void subtract_applied_wrench(const Model<Tree, Scalar>& model,
   if (loads.has_world_wrench[j])
     for (int k = 0; k <= order; ++k) w[k] -= loads.world_wrench[j][k];
   if (!loads.has_body_wrench[j]) return;
-  const Pose<Scalar> body_pose = b.joint_pose * model.home_pose(j);
-  std::array<Matrix3<Scalar>, MaxOrder + 1> r;
-  std::array<Vector3<Scalar>, MaxOrder + 1> x;
-  std::array<Vector3<Scalar>, MaxOrder + 1> f;
-  r[0] = body_pose.rotation;
-  x[0] = body_pose.translation;
-  for (int k = 0; k < order; ++k) {
-    r[k + 1] = rotation_next_derivative(k, b.twist, r);
-    x[k + 1] = point_next_derivative(k, b.twist, x);
-  }
+  MovingFrame<MaxOrder, Scalar> frame;
+  frame.start(b.joint_pose * model.home_pose(j));
   for (int k = 0; k <= order; ++k) {
-    Vector3<Scalar> fk = Vector3<Scalar>::Zero();
-    Vector3<Scalar> nk = Vector3<Scalar>::Zero();
-    for (int i = 0; i <= k; ++i) {
-      const Scalar c = binomial<Scalar>(k, i);
-      fk += c * (r[i] * linear(loads.body_wrench[j][k - i]));
-      nk += c * (r[i] * angular(loads.body_wrench[j][k - i]));
-    }
-    f[k] = fk;
-    for (int i = 0; i <= k; ++i) nk += binomial<Scalar>(k, i) * x[i].cross(f[k - i]);
-    w[k] -= spatial_vector<Scalar>(nk, fk);
-  }
-}
-
-/// (Ad_C₁ᵀ Q₁)^(k) = (Rᵀ(n − x × f); Rᵀ f)^(k) by Leibniz over the base rotation
-/// R^(i) and origin x^(i) (seed 000 Table 5(b), general order).
-template <class Tree, int MaxOrder, class Scalar>
-void base_wrench_in_base_frame(const Pose<Scalar>& base_pose, int order,
-                               InverseDynamicsData<Tree, MaxOrder, Scalar>& data) {
-  const auto& twist = data.body[0].twist;
-  auto& r = data.base_rotation_derivative;
-  auto& x = data.base_origin_derivative;
-  r[0] = base_pose.rotation;
-  x[0] = base_pose.translation;
-  for (int k = 0; k < order; ++k) {
-    r[k + 1] = rotation_next_derivative(k, twist, r);
-    x[k + 1] = point_next_derivative(k, twist, x);
-  }
-  for (int k = 0; k <= order; ++k) {
-    Vector3<Scalar> u = Vector3<Scalar>::Zero();  // (n − x × f)^(k−i) terms, applied below
-    Vector3<Scalar> top = Vector3<Scalar>::Zero();
-    Vector3<Scalar> bottom = Vector3<Scalar>::Zero();
-    for (int i = 0; i <= k; ++i) {
-      // u^(m) = n^(m) − Σ_l C(m,l) x^(l) × f^(m−l), with m = k − i.
-      const int m = k - i;
-      u = angular(data.base_wrench[m]);
-      for (int l = 0; l <= m; ++l) u -= binomial<Scalar>(m, l) * x[l].cross(linear(data.base_wrench[m - l]));
-      const Scalar c = binomial<Scalar>(k, i);
-      top += c * (r[i].transpose() * u);
-      bottom += c * (r[i].transpose() * linear(data.base_wrench[m]));
-    }
-    data.base_wrench_body[k] = spatial_vector<Scalar>(top, bottom);
+    if (k > 0) frame.extend(k, b.twist);
+    w[k] -= frame.to_world(k, loads.body_wrench[j]);
   }
 }
 
@@ -220,8 +171,13 @@ Status inverse_dynamics(const Model<Tree, Scalar>& model,
   if (loads != nullptr)
     for (int k = 0; k <= r; ++k) data.joint_torque[k] -= loads->joint_torque[k];
 
-  for (int k = 0; k <= r; ++k) data.base_wrench[k] = data.joint_wrench[0][k];
-  detail::base_wrench_in_base_frame(motion.base_pose, r, data);
+  // Q₁^(k) and its base-frame image (Ad_C₁ᵀ Q₁)^(k) (Table 5(b), any order).
+  data.base_frame.start(motion.base_pose);
+  for (int k = 0; k <= r; ++k) {
+    data.base_wrench[k] = data.joint_wrench[0][k];
+    if (k > 0) data.base_frame.extend(k, base.twist);
+    data.base_wrench_body[k] = data.base_frame.to_frame(k, data.base_wrench);
+  }
 
   if (!detail::results_finite(data, r)) {
     data.clear_results();
