@@ -130,13 +130,6 @@ using HybridDynamicsData = ForwardDynamicsData<Tree, MaxOrder, Scalar>;
 
 namespace detail {
 
-/// The dense world-frame spatial inertia of a body from its centre-of-mass form.
-template <class Scalar>
-Matrix6<Scalar> spatial_inertia_matrix(const Scalar& m, const Vector3<Scalar>& c,
-                                       const SymmetricMatrix3<Scalar>& inertia) {
-  return SpatialInertia<Scalar>::from_mass_com_inertia(m, c, inertia.matrix()).matrix();
-}
-
 template <class Tree, int MaxOrder, class Scalar>
 Status check_forward_input(const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
                            const HybridDynamicsInput<Tree, MaxOrder, Scalar>* hybrid,

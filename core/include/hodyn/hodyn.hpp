@@ -2,6 +2,7 @@
 #pragma once
 
 #include "hodyn/binomial.hpp"
+#include "hodyn/equations_of_motion.hpp"
 #include "hodyn/forward_dynamics.hpp"
 #include "hodyn/inverse_dynamics.hpp"
 #include "hodyn/model.hpp"

@@ -19,6 +19,7 @@
 #include "hodyn/model.hpp"
 #include "hodyn/pose.hpp"
 #include "hodyn/spatial_algebra.hpp"
+#include "hodyn/spatial_inertia.hpp"
 #include "hodyn/symmetric_matrix3.hpp"
 #include "hodyn/tree.hpp"
 
@@ -186,6 +187,13 @@ Matrix3<Scalar> rotation_next_derivative(int k, const std::array<Twist<Scalar>, 
     for (int col = 0; col < 3; ++col) d.col(col) += c * w.cross(r[k - i].col(col));
   }
   return d;
+}
+
+/// The dense world-frame spatial inertia M⁰ of a body from its centre-of-mass form.
+template <class Scalar>
+Matrix6<Scalar> spatial_inertia_matrix(const Scalar& m, const Vector3<Scalar>& c,
+                                       const SymmetricMatrix3<Scalar>& inertia) {
+  return SpatialInertia<Scalar>::from_mass_com_inertia(m, c, inertia.matrix()).matrix();
 }
 
 }  // namespace hodyn::detail

@@ -1,0 +1,233 @@
+// hodyn-eval — the Table 3 demo state (--demo, --emit-example-state) and --sizes.
+#include <chrono>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <initializer_list>
+#include <ostream>
+#include <string>
+
+#include "hodyn_eval.hpp"
+
+namespace hodyn_eval {
+namespace {
+
+// ---- sizes: measured with g++ 12 / Eigen 3.4 on x86-64, bound ~10% above ----
+// If one of these fires, the core's memory footprint grew: check that the
+// growth is intended, then raise the bound (and say so in the change).
+static_assert(sizeof(InverseData) <= 14100, "InverseDynamicsData grew (measured 12832 bytes)");
+static_assert(sizeof(Motion) <= 900, "MotionDerivatives grew (measured 816 bytes)");
+static_assert(sizeof(Loads) <= 4770, "ExternalLoads grew (measured 4336 bytes)");
+static_assert(sizeof(Model) <= 3170, "Model grew (measured 2880 bytes)");
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kDeg = kPi / 180.0;
+
+// Table 3 reference trajectory (seed 000 §7).
+constexpr double kCirclePeriod = 20.0;  // base on the 1 m circle, period 20 s
+constexpr double kYawAmplitude = 25.0 * kDeg;
+constexpr double kYawPeriod = 30.0;
+constexpr double kJointHorizon = 30.0;  // T
+constexpr double kQ0Deg[kNumJoints] = {10, -5, 15, -10, 7, -12};
+constexpr double kEtaDeg[kNumJoints] = {60, 50, 40, 55, 45, 35};
+
+/// dᵏ/dtᵏ sin(w t) = wᵏ sin(w t + k π/2), with the phase taken exactly (k mod 4).
+double sin_derivative(double w, double t, int k) {
+  const double s = std::sin(w * t), c = std::cos(w * t), wk = std::pow(w, k);
+  switch (k % 4) {
+    case 0:
+      return wk * s;
+    case 1:
+      return wk * c;
+    case 2:
+      return -wk * s;
+    default:
+      return -wk * c;
+  }
+}
+
+/// dᵏ/dtᵏ cos(w t) = wᵏ cos(w t + k π/2).
+double cos_derivative(double w, double t, int k) {
+  const double s = std::sin(w * t), c = std::cos(w * t), wk = std::pow(w, k);
+  switch (k % 4) {
+    case 0:
+      return wk * c;
+    case 1:
+      return -wk * s;
+    case 2:
+      return -wk * c;
+    default:
+      return wk * s;
+  }
+}
+
+/// x^(k)(t): base position on the circle x = cos(2πt/20), y = sin(2πt/20), z = 0.
+Eigen::Vector3d base_position_derivative(double t, int k) {
+  const double w = 2 * kPi / kCirclePeriod;
+  return {cos_derivative(w, t, k), sin_derivative(w, t, k), 0.0};
+}
+
+/// ψ^(k)(t) for the yaw ψ = 25° sin(2πt/30).
+double yaw_derivative(double t, int k) {
+  return kYawAmplitude * sin_derivative(2 * kPi / kYawPeriod, t, k);
+}
+
+/// q_j^(k)(t) for q_j = q0_j + η_j/2 (1 − cos(π t / T)).
+double joint_derivative(int j, double t, int k) {
+  const double half_eta = 0.5 * kEtaDeg[j] * kDeg;
+  const double w = kPi / kJointHorizon;
+  if (k == 0) return kQ0Deg[j] * kDeg + half_eta * (1.0 - std::cos(w * t));
+  return -half_eta * cos_derivative(w, t, k);
+}
+
+#if defined(__GNUC__)
+std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+#endif
+std::string format(const char* fmt, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, args);
+  va_end(args);
+  return buf;
+}
+
+/// The entries of x in `fmt`; values that would print as -0.000… print as 0.000….
+template <class Derived>
+std::string numbers(const Eigen::MatrixBase<Derived>& x, const char* fmt, double scale = 1.0) {
+  std::string s;
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    std::string n = format(fmt, scale * x(i));
+    if (n.find_first_of("123456789") == std::string::npos) n = format(fmt, 0.0);
+    s += n;
+  }
+  return s;
+}
+
+/// Column headers right-aligned over fields of `width` characters.
+std::string header(std::initializer_list<const char*> names, int width) {
+  std::string s;
+  for (const char* name : names) s += format("%*s", width, name);
+  return s;
+}
+
+const char* const kPerSecond[] = {"", "/s", "/s²", "/s³", "/s⁴", "/s⁵"};
+
+}  // namespace
+
+State table3_state(double t, int order) {
+  check_order(order);
+  State s;
+  s.order = order;
+  s.comment = "seed 000 Table 3 reference state at t = " + format("%g", t) +
+              " s (regenerate: hodyn-eval --emit-example-state)";
+  const double psi = yaw_derivative(t, 0);
+  s.motion.base_pose.rotation = Eigen::AngleAxisd(psi, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  s.motion.base_pose.translation = base_position_derivative(t, 0);
+
+  // Spatial twist [V1] = Ċ1 C1⁻¹: ω = ψ̇ e_z, v = ẋ − ω × x, so by Leibniz
+  //   V1^(k) = (ω^(k); x^(k+1) − Σ_i C(k,i) ω^(i) × x^(k−i)),  ω^(i) = ψ^(i+1) e_z.
+  for (int k = 0; k < static_cast<int>(s.motion.base_twist.size()); ++k) {
+    const Eigen::Vector3d omega_k(0, 0, yaw_derivative(t, k + 1));
+    Eigen::Vector3d v = base_position_derivative(t, k + 1);
+    for (int i = 0; i <= k; ++i) {
+      const Eigen::Vector3d omega_i(0, 0, yaw_derivative(t, i + 1));
+      v -= hodyn::binomial<double>(k, i) * omega_i.cross(base_position_derivative(t, k - i));
+    }
+    s.motion.base_twist[static_cast<std::size_t>(k)] = hodyn::spatial_vector<double>(omega_k, v);
+  }
+  for (int k = 0; k < static_cast<int>(s.motion.q.size()); ++k)
+    for (int j = 0; j < kNumJoints; ++j)
+      s.motion.q[static_cast<std::size_t>(k)](j) = joint_derivative(j, t, k);
+  return s;
+}
+
+void print_sizes(std::ostream& os) {
+  const auto line = [&](const char* name, std::size_t bytes, const char* what) {
+    os << format("  %-20s %7zu bytes  %6.1f KiB   %s\n", name, bytes,
+                 static_cast<double>(bytes) / 1024.0, what);
+  };
+  os << "sizeof for the aerial manipulator (7 bodies, 6 joints), double, MaxOrder " << kMaxOrder
+     << ":\n";
+  line("InverseDynamicsData", sizeof(InverseData), "workspace + results of inverse_dynamics");
+  line("MotionDerivatives", sizeof(Motion), "C1, V1^(0..MaxOrder+1), q^(0..MaxOrder+2)");
+  line("ExternalLoads", sizeof(Loads), "W_app, W_app_body, tau_ext, orders 0..MaxOrder");
+  line("Model", sizeof(Model), "AerialManipulatorModel<double>");
+}
+
+void run_demo(std::ostream& os) {
+  constexpr double kTime = 7.5;
+  constexpr int kOrder = 2;
+  const State s = table3_state(kTime, kOrder);
+  const Model model = make_model(s.gravity);
+  InverseData data;
+  run_inverse(model, s, data);
+
+  const auto& pose = s.motion.base_pose;
+  const double psi = std::atan2(pose.rotation(1, 0), pose.rotation(0, 0));
+  os << "hodyn-eval --demo: 12-DoF aerial manipulator (seed 000 Sec. 7, Table 3), inverse "
+        "dynamics of orders 0..2\n\n";
+  os << format(
+      "State at t = %.1f s (base on the 1 m circle, yaw 25 deg sin(2 pi t/30), joint ramps)\n",
+      kTime);
+  os << "  base position x  =" << numbers(pose.translation, "%9.4f") << " m"
+     << format("     yaw = %.2f deg, roll = pitch = 0\n", psi / kDeg);
+  os << "  base twist V1    =" << numbers(hodyn::angular(s.motion.base_twist[0]), "%9.4f")
+     << " rad/s |" << numbers(hodyn::linear(s.motion.base_twist[0]), "%9.4f") << " m/s\n";
+  os << "  joints q2..q7    =" << numbers(s.motion.q[0], "%9.3f", 1.0 / kDeg) << " deg\n\n";
+
+  const std::string wrench_header = "        " + header({"n_x", "n_y", "n_z"}, 10) + " |" +
+                                    header({"f_x", "f_y", "f_z"}, 10) + "\n";
+  const auto wrench_rows = [&](const auto& w) {
+    for (int r = 0; r <= kOrder; ++r)
+      os << format("  r = %d ", r) << numbers(hodyn::angular(w[r]), "%10.4f") << " |"
+         << numbers(hodyn::linear(w[r]), "%10.4f") << "   N·m" << kPerSecond[r] << ", N"
+         << kPerSecond[r] << "\n";
+  };
+  os << "Spatial base wrench Q1^(r) (world frame, moment about the world origin)\n"
+     << wrench_header;
+  wrench_rows(data.base_wrench);
+  os << "Propulsion wrench in the base frame, d^r/dt^r (Ad_C1^T Q1)\n" << wrench_header;
+  wrench_rows(data.base_wrench_body);
+  os << "Joint torques tau^(r)\n"
+     << "        " << header({"q2", "q3", "q4", "q5", "q6", "q7"}, 10) << "\n";
+  for (int r = 0; r <= kOrder; ++r)
+    os << format("  r = %d ", r) << numbers(data.joint_torque[r], "%10.5f") << "   N·m"
+       << kPerSecond[r] << "\n";
+
+  // Hover sanity: home at rest, order 0 → Q1 = (0,0,0, 0,0, m_total g).
+  State hover;
+  InverseData hover_data;
+  run_inverse(model, hover, hover_data);
+  const double mg = model.total_mass() * s.gravity;
+  hodyn::Wrench<double> expected = hodyn::Wrench<double>::Zero();
+  expected(5) = mg;
+  const double deviation = (hover_data.base_wrench[0] - expected).cwiseAbs().maxCoeff();
+  std::string q1 = numbers(hover_data.base_wrench[0], "%g, ");
+  q1.resize(q1.size() - 2);
+  os << "\nHover check (home, at rest, order 0): Q1 = (" << q1 << ")"
+     << format("   expected m g = %g kg x %g m/s²: %s\n", model.total_mass(), s.gravity,
+               deviation <= 1e-12 ? "ok" : "MISMATCH");
+
+  // Rough timing (not a benchmark).
+  constexpr int kCalls = 10000;
+  volatile double sink = 0.0;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < kCalls; ++i) {
+    (void)hodyn::inverse_dynamics(model, data, s.motion, kOrder);
+    sink = sink + data.base_wrench[kOrder](5);
+  }
+  const auto stop = std::chrono::steady_clock::now();
+  const double us = std::chrono::duration<double, std::micro>(stop - start).count() / kCalls;
+  os << format(
+      "Time per call (order %d): %.2f us (rough; mean of %d calls; see bench/ for "
+      "measured medians)\n",
+      kOrder, us, kCalls);
+  os << format(
+      "Workspace: InverseDynamicsData %zu bytes, MotionDerivatives %zu bytes at MaxOrder "
+      "%d, no heap (hodyn-eval --sizes)\n",
+      sizeof(InverseData), sizeof(Motion), kMaxOrder);
+  os << "Full-precision JSON of this state: hodyn-eval examples/state_table3.json\n";
+}
+
+}  // namespace hodyn_eval

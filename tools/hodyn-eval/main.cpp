@@ -1,0 +1,202 @@
+// hodyn-eval — evaluate the dynamics of the 12-DoF aerial manipulator from a
+// JSON state (docs/state-format.md). Exit codes: 0 ok, 2 bad usage or input,
+// 3 the core returned an error status, 1 anything else.
+#include <charconv>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <system_error>
+
+#include "hodyn_eval.hpp"
+
+namespace {
+
+using hodyn_eval::InputError;
+
+constexpr int kExitInput = 2;
+constexpr int kExitCore = 3;
+
+const char* const kUsage = R"(Usage: hodyn-eval [--order R] [--forward] [FILE|-]
+       hodyn-eval --demo | --sizes | --emit-example-state [--order R] | --help
+
+Evaluates the higher-order inverse dynamics of the 12-DoF aerial manipulator
+(seed 000, Table 3) for a state given as JSON in FILE (or on stdin for '-' or
+no FILE) and prints the result as JSON on stdout.
+
+Options:
+  --order R             derivative order R (0..5); default: the JSON "order", else 0
+  --forward             forward dynamics (not available in this build yet)
+  --demo                print a readable summary of the Table 3 reference state
+                        at t = 7.5 s (orders 0..2), a hover check and a rough timing
+  --sizes               print sizeof of the core's workspaces and inputs (MaxOrder 5)
+  --emit-example-state  print the demo state in the input format (order 2 unless
+                        --order); regenerates examples/state_table3.json
+  -h, --help            this text
+
+Input (SI units; bodies numbered 1..7 as in the paper, 1 = base):
+  {"model": "aerial_manipulator", "gravity": 9.81, "order": R,
+   "C1": 4x4 row-major  |  "p1": [x,y,z], "R1": 3x3 rows,
+   "V1": [V1^(0..R+1)]   spatial base twist (omega; v) derivatives,
+   "q":  [q^(0..R+2)]    joint derivatives, q = (q2..q7),
+   "W_app": {"4": [[6]*(R+1)]}, "W_app_body": {...}, "tau_ext": [[6]*(R+1)]}  optional
+Output:
+  {"order": R, "inverse": {"Q1": [...], "W_prop_body": [...], "tau": [...]}}
+  with k = 0..R in each list, 17 significant digits.
+See docs/state-format.md for the full format.
+
+Exit codes: 0 ok, 2 bad usage or input, 3 error status from the core.
+)";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class Mode { kEvaluate, kDemo, kSizes, kEmitExampleState, kHelp };
+
+struct Options {
+  Mode mode = Mode::kEvaluate;
+  int order = -1;  // −1: not given
+  bool forward = false;
+  std::string file = "-";
+  bool file_given = false;
+};
+
+int parse_order_argument(const std::string& text) {
+  int value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end)
+    throw UsageError("--order: expected an integer, got '" + text + "'");
+  hodyn_eval::check_order(value);  // InputError: negative or above the compiled maximum
+  return value;
+}
+
+Options parse_args(int argc, char** argv) {
+  Options opt;
+  bool mode_given = false;
+  const auto set_mode = [&](Mode m) {
+    if (mode_given) throw UsageError("only one of --demo, --sizes, --emit-example-state, --help");
+    opt.mode = m;
+    mode_given = true;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--order") {
+      if (i + 1 >= argc) throw UsageError("--order needs a value");
+      opt.order = parse_order_argument(argv[++i]);
+    } else if (arg.rfind("--order=", 0) == 0) {
+      opt.order = parse_order_argument(arg.substr(8));
+    } else if (arg == "--forward") {
+      opt.forward = true;
+    } else if (arg == "--demo") {
+      set_mode(Mode::kDemo);
+    } else if (arg == "--sizes") {
+      set_mode(Mode::kSizes);
+    } else if (arg == "--emit-example-state") {
+      set_mode(Mode::kEmitExampleState);
+    } else if (arg == "--help" || arg == "-h") {
+      set_mode(Mode::kHelp);
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      throw UsageError("unknown option '" + arg + "'");
+    } else {
+      if (opt.file_given)
+        throw UsageError("more than one input file ('" + opt.file + "', '" + arg + "')");
+      opt.file = arg;
+      opt.file_given = true;
+    }
+  }
+  if (opt.mode != Mode::kEvaluate && opt.mode != Mode::kHelp && opt.file_given)
+    throw UsageError("--demo, --sizes and --emit-example-state take no input file");
+  return opt;
+}
+
+nlohmann::json read_json(const std::string& file) {
+  std::string text;
+  const std::string name = file == "-" ? "<stdin>" : file;
+  if (file == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    text = ss.str();
+  } else {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw InputError("cannot open '" + file + "'");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    // e.g. a syntax error, or a number like 1e999 that overflows a double.
+    throw InputError(name + ": invalid JSON: " + e.what());
+  }
+}
+
+/// One evaluation: parse → inverse dynamics → print. Forward dynamics joins here.
+void evaluate(const Options& opt) {
+  if (opt.forward)
+    throw InputError("--forward: forward dynamics is not available in this build yet");
+  const hodyn_eval::State state = hodyn_eval::parse_state(read_json(opt.file), opt.order);
+  const hodyn_eval::Model model = hodyn_eval::make_model(state.gravity);
+  hodyn_eval::InverseData inverse;
+  hodyn_eval::run_inverse(model, state, inverse);
+  hodyn_eval::print_result(std::cout, state.order, inverse);
+}
+
+void print_error(const std::string& message) {
+  // One line: newlines in a message (there should be none) become spaces.
+  std::string line = message;
+  for (char& c : line)
+    if (c == '\n' || c == '\r') c = ' ';
+  std::cerr << "hodyn-eval: error: " << line << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const Options opt = parse_args(argc, argv);
+    switch (opt.mode) {
+      case Mode::kHelp:
+        std::cout << kUsage;
+        break;
+      case Mode::kSizes:
+        hodyn_eval::print_sizes(std::cout);
+        break;
+      case Mode::kDemo:
+        if (opt.forward)
+          throw InputError("--forward: forward dynamics is not available in this build yet");
+        hodyn_eval::run_demo(std::cout);
+        break;
+      case Mode::kEmitExampleState:
+        hodyn_eval::print_state(std::cout,
+                                hodyn_eval::table3_state(7.5, opt.order >= 0 ? opt.order : 2));
+        break;
+      case Mode::kEvaluate:
+        evaluate(opt);
+        break;
+    }
+    std::cout.flush();
+    if (!std::cout) {
+      print_error("writing to stdout failed");
+      return 1;
+    }
+    return 0;
+  } catch (const UsageError& e) {
+    print_error(e.what());
+    std::cerr << "\n" << kUsage;
+    return kExitInput;
+  } catch (const InputError& e) {
+    print_error(e.what());
+    return kExitInput;
+  } catch (const hodyn_eval::CoreError& e) {
+    print_error(e.what());
+    return kExitCore;
+  } catch (const std::exception& e) {
+    print_error(e.what());
+    return 1;
+  }
+}
