@@ -17,6 +17,7 @@
 
 #include "hodyn/binomial.hpp"
 #include "hodyn/detail/body_recursions.hpp"
+#include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/model.hpp"
@@ -110,6 +111,84 @@ bool results_finite(const InverseDynamicsData<Tree, MaxOrder, Scalar>& data, int
 
 }  // namespace detail
 
+namespace detail {
+
+/// The passes of Alg. 1-2 for a compile-time order R (all sums unrolled).
+template <int R, class Tree, int MaxOrder, class Scalar>
+void inverse_dynamics_kernel(const Model<Tree, Scalar>& model,
+                             InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
+                             const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
+                             const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
+  const Vector3<Scalar>& g = model.gravity();
+
+  // ---- forward pass: kinematics to order R+1 and each body's own wrench ----
+  auto& base = data.body[0];
+  place_base(model, motion.base_pose, base);
+  static_for<0, R + 2>([&](auto kc) {
+    constexpr int k = decltype(kc)::value;
+    base.twist[k] = motion.base_twist[k];
+    base.com[k + 1] = point_next_derivative(k, base.twist, base.com);
+    if constexpr (k <= R) inertia_next_derivative(k, base);
+  });
+  static_for<0, R + 1>([&](auto kc) {
+    constexpr int k = decltype(kc)::value;
+    data.joint_wrench[0][k] = momentum_rate_minus_gravity(k, model.mass(0), g, base);
+  });
+
+  for_each_joint<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    const auto& parent = data.body[Tree::kParent[j]];
+    auto& b = data.body[j];
+    const auto qd = [&](int i) -> const Scalar& { return motion.q[i](j - 1); };
+    place_body<K>(model, j, parent.joint_pose, motion.q[0](j - 1), b);
+    static_for<0, R + 2>([&](auto kc) {
+      constexpr int k = decltype(kc)::value;
+      if constexpr (k > 0) screw_derivative<K>(k, b);
+      twist_derivative<K>(k, parent.twist[k], qd, b);
+      b.com[k + 1] = point_next_derivative(k, b.twist, b.com);
+      if constexpr (k <= R) inertia_next_derivative(k, b);
+    });
+    static_for<0, R + 1>([&](auto kc) {
+      constexpr int k = decltype(kc)::value;
+      data.joint_wrench[j][k] = momentum_rate_minus_gravity(k, model.mass(j), g, b);
+    });
+  });
+
+  if (loads != nullptr)
+    for (int j = 0; j < Tree::kNumBodies; ++j)
+      subtract_applied_wrench(model, *loads, j, R, data.body[j], data.joint_wrench[j]);
+
+  // ---- backward pass: children's wrenches into parents, joint torques ----
+  for_each_joint_reverse<Tree>([&](auto, int j) {
+    const int p = Tree::kParent[j];
+    const auto& b = data.body[j];
+    const auto& w = data.joint_wrench[j];
+    static_for<0, R + 1>([&](auto kc) {
+      constexpr int k = decltype(kc)::value;
+      Scalar tau = b.screw[0].dot(w[k]);
+      static_for<0, k>([&](auto ic) {
+        constexpr int i = decltype(ic)::value;
+        tau += binomial<Scalar>(k, i) * b.screw[k - i].dot(w[i]);
+      });
+      data.joint_torque[k](j - 1) = tau;
+      data.joint_wrench[p][k] += w[k];
+    });
+  });
+  if (loads != nullptr)
+    for (int k = 0; k <= R; ++k) data.joint_torque[k] -= loads->joint_torque[k];
+
+  // Q₁^(k) and its base-frame image (Ad_C₁ᵀ Q₁)^(k) (Table 5(b), any order).
+  data.base_frame.start(motion.base_pose);
+  static_for<0, R + 1>([&](auto kc) {
+    constexpr int k = decltype(kc)::value;
+    data.base_wrench[k] = data.joint_wrench[0][k];
+    if constexpr (k > 0) data.base_frame.extend(k, base.twist);
+    data.base_wrench_body[k] = data.base_frame.to_frame(k, data.base_wrench);
+  });
+}
+
+}  // namespace detail
+
 /// Inverse dynamics of orders 0..order with applied loads (`loads` may be null).
 template <class Tree, int MaxOrder, class Scalar>
 Status inverse_dynamics(const Model<Tree, Scalar>& model,
@@ -121,69 +200,14 @@ Status inverse_dynamics(const Model<Tree, Scalar>& model,
     data.clear_results();
     return input;
   }
-  const int r = order;
-  const Vector3<Scalar>& g = model.gravity();
-
-  // ---- forward pass: kinematics to order r+1 and each body's own wrench ----
-  auto& base = data.body[0];
-  detail::place_base(model, motion.base_pose, base);
-  for (int k = 0; k <= r + 1; ++k) {
-    base.twist[k] = motion.base_twist[k];
-    base.com[k + 1] = detail::point_next_derivative(k, base.twist, base.com);
-    if (k <= r) detail::inertia_next_derivative(k, base);
-  }
-  for (int k = 0; k <= r; ++k)
-    data.joint_wrench[0][k] = detail::momentum_rate_minus_gravity(k, model.mass(0), g, base);
-
-  for_each_joint<Tree>([&](auto kind, int j) {
-    constexpr JointKind K = decltype(kind)::value;
-    const int p = Tree::kParent[j];
-    const auto& parent = data.body[p];
-    auto& b = data.body[j];
-    const auto qd = [&](int i) -> const Scalar& { return motion.q[i](j - 1); };
-    detail::place_body<K>(model, j, parent.joint_pose, motion.q[0](j - 1), b);
-    for (int k = 0; k <= r + 1; ++k) {
-      if (k > 0) detail::screw_derivative<K>(k, b);
-      detail::twist_derivative<K>(k, parent.twist[k], qd, b);
-      b.com[k + 1] = detail::point_next_derivative(k, b.twist, b.com);
-      if (k <= r) detail::inertia_next_derivative(k, b);
-    }
-    for (int k = 0; k <= r; ++k)
-      data.joint_wrench[j][k] = detail::momentum_rate_minus_gravity(k, model.mass(j), g, b);
+  detail::dispatch_order<MaxOrder>(order, [&](auto rc) {
+    detail::inverse_dynamics_kernel<decltype(rc)::value>(model, data, motion, loads);
   });
-
-  if (loads != nullptr)
-    for (int j = 0; j < Tree::kNumBodies; ++j)
-      detail::subtract_applied_wrench(model, *loads, j, r, data.body[j], data.joint_wrench[j]);
-
-  // ---- backward pass: children's wrenches into parents, joint torques ----
-  for_each_joint_reverse<Tree>([&](auto, int j) {
-    const int p = Tree::kParent[j];
-    const auto& b = data.body[j];
-    const auto& w = data.joint_wrench[j];
-    for (int k = 0; k <= r; ++k) {
-      Scalar tau = b.screw[0].dot(w[k]);
-      for (int i = 0; i < k; ++i) tau += binomial<Scalar>(k, i) * b.screw[k - i].dot(w[i]);
-      data.joint_torque[k](j - 1) = tau;
-      data.joint_wrench[p][k] += w[k];
-    }
-  });
-  if (loads != nullptr)
-    for (int k = 0; k <= r; ++k) data.joint_torque[k] -= loads->joint_torque[k];
-
-  // Q₁^(k) and its base-frame image (Ad_C₁ᵀ Q₁)^(k) (Table 5(b), any order).
-  data.base_frame.start(motion.base_pose);
-  for (int k = 0; k <= r; ++k) {
-    data.base_wrench[k] = data.joint_wrench[0][k];
-    if (k > 0) data.base_frame.extend(k, base.twist);
-    data.base_wrench_body[k] = data.base_frame.to_frame(k, data.base_wrench);
-  }
-
-  if (!detail::results_finite(data, r)) {
+  if (!detail::results_finite(data, order)) {
     data.clear_results();
     return Status::kNonFiniteResult;
   }
-  data.order = r;
+  data.order = order;
   return Status::kOk;
 }
 

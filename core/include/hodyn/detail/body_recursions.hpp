@@ -16,6 +16,7 @@
 #include <cmath>
 
 #include "hodyn/binomial.hpp"
+#include "hodyn/detail/compile_time.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/pose.hpp"
 #include "hodyn/spatial_algebra.hpp"
@@ -39,7 +40,7 @@ struct BodyDerivatives {
 /// Rotation of the axis-aligned joint of kind K applied on the right:
 /// returns R_parent · Rot(axis, q) by mixing two columns (12 products).
 template <JointKind K, class Scalar>
-Matrix3<Scalar> rotate_aligned(const Matrix3<Scalar>& rp, const Scalar& c, const Scalar& s) {
+HODYN_ALWAYS_INLINE Matrix3<Scalar> rotate_aligned(const Matrix3<Scalar>& rp, const Scalar& c, const Scalar& s) {
   constexpr int a = aligned_axis(K);
   constexpr int b = (a + 1) % 3;  // Rot(a, q) maps e_b → c e_b + s e_c, e_c → −s e_b + c e_c
   constexpr int d = (a + 2) % 3;
@@ -52,7 +53,7 @@ Matrix3<Scalar> rotate_aligned(const Matrix3<Scalar>& rp, const Scalar& c, const
 
 /// Order 0 of the base: F_0 = C₁ (A⁰_0)⁻¹, centre of mass and inertia in the world.
 template <int MaxOrder, class Tree, class Scalar>
-void place_base(const Model<Tree, Scalar>& model, const Pose<Scalar>& base_pose,
+HODYN_ALWAYS_INLINE void place_base(const Model<Tree, Scalar>& model, const Pose<Scalar>& base_pose,
                 BodyDerivatives<MaxOrder, Scalar>& b) {
   b.joint_pose = base_pose * model.base_home_pose_inverse();
   b.com[0] = b.joint_pose.act(model.home_com(0));
@@ -62,7 +63,7 @@ void place_base(const Model<Tree, Scalar>& model, const Pose<Scalar>& base_pose,
 /// Order 0 of body j: F_j = F_p exp([Y_j] q_j) (Alg. 1), S_j = Ad_{F_j} Y_j,
 /// centre of mass F_j(c_home) and inertia R_F I_home R_Fᵀ.
 template <JointKind K, int MaxOrder, class Tree, class Scalar>
-void place_body(const Model<Tree, Scalar>& model, int j, const Pose<Scalar>& fp, const Scalar& q,
+HODYN_ALWAYS_INLINE void place_body(const Model<Tree, Scalar>& model, int j, const Pose<Scalar>& fp, const Scalar& q,
                 BodyDerivatives<MaxOrder, Scalar>& b) {
   Pose<Scalar>& f = b.joint_pose;
   if constexpr (is_revolute(K)) {
@@ -105,7 +106,7 @@ void place_body(const Model<Tree, Scalar>& model, int j, const Pose<Scalar>& fp,
 
 /// S_j^(k) = Σ_{m<k} C(k−1,m) ad_{V_j^(m)} S_j^(k−1−m)   (Alg. 1), k ≥ 1.
 template <JointKind K, int MaxOrder, class Scalar>
-void screw_derivative(int k, BodyDerivatives<MaxOrder, Scalar>& b) {
+HODYN_ALWAYS_INLINE void screw_derivative(int k, BodyDerivatives<MaxOrder, Scalar>& b) {
   Twist<Scalar> s = Twist<Scalar>::Zero();
   for (int m = 0; m < k; ++m) {
     const Twist<Scalar>& v = b.twist[m];
@@ -123,7 +124,7 @@ void screw_derivative(int k, BodyDerivatives<MaxOrder, Scalar>& b) {
 /// V_j^(k) = V_p^(k) + Σ_{m≤k} C(k,m) S_j^(m) q_j^(k−m+1)   (Alg. 1).
 /// `qd(i)` returns q_j^(i).
 template <JointKind K, int MaxOrder, class Scalar, class JointDerivative>
-void twist_derivative(int k, const Twist<Scalar>& parent_twist, const JointDerivative& qd,
+HODYN_ALWAYS_INLINE void twist_derivative(int k, const Twist<Scalar>& parent_twist, const JointDerivative& qd,
                       BodyDerivatives<MaxOrder, Scalar>& b) {
   Twist<Scalar> v = parent_twist;
   for (int m = 0; m <= k; ++m) {
@@ -140,7 +141,7 @@ void twist_derivative(int k, const Twist<Scalar>& parent_twist, const JointDeriv
 /// x^(k+1) = Σ_{i≤k} C(k,i) ω^(i) × x^(k−i) + v^(k): derivatives of a point
 /// carried by a body with spatial twist derivatives `twist`.
 template <class Scalar, std::size_t NT, std::size_t NX>
-Vector3<Scalar> point_next_derivative(int k, const std::array<Twist<Scalar>, NT>& twist,
+HODYN_ALWAYS_INLINE Vector3<Scalar> point_next_derivative(int k, const std::array<Twist<Scalar>, NT>& twist,
                                       const std::array<Vector3<Scalar>, NX>& x) {
   Vector3<Scalar> d = linear(twist[k]);
   for (int i = 0; i <= k; ++i) d += binomial<Scalar>(k, i) * angular(twist[i]).cross(x[k - i]);
@@ -149,7 +150,7 @@ Vector3<Scalar> point_next_derivative(int k, const std::array<Twist<Scalar>, NT>
 
 /// I^(k+1) = Σ_{i≤k} C(k,i) ([ω^(i)] I^(k−i) − I^(k−i) [ω^(i)])   (the CoM form of (61)).
 template <int MaxOrder, class Scalar>
-void inertia_next_derivative(int k, BodyDerivatives<MaxOrder, Scalar>& b) {
+HODYN_ALWAYS_INLINE void inertia_next_derivative(int k, BodyDerivatives<MaxOrder, Scalar>& b) {
   SymmetricMatrix3<Scalar> d = b.inertia[k].skew_commutator(angular(b.twist[0]));
   for (int i = 1; i <= k; ++i)
     d += b.inertia[k - i].skew_commutator(angular(b.twist[i])) * binomial<Scalar>(k, i);
@@ -160,7 +161,7 @@ void inertia_next_derivative(int k, BodyDerivatives<MaxOrder, Scalar>& b) {
 /// children are added): Π^(k+1) − W_grav^(k), with W_grav = M⁰G = (m c × g; m g)
 /// (eqs. 62-64). Needs twist to k+1, com to k+2, inertia to k+1.
 template <int MaxOrder, class Scalar>
-Wrench<Scalar> momentum_rate_minus_gravity(int k, const Scalar& mass, const Vector3<Scalar>& g,
+HODYN_ALWAYS_INLINE Wrench<Scalar> momentum_rate_minus_gravity(int k, const Scalar& mass, const Vector3<Scalar>& g,
                                            const BodyDerivatives<MaxOrder, Scalar>& b) {
   // Rotational part l^(k+1) = Σ_{i≤k+1} C(k+1,i) I^(i) ω^(k+1−i).
   Vector3<Scalar> n = b.inertia[0] * Vector3<Scalar>(angular(b.twist[k + 1]));
@@ -178,7 +179,7 @@ Wrench<Scalar> momentum_rate_minus_gravity(int k, const Scalar& mass, const Vect
 /// Derivatives of the rotation R(t) of a body frame, Ṙ = [ω]R:
 /// R^(k+1) = Σ_{i≤k} C(k,i) [ω^(i)] R^(k−i).
 template <class Scalar, std::size_t NT, std::size_t NR>
-Matrix3<Scalar> rotation_next_derivative(int k, const std::array<Twist<Scalar>, NT>& twist,
+HODYN_ALWAYS_INLINE Matrix3<Scalar> rotation_next_derivative(int k, const std::array<Twist<Scalar>, NT>& twist,
                                          const std::array<Matrix3<Scalar>, NR>& r) {
   Matrix3<Scalar> d = Matrix3<Scalar>::Zero();
   for (int i = 0; i <= k; ++i) {

@@ -32,7 +32,7 @@ struct MovingFrame {
   }
   /// R^(k), x^(k) for k ≥ 1 from the frame's twist derivatives 0..k−1.
   template <std::size_t NT>
-  void extend(int k, const std::array<Twist<Scalar>, NT>& twist) {
+  HODYN_ALWAYS_INLINE void extend(int k, const std::array<Twist<Scalar>, NT>& twist) {
     rotation[k] = rotation_next_derivative(k - 1, twist, rotation);
     origin[k] = point_next_derivative(k - 1, twist, origin);
   }
@@ -40,7 +40,7 @@ struct MovingFrame {
   /// k-th derivative of the world wrench whose frame components have the
   /// derivatives wb[0..k]. Call for k = 0, 1, … in sequence.
   template <std::size_t NW>
-  Wrench<Scalar> to_world(int k, const std::array<Wrench<Scalar>, NW>& wb) {
+  HODYN_ALWAYS_INLINE Wrench<Scalar> to_world(int k, const std::array<Wrench<Scalar>, NW>& wb) {
     Vector3<Scalar> f = Vector3<Scalar>::Zero();
     Vector3<Scalar> n = Vector3<Scalar>::Zero();
     for (int i = 0; i <= k; ++i) {
@@ -56,7 +56,7 @@ struct MovingFrame {
   /// k-th derivative of the frame components of the world wrench with
   /// derivatives w[0..k]. Call for k = 0, 1, … in sequence.
   template <std::size_t NW>
-  Wrench<Scalar> to_frame(int k, const std::array<Wrench<Scalar>, NW>& w) {
+  HODYN_ALWAYS_INLINE Wrench<Scalar> to_frame(int k, const std::array<Wrench<Scalar>, NW>& w) {
     Vector3<Scalar> u = angular(w[k]);
     for (int i = 0; i <= k; ++i) u -= binomial<Scalar>(k, i) * origin[i].cross(linear(w[k - i]));
     moment[k] = u;

@@ -51,10 +51,11 @@ template <class Scalar = double>
 using AerialManipulatorModel = Model<AerialManipulatorTree, Scalar>;
 
 /// Builds the aerial manipulator of seed 000 §7 from `p` (Table 3 by default).
-/// Returns kInvalidModel for non-physical parameters.
+/// Returns kInvalidModel for non-physical parameters and then leaves `out` unchanged.
 template <class Scalar = double>
-Status make_aerial_manipulator(AerialManipulatorModel<Scalar>& model,
+Status make_aerial_manipulator(AerialManipulatorModel<Scalar>& out,
                                const AerialManipulatorParameters& p = {}) {
+  AerialManipulatorModel<Scalar> model;
   using V3 = Vector3<Scalar>;
   const auto diag = [](const std::array<double, 3>& d) {
     return V3(Scalar(d[0]), Scalar(d[1]), Scalar(d[2])).asDiagonal().toDenseMatrix();
@@ -82,6 +83,7 @@ Status make_aerial_manipulator(AerialManipulatorModel<Scalar>& model,
       if (s != Status::kOk) return s;
     }
   }
+  out = model;
   return Status::kOk;
 }
 

@@ -46,7 +46,8 @@ struct BranchedChainsTree {
   static constexpr std::array<JointKind, kNumBodies> kJoint = make_joints();
 };
 
-/// Fills `model` with the Table 3 parameters on the branched geometry above.
+/// Fills `model` with the Table 3 parameters on the branched geometry above
+/// (fixed, valid constants: this cannot fail short of a programming error).
 template <int Branches, int BodiesPerBranch, class Scalar = double>
 Status make_branched_chains(Model<BranchedChainsTree<Branches, BodiesPerBranch>, Scalar>& model) {
   using V3 = Vector3<Scalar>;
