@@ -23,7 +23,9 @@
 
 #include <array>
 
-#include "hodyn/detail/body_recursions.hpp"
+#include "hodyn/detail/series_recursions.hpp"
+#include "hodyn/detail/small_algebra.hpp"
+#include "hodyn/detail/applied_loads.hpp"
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/model.hpp"
@@ -67,7 +69,7 @@ struct EquationsOfMotionData {
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   EquationsOfMotion<Tree, Scalar> result{};
   // workspace
-  std::array<detail::BodyDerivatives<1, Scalar>, kNumBodies> body{};
+  std::array<detail::BodySeries<1, Scalar>, kNumBodies> body{};
   std::array<SpatialInertia<Scalar>, kNumBodies> composite{};  ///< M^C (mass matrix path)
   std::array<Matrix6<Scalar>, kNumBodies> composite_inertia{};       ///< M^C
   std::array<Matrix6<Scalar>, kNumBodies> composite_inertia_rate{};  ///< Ṁ^C
@@ -92,29 +94,31 @@ constexpr auto ancestor_table() {
 /// The body a generalized velocity belongs to (base velocities: body 0).
 constexpr int dof_body(int l) { return l < 6 ? 0 : l - 5; }
 
+/// Poses, screws and (when `motion` is given) the Taylor coefficients of
+/// twists to `kinematic_order` and screws to `kinematic_order` + 1.
 template <class Tree, class Scalar>
-Status place_and_move(const Model<Tree, Scalar>& model,
-                      std::array<BodyDerivatives<1, Scalar>, Tree::kNumBodies>& body,
-                      const Pose<Scalar>& base_pose, const Twist<Scalar>* base_twist,
-                      const typename Model<Tree, Scalar>::JointVector& q,
-                      const MotionDerivatives<Tree, 1, Scalar>* motion, int kinematic_order) {
+void place_and_move(const Model<Tree, Scalar>& model,
+                    std::array<BodySeries<1, Scalar>, Tree::kNumBodies>& body,
+                    const Pose<Scalar>& base_pose,
+                    const typename Model<Tree, Scalar>::JointVector& q,
+                    const MotionDerivatives<Tree, 1, Scalar>* motion, int kinematic_order) {
   place_base(model, base_pose, body[0]);
-  if (base_twist != nullptr)
-    for (int k = 0; k <= kinematic_order; ++k) body[0].twist[k] = base_twist[k];
+  if (motion != nullptr)
+    for (int k = 0; k <= kinematic_order; ++k)
+      body[0].twist[k] = inverse_factorial<Scalar>(k) * SV<Scalar>::from(motion->base_twist[k]);
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
     auto& b = body[j];
     const auto& parent = body[Tree::kParent[j]];
-    place_body<K>(model, j, parent.joint_pose, q(j - 1), b);
+    place_body<K>(model, j, parent, q(j - 1), b);
     if (motion == nullptr) return;
-    const auto qd = [&](int i) -> const Scalar& { return motion->q[i](j - 1); };
+    const auto qd = [&](int n) -> Scalar { return inverse_factorial<Scalar>(n) * motion->q[n + 1](j - 1); };
     for (int k = 0; k <= kinematic_order; ++k) {
-      if (k > 0) screw_derivative<K>(k, b);
-      twist_derivative<K>(k, parent.twist[k], qd, b);
+      if (k > 0) screw_coefficient<K>(k, b);
+      twist_coefficient<K>(k, parent.twist[k], qd, b);
     }
-    screw_derivative<K>(kinematic_order + 1, b);
+    screw_coefficient<K>(kinematic_order + 1, b);
   });
-  return Status::kOk;
 }
 
 }  // namespace detail
@@ -133,11 +137,13 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
     mm.setZero();
     return s;
   }
-  detail::place_and_move<Tree, Scalar>(model, data.body, base_pose, nullptr, q, nullptr, 0);
+  detail::place_and_move<Tree, Scalar>(model, data.body, base_pose, q, nullptr, 0);
   for (int j = 0; j < n; ++j) {
     const auto& b = data.body[j];
-    data.composite[j] =
-        SpatialInertia<Scalar>::from_mass_com_inertia(model.mass(j), b.com[0], b.inertia[0].matrix());
+    const auto& i = b.inertia[0];
+    Matrix3<Scalar> ic;
+    ic << i.xx, i.xy, i.xz, i.xy, i.yy, i.yz, i.xz, i.yz, i.zz;
+    data.composite[j] = SpatialInertia<Scalar>::from_mass_com_inertia(model.mass(j), b.com[0].eigen(), ic);
   }
   for_each_joint_reverse<Tree>([&](auto, int j) {
     auto& parent = data.composite[Tree::kParent[j]];
@@ -149,11 +155,11 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
   mm.template topLeftCorner<6, 6>() = data.composite[0].matrix();
   for_each_joint<Tree>([&](auto, int j) {
     const int col = 5 + j;
-    const Wrench<Scalar> f = data.composite[j].momentum(data.body[j].screw[0]);  // M^C_j S_j
+    const Wrench<Scalar> f = data.composite[j].momentum(data.body[j].screw[0].eigen());  // M^C_j S_j
     mm.template block<6, 1>(0, col) = f;
     mm.template block<1, 6>(col, 0) = f.transpose();
     for (int i = j; i > 0; i = Tree::kParent[i]) {
-      const Scalar v = data.body[i].screw[0].dot(f);
+      const Scalar v = data.body[i].screw[0].eigen().dot(f);
       mm(5 + i, col) = v;
       mm(col, 5 + i) = v;
     }
@@ -197,27 +203,23 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
     out.set_zero();
     return s;
   }
-  detail::place_and_move<Tree, Scalar>(model, data.body, motion.base_pose, motion.base_twist.data(),
-                                       motion.q[0], &motion, kin);
-  if (!with_rates) {  // ṡ needs only V: recompute screw[1] from twist[0]
-    for_each_joint<Tree>([&](auto kind, int j) {
-      detail::screw_derivative<decltype(kind)::value>(1, data.body[j]);
-    });
-  }
+  detail::place_and_move<Tree, Scalar>(model, data.body, motion.base_pose, motion.q[0], &motion, kin);
 
   Wrench<Scalar> gravity_twist = Wrench<Scalar>::Zero();
   linear(gravity_twist) = model.gravity();
   for (int j = 0; j < n; ++j) {
     const auto& b = data.body[j];
     const Matrix6<Scalar> m = detail::spatial_inertia_matrix(model.mass(j), b.com[0], b.inertia[0]);
-    const Matrix6<Scalar> y = m * ad_matrix<Scalar>(b.twist[0]);  // M ad_V
+    const Twist<Scalar> v = b.twist[0].eigen();
+    const Twist<Scalar> v_dot = b.twist[1].eigen();  // V_[1] = V̇
+    const Matrix6<Scalar> y = m * ad_matrix<Scalar>(v);  // M ad_V
     data.composite_inertia[j] = m;
     data.composite_coriolis[j] = y.transpose();                  // ad_Vᵀ M
     const Matrix6<Scalar> m_rate = -(y + y.transpose());          // Ṁ
     data.composite_inertia_rate[j] = m_rate;
     data.composite_coriolis_rate[j] =
-        with_rates ? Matrix6<Scalar>(ad_matrix<Scalar>(b.twist[1]).transpose() * m +
-                                     ad_matrix<Scalar>(b.twist[0]).transpose() * m_rate)
+        with_rates ? Matrix6<Scalar>(ad_matrix<Scalar>(v_dot).transpose() * m +
+                                     ad_matrix<Scalar>(v).transpose() * m_rate)
                    : Matrix6<Scalar>::Zero();
     data.composite_applied[j].setZero();
     data.composite_applied_rate[j].setZero();
@@ -227,13 +229,15 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
         data.composite_applied_rate[j] += loads->world_wrench[j][1];
       }
       if (loads->has_body_wrench[j]) {
-        detail::MovingFrame<1, Scalar> frame;
-        frame.start(b.joint_pose * model.home_pose(j));
-        data.composite_applied[j] += frame.to_world(0, loads->body_wrench[j]);
-        if (with_rates) {
-          frame.extend(1, b.twist);
-          data.composite_applied_rate[j] += frame.to_world(1, loads->body_wrench[j]);
+        std::array<detail::SV<Scalar>, 2> applied{};
+        detail::applied_wrench_coefficients(model, *loads, j, kin, b, applied);
+        // the world-frame part was added above; applied[] holds world + body parts
+        if (loads->has_world_wrench[j]) {
+          applied[0] -= detail::SV<Scalar>::from(loads->world_wrench[j][0]);
+          applied[1] -= detail::SV<Scalar>::from(loads->world_wrench[j][1]);
         }
+        data.composite_applied[j] += applied[0].eigen();
+        if (with_rates) data.composite_applied_rate[j] += applied[1].eigen();  // coefficient 1 = rate
       }
     }
   }
@@ -248,9 +252,10 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
   });
 
   // Screws of the generalized velocities: unit twists for the base, S_j for joints.
+  // S^(k) = k! S_[k]: the screw, its rate and its second derivative.
   const auto screw = [&](int l, int order) -> Twist<Scalar> {
     if (l < 6) return order == 0 ? Twist<Scalar>(Twist<Scalar>::Unit(l)) : Twist<Scalar>::Zero();
-    return data.body[detail::dof_body(l)].screw[order];
+    return detail::factorial<Scalar>(order) * data.body[detail::dof_body(l)].screw[order].eigen();
   };
   constexpr auto related = detail::ancestor_table<Tree>();
   for (int l = 0; l < dofs; ++l) {

@@ -28,10 +28,12 @@
 #include <cmath>
 #include <limits>
 
-#include "hodyn/binomial.hpp"
-#include "hodyn/detail/body_recursions.hpp"
+#include "hodyn/detail/applied_loads.hpp"
 #include "hodyn/detail/cholesky6.hpp"
+#include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/moving_frame.hpp"
+#include "hodyn/detail/series_recursions.hpp"
+#include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
@@ -104,15 +106,19 @@ struct ForwardDynamicsData {
   std::array<JointVector, MaxOrder + 1> joint_torque{};
   int order = -1;
 
-  // ---- workspace ----
-  std::array<detail::BodyDerivatives<MaxOrder, Scalar>, kNumBodies> body{};
+  // ---- workspace (order-r quantities are Taylor coefficients, i.e. /r!) ----
+  std::array<detail::BodySeries<MaxOrder, Scalar>, kNumBodies> body{};
   std::array<Matrix6<Scalar>, kNumBodies> articulated_inertia{};  ///< M^A_j (eq. 23), order-free
-  std::array<Twist<Scalar>, kNumBodies> inertia_times_screw{};    ///< U_j = M^A_j S_j
+  std::array<Vector6<Scalar>, kNumBodies> inertia_times_screw{};  ///< U_j = M^A_j S_j
   std::array<Scalar, kNumBodies> inverse_joint_inertia{};         ///< D_j⁻¹ = (S_jᵀ M^A_j S_j)⁻¹
-  std::array<Wrench<Scalar>, kNumBodies> bias{};                  ///< W^A_{j,r}, current order
-  std::array<Twist<Scalar>, kNumBodies> twist_bias{};             ///< V_{j,bias}^(r+1) (eq. 66)
+  std::array<Vector6<Scalar>, kNumBodies> bias{};                 ///< W^A_{j,r} (eq. 24)
+  std::array<Vector6<Scalar>, kNumBodies> twist_bias{};           ///< V_{j,bias}^(r+1) (eq. 66)
+  std::array<Vector6<Scalar>, kNumBodies> acceleration{};         ///< V_j^(r+1)
   std::array<Scalar, kNumBodies> partial_acceleration{};          ///< q̃_j^(r+2) (eq. 25)
-  std::array<std::array<Wrench<Scalar>, MaxOrder + 1>, kNumBodies> joint_wrench{};  ///< W_j^(k)
+  /// Taylor coefficients of q̇_j, n = 0..r+1.
+  std::array<std::array<Scalar, MaxOrder + 2>, kNumBodies> joint_rate{};
+  std::array<std::array<detail::SV<Scalar>, MaxOrder + 1>, kNumBodies> joint_wrench{};  ///< W_j,[k]
+  std::array<detail::SV<Scalar>, MaxOrder + 1> base_wrench_input{};  ///< base-frame input, /k!
   detail::Cholesky6<Scalar> base_factor{};
   detail::MovingFrame<MaxOrder, Scalar> base_frame{};
 
@@ -150,18 +156,212 @@ Status check_forward_input(const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& i
       if (!all_finite(hybrid->joint_acceleration[k])) return Status::kNonFiniteInput;
     }
   }
-  if (loads != nullptr) {
-    for (int j = 0; j < Tree::kNumBodies; ++j)
-      for (int k = 0; k <= order; ++k) {
-        if (loads->has_world_wrench[j] && !all_finite(loads->world_wrench[j][k]))
-          return Status::kNonFiniteInput;
-        if (loads->has_body_wrench[j] && !all_finite(loads->body_wrench[j][k]))
-          return Status::kNonFiniteInput;
-      }
-    for (int k = 0; k <= order; ++k)
-      if (!all_finite(loads->joint_torque[k])) return Status::kNonFiniteInput;
-  }
+  if (loads != nullptr && !loads_finite(*loads, order)) return Status::kNonFiniteInput;
   return Status::kOk;
+}
+
+/// Order 0: poses, screws, twists, centre-of-mass and inertia rates, and the
+/// articulated inertias (eq. 23), computed once for all orders (Lemma 2).
+/// Returns false when a joint inertia D_j or the base's M^A is singular.
+template <bool kHybrid, class Tree, int MaxOrder, class Scalar>
+bool articulated_inertias(const Model<Tree, Scalar>& model,
+                          ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
+                          const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
+                          const HybridDynamicsInput<Tree, MaxOrder, Scalar>* hybrid,
+                          bool factor_base) {
+  using S = Scalar;
+  using Traits = ScalarTraits<S>;
+  using Primal = decltype(Traits::primal(S(0)));
+  constexpr int n = Tree::kNumBodies;
+  auto& base = data.body[0];
+  place_base(model, in.base_pose, base);
+  base.twist[0] = SV<S>::from(in.base_twist);
+  for_each_joint<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    auto& b = data.body[j];
+    data.joint_rate[j][0] = in.q_dot(j - 1);
+    place_body<K>(model, j, data.body[Tree::kParent[j]], in.q(j - 1), b);
+    const auto& rate = data.joint_rate[j];
+    twist_coefficient<K>(0, data.body[Tree::kParent[j]].twist[0], [&](int i) { return rate[i]; }, b);
+  });
+  for (int j = 0; j < n; ++j) {
+    auto& b = data.body[j];
+    b.com[1] = point_next_coefficient(0, b.twist, b.com);
+    inertia_next_coefficient(0, b);
+    data.articulated_inertia[j] = spatial_inertia_matrix(model.mass(j), b.com[0], b.inertia[0]);
+  }
+  bool singular = false;
+  for_each_joint_reverse<Tree>([&](auto, int j) {
+    const Matrix6<S>& ma = data.articulated_inertia[j];
+    Matrix6<S>& parent = data.articulated_inertia[Tree::kParent[j]];
+    if constexpr (kHybrid) {
+      if (hybrid->motion_prescribed[j - 1]) {
+        parent += ma;
+        return;
+      }
+    }
+    const Vector6<S> s = data.body[j].screw[0].eigen();
+    const Vector6<S> u = ma * s;
+    const S d = s.dot(u);
+    const Primal tiny = Traits::primal(ma.trace()) * std::numeric_limits<Primal>::epsilon() * 64;
+    if (!Traits::is_finite(d) || !(Traits::primal(d) > tiny)) {
+      singular = true;
+      return;
+    }
+    const S d_inv = S(1) / d;
+    data.inertia_times_screw[j] = u;
+    data.inverse_joint_inertia[j] = d_inv;
+    parent.noalias() -= (u * d_inv) * u.transpose();
+    parent += ma;
+  });
+  if (singular) return false;
+  return !factor_base || data.base_factor.compute(data.articulated_inertia[0]);
+}
+
+/// Orders 0..R of Alg. 3 (kHybrid = false) or Alg. 4 (kHybrid = true), R compile-time.
+/// Everything of order r is a Taylor coefficient: W_[r] = W^(r)/r!, and the
+/// unknowns y_j = V_j^(r+1)/r!, α_j = q_j^(r+2)/r! satisfy the order-0 form of
+/// eqs. 24-26 (Lemma 2) with the biases of order r.
+template <int R, bool kHybrid, class Tree, int MaxOrder, class Scalar>
+void articulated_orders(const Model<Tree, Scalar>& model,
+                        ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
+                        const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
+                        const HybridDynamicsInput<Tree, MaxOrder, Scalar>* hybrid,
+                        const ExternalLoads<Tree, MaxOrder, Scalar>* loads, bool base_motion_given) {
+  using S = Scalar;
+  constexpr int n = Tree::kNumBodies;
+  const V3<S> g = V3<S>::from(model.gravity());
+  auto& motion = data.motion;
+  auto& base = data.body[0];
+  const auto prescribed = [&](int j) -> bool {
+    if constexpr (kHybrid) return hybrid->motion_prescribed[j - 1];
+    return false;
+  };
+  data.base_frame.start(M3<S>::from(in.base_pose.rotation), V3<S>::from(in.base_pose.translation));
+  static_for<0, R + 1>([&](auto rc) {
+    constexpr int r = decltype(rc)::value;
+    const S inv_fact = inverse_factorial<S>(r);
+    const S fact = factorial<S>(r);
+
+    // ---- the propulsion wrench coefficient Q_[r] in the world frame ----
+    Vector6<S> q_base = Vector6<S>::Zero();
+    if constexpr (r > 0) data.base_frame.extend(r, base.twist);
+    if (!base_motion_given) {
+      if (in.base_wrench_frame == WrenchFrame::kWorld) {
+        q_base = inv_fact * in.base_wrench[r];
+      } else {
+        data.base_wrench_input[r] = inv_fact * SV<S>::from(in.base_wrench[r]);
+        q_base = data.base_frame.to_world(r, data.base_wrench_input).eigen();
+      }
+    }
+
+    // ---- biases: everything of order r but the unknown V^(r+1), q^(r+2) ----
+    for (int j = 0; j < n; ++j) {
+      auto& b = data.body[j];
+      b.twist[r + 1] = SV<S>{};
+      b.com[r + 2] = point_next_coefficient(r + 1, b.twist, b.com);
+      data.bias[j] = own_wrench_coefficient(r, model.mass(j), g, b).eigen();
+    }
+    if (loads != nullptr) {
+      std::array<SV<S>, MaxOrder + 1> applied{};
+      for (int j = 0; j < n; ++j) {
+        if (!loads->has_world_wrench[j] && !loads->has_body_wrench[j]) continue;
+        applied_wrench_coefficients(model, *loads, j, r, data.body[j], applied);
+        data.bias[j] -= applied[r].eigen();
+      }
+    }
+    for_each_joint<Tree>([&](auto kind, int j) {
+      constexpr JointKind K = decltype(kind)::value;
+      auto& b = data.body[j];
+      screw_coefficient<K>(r + 1, b);
+      // (r+1) Σ_{m=1}^{r+1} S_[m] q̇_[r+1−m]: the known part of (r+1) V_[r+1] − V_p,[r+1]·(r+1).
+      SV<S> vb{};
+      static_for<1, r + 2>([&](auto mc) {
+        constexpr int m = decltype(mc)::value;
+        vb += data.joint_rate[j][r + 1 - m] * b.screw[m];
+      });
+      data.twist_bias[j] = (S(r + 1) * vb).eigen();
+    });
+
+    // ---- backward pass (eqs. 24-25; Alg. 4 for prescribed joints) ----
+    for_each_joint_reverse<Tree>([&](auto, int j) {
+      const auto& b = data.body[j];
+      const Matrix6<S>& ma = data.articulated_inertia[j];
+      const Vector6<S>& vb = data.twist_bias[j];
+      const Vector6<S> s0 = b.screw[0].eigen();
+      Vector6<S> contribution = data.bias[j] + ma * vb;
+      if (prescribed(j)) {
+        if constexpr (kHybrid)
+          contribution += ma * (s0 * (inv_fact * hybrid->joint_acceleration[r](j - 1)));
+      } else {
+        S tau_tilde(0);  // Σ_{i=1}^{r} S_[i]·W_[r−i]
+        static_for<1, r + 1>([&](auto ic) {
+          constexpr int i = decltype(ic)::value;
+          tau_tilde += dot(b.screw[i], data.joint_wrench[j][r - i]);
+        });
+        S tau = inv_fact * in.joint_torque[r](j - 1) - tau_tilde -
+                data.inertia_times_screw[j].dot(vb) - s0.dot(data.bias[j]);
+        if (loads != nullptr) tau += inv_fact * loads->joint_torque[r](j - 1);
+        const S qt = data.inverse_joint_inertia[j] * tau;
+        data.partial_acceleration[j] = qt;
+        contribution += data.inertia_times_screw[j] * qt;
+      }
+      data.bias[Tree::kParent[j]] += contribution;
+    });
+
+    // ---- base ----
+    Vector6<S>& y0 = data.acceleration[0];
+    if (base_motion_given) {
+      if constexpr (kHybrid) y0 = inv_fact * hybrid->base_acceleration[r];
+      q_base = data.articulated_inertia[0] * y0 + data.bias[0];
+    } else {
+      y0 = data.base_factor.solve(q_base - data.bias[0]);
+    }
+    base.twist[r + 1] = reciprocal<S>(r + 1) * SV<S>::from(y0);
+    motion.base_twist[r + 1] = fact * y0;
+    data.base_wrench[r] = fact * q_base;
+    data.joint_wrench[0][r] = SV<S>::from(q_base);
+    data.joint_torque[r] = in.joint_torque[r];
+
+    // ---- forward pass (eq. 26) ----
+    for_each_joint<Tree>([&](auto, int j) {
+      auto& b = data.body[j];
+      const Vector6<S>& yp = data.acceleration[Tree::kParent[j]];
+      const Vector6<S> s0 = b.screw[0].eigen();
+      S alpha;
+      if (prescribed(j)) {
+        if constexpr (kHybrid) alpha = inv_fact * hybrid->joint_acceleration[r](j - 1);
+      } else {
+        alpha = data.partial_acceleration[j] -
+                data.inverse_joint_inertia[j] * data.inertia_times_screw[j].dot(yp);
+      }
+      const Vector6<S> y = yp + s0 * alpha + data.twist_bias[j];
+      data.acceleration[j] = y;
+      b.twist[r + 1] = reciprocal<S>(r + 1) * SV<S>::from(y);
+      data.joint_rate[j][r + 1] = reciprocal<S>(r + 1) * alpha;
+      motion.q[r + 2](j - 1) = fact * alpha;
+      const Vector6<S> w = data.articulated_inertia[j] * y + data.bias[j];
+      data.joint_wrench[j][r] = SV<S>::from(w);
+      if (prescribed(j)) {
+        S tau = s0.dot(w);
+        static_for<1, r + 1>([&](auto ic) {
+          constexpr int i = decltype(ic)::value;
+          tau += dot(b.screw[i], data.joint_wrench[j][r - i]);
+        });
+        if (loads != nullptr) tau -= inv_fact * loads->joint_torque[r](j - 1);
+        data.joint_torque[r](j - 1) = fact * tau;
+      }
+    });
+
+    // ---- kinematics for the next order: c_[r+2], I_[r+2] from the solved V_[r+1] ----
+    if constexpr (r < R) {
+      for (int j = 0; j < n; ++j) {
+        auto& b = data.body[j];
+        b.com[r + 2] = point_next_coefficient(r + 1, b.twist, b.com);
+        inertia_next_coefficient(r + 1, b);
+      }
+    }
+  });
 }
 
 /// The engine of Alg. 3 (kHybrid = false) and Alg. 4 (kHybrid = true).
@@ -171,182 +371,25 @@ Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
                                  const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
                                  const HybridDynamicsInput<Tree, MaxOrder, Scalar>* hybrid,
                                  const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order) {
-  using Traits = ScalarTraits<Scalar>;
-  using Primal = decltype(Traits::primal(Scalar(0)));
-  constexpr int n = Tree::kNumBodies;
   const Status input = check_forward_input(in, hybrid, loads, order);
   if (input != Status::kOk) {
     data.clear_results();
     return input;
   }
-  const auto prescribed = [&](int j) -> bool {
-    if constexpr (kHybrid) return hybrid->motion_prescribed[j - 1];
-    return false;
-  };
   const bool base_motion_given = kHybrid && hybrid->base_input == BaseInput::kMotion;
-  const Vector3<Scalar>& g = model.gravity();
   auto& motion = data.motion;
   motion.base_pose = in.base_pose;
   motion.base_twist[0] = in.base_twist;
   motion.q[0] = in.q;
   motion.q[1] = in.q_dot;
-  const auto qd = [&](int j) { return [&motion, j](int i) -> const Scalar& { return motion.q[i](j - 1); }; };
-
-  // ---- order 0 kinematics: poses, screws, twists, centre-of-mass and inertia rates ----
-  auto& base = data.body[0];
-  place_base(model, in.base_pose, base);
-  base.twist[0] = in.base_twist;
-  for_each_joint<Tree>([&](auto kind, int j) {
-    constexpr JointKind K = decltype(kind)::value;
-    const auto& parent = data.body[Tree::kParent[j]];
-    place_body<K>(model, j, parent.joint_pose, in.q(j - 1), data.body[j]);
-    twist_derivative<K>(0, parent.twist[0], qd(j), data.body[j]);
-  });
-  for (int j = 0; j < n; ++j) {
-    auto& b = data.body[j];
-    b.com[1] = point_next_derivative(0, b.twist, b.com);
-    inertia_next_derivative(0, b);
-    data.articulated_inertia[j] = spatial_inertia_matrix(model.mass(j), b.com[0], b.inertia[0]);
-  }
-
-  // ---- articulated inertias (eq. 23), once for all orders (Lemma 2) ----
-  bool singular = false;
-  for_each_joint_reverse<Tree>([&](auto, int j) {
-    const Matrix6<Scalar>& ma = data.articulated_inertia[j];
-    const Twist<Scalar>& s = data.body[j].screw[0];
-    Matrix6<Scalar>& parent = data.articulated_inertia[Tree::kParent[j]];
-    if (prescribed(j)) {
-      parent += ma;
-      return;
-    }
-    const Twist<Scalar> u = ma * s;
-    const Scalar d = s.dot(u);
-    const Primal scale = Traits::primal(ma.trace());
-    if (!Traits::is_finite(d) ||
-        !(Traits::primal(d) > scale * std::numeric_limits<Primal>::epsilon() * Primal(64))) {
-      singular = true;
-      return;
-    }
-    const Scalar d_inv = Scalar(1) / d;
-    data.inertia_times_screw[j] = u;
-    data.inverse_joint_inertia[j] = d_inv;
-    parent += ma - (u * d_inv) * u.transpose();
-  });
-  if (!singular && !base_motion_given) singular = !data.base_factor.compute(data.articulated_inertia[0]);
-  if (singular) {
+  if (!articulated_inertias<kHybrid>(model, data, in, hybrid, !base_motion_given)) {
     data.clear_results();
     return Status::kSingularInertia;
   }
-
-  data.base_frame.start(in.base_pose);
-  for (int r = 0; r <= order; ++r) {
-    // ---- propulsion wrench of this order in the world frame ----
-    if (r > 0) data.base_frame.extend(r, base.twist);
-    if (!base_motion_given) {
-      data.base_wrench[r] = in.base_wrench_frame == WrenchFrame::kWorld
-                                ? in.base_wrench[r]
-                                : data.base_frame.to_world(r, in.base_wrench);
-    }
-    data.joint_torque[r] = in.joint_torque[r];
-
-    // ---- biases: everything of order r except the unknown V^(r+1), q^(r+2) ----
-    for (int j = 0; j < n; ++j) {
-      auto& b = data.body[j];
-      b.twist[r + 1].setZero();
-      b.com[r + 2] = point_next_derivative(r + 1, b.twist, b.com);
-      data.bias[j] = momentum_rate_minus_gravity(r, model.mass(j), g, b);
-    }
-    if (loads != nullptr) {
-      for (int j = 0; j < n; ++j) {
-        if (loads->has_world_wrench[j]) data.bias[j] -= loads->world_wrench[j][r];
-        if (loads->has_body_wrench[j]) {
-          MovingFrame<MaxOrder, Scalar> frame;  // recomputed per order: loads are not the hot path
-          frame.start(data.body[j].joint_pose * model.home_pose(j));
-          Wrench<Scalar> w = Wrench<Scalar>::Zero();
-          for (int k = 0; k <= r; ++k) {
-            if (k > 0) frame.extend(k, data.body[j].twist);
-            w = frame.to_world(k, loads->body_wrench[j]);
-          }
-          data.bias[j] -= w;
-        }
-      }
-    }
-    for_each_joint<Tree>([&](auto kind, int j) {
-      constexpr JointKind K = decltype(kind)::value;
-      auto& b = data.body[j];
-      screw_derivative<K>(r + 1, b);
-      // V_bias^(r+1) = Σ_{m=1}^{r+1} C(r+1,m) S^(m) q^(r+2−m)   (eq. 66)
-      Twist<Scalar> vb = Twist<Scalar>::Zero();
-      for (int m = 1; m <= r + 1; ++m)
-        vb += (binomial<Scalar>(r + 1, m) * motion.q[r + 2 - m](j - 1)) * b.screw[m];
-      data.twist_bias[j] = vb;
-    });
-
-    // ---- backward pass (eqs. 24-25; Alg. 4 for prescribed joints) ----
-    for_each_joint_reverse<Tree>([&](auto, int j) {
-      const auto& b = data.body[j];
-      const Twist<Scalar>& u = data.inertia_times_screw[j];
-      const Matrix6<Scalar>& ma = data.articulated_inertia[j];
-      const Twist<Scalar>& vb = data.twist_bias[j];
-      Wrench<Scalar> contribution = data.bias[j] + ma * vb;
-      if (prescribed(j)) {
-        if constexpr (kHybrid) contribution += ma * (b.screw[0] * hybrid->joint_acceleration[r](j - 1));
-      } else {
-        Scalar tau_tilde(0);  // Σ_{k<r} C(r,k) (S^(r−k))ᵀ W^(k)
-        for (int k = 0; k < r; ++k)
-          tau_tilde += binomial<Scalar>(r, k) * b.screw[r - k].dot(data.joint_wrench[j][k]);
-        Scalar tau = in.joint_torque[r](j - 1) - tau_tilde - u.dot(vb) - b.screw[0].dot(data.bias[j]);
-        if (loads != nullptr) tau += loads->joint_torque[r](j - 1);
-        const Scalar qt = data.inverse_joint_inertia[j] * tau;
-        data.partial_acceleration[j] = qt;
-        contribution += u * qt;
-      }
-      data.bias[Tree::kParent[j]] += contribution;
-    });
-
-    // ---- base ----
-    if (base_motion_given) {
-      if constexpr (kHybrid) base.twist[r + 1] = hybrid->base_acceleration[r];
-      data.base_wrench[r] = data.articulated_inertia[0] * base.twist[r + 1] + data.bias[0];
-    } else {
-      base.twist[r + 1] = data.base_factor.solve(data.base_wrench[r] - data.bias[0]);
-    }
-    motion.base_twist[r + 1] = base.twist[r + 1];
-    data.joint_wrench[0][r] = data.base_wrench[r];
-
-    // ---- forward pass (eq. 26) ----
-    for_each_joint<Tree>([&](auto, int j) {
-      auto& b = data.body[j];
-      const Twist<Scalar>& vp = data.body[Tree::kParent[j]].twist[r + 1];
-      Scalar acc;
-      if (prescribed(j)) {
-        if constexpr (kHybrid) acc = hybrid->joint_acceleration[r](j - 1);
-      } else {
-        acc = data.partial_acceleration[j] -
-              data.inverse_joint_inertia[j] * data.inertia_times_screw[j].dot(vp);
-      }
-      motion.q[r + 2](j - 1) = acc;
-      b.twist[r + 1] = vp + b.screw[0] * acc + data.twist_bias[j];
-      data.joint_wrench[j][r] = data.articulated_inertia[j] * b.twist[r + 1] + data.bias[j];
-      if (prescribed(j)) {
-        Scalar tau = b.screw[0].dot(data.joint_wrench[j][r]);
-        for (int k = 0; k < r; ++k)
-          tau += binomial<Scalar>(r, k) * b.screw[r - k].dot(data.joint_wrench[j][k]);
-        if (loads != nullptr) tau -= loads->joint_torque[r](j - 1);
-        data.joint_torque[r](j - 1) = tau;
-      }
-    });
-
-    // ---- kinematics for the next order: c^(r+2), I^(r+2) from the solved V^(r+1) ----
-    if (r < order) {
-      for (int j = 0; j < n; ++j) {
-        auto& b = data.body[j];
-        b.com[r + 2] = point_next_derivative(r + 1, b.twist, b.com);
-        inertia_next_derivative(r + 1, b);
-      }
-    }
-  }
-
+  dispatch_order<MaxOrder>(order, [&](auto rc) {
+    articulated_orders<decltype(rc)::value, kHybrid>(model, data, in, hybrid, loads,
+                                                      base_motion_given);
+  });
   for (int k = 0; k <= order; ++k) {
     if (!all_finite(motion.base_twist[k + 1]) || !all_finite(motion.q[k + 2]) ||
         !all_finite(data.base_wrench[k]) || !all_finite(data.joint_torque[k])) {

@@ -10,14 +10,18 @@
 //   joint_torque[k]      τ^(k) = Σ_i C(k,i) (S_j^(k−i))ᵀ W_j^(i) − τ_ext^(k).
 // At the home pose at rest, base_wrench[0] = (0,0,0, 0,0, m_total g).
 //
-// Cost O(N r²); no heap, no exceptions; bad input gives a Status and zero outputs.
+// Internally the recursions run on Taylor coefficients (see
+// detail/series_recursions.hpp) in a kernel compiled for each order up to
+// MaxOrder, so every sum is unrolled. Cost O(N r²); no heap, no exceptions;
+// bad input gives a Status and zero outputs.
 #pragma once
 
 #include <array>
 
-#include "hodyn/binomial.hpp"
-#include "hodyn/detail/body_recursions.hpp"
+#include "hodyn/detail/applied_loads.hpp"
 #include "hodyn/detail/compile_time.hpp"
+#include "hodyn/detail/series_recursions.hpp"
+#include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/model.hpp"
@@ -40,12 +44,12 @@ struct InverseDynamicsData {
   std::array<JointVector, MaxOrder + 1> joint_torque{};         ///< τ^(k)
   int order = -1;  ///< order of the last successful call, −1 if none
 
-  // ---- workspace ----
-  std::array<detail::BodyDerivatives<MaxOrder, Scalar>, kNumBodies> body{};
-  /// W_j^(k): wrench exerted on body j by its parent through joint j (on the
-  /// base: by the propellers). World frame.
-  std::array<std::array<Wrench<Scalar>, MaxOrder + 1>, kNumBodies> joint_wrench{};
-  detail::MovingFrame<MaxOrder, Scalar> base_frame{};  ///< derivatives of C₁
+  // ---- workspace (Taylor coefficients) ----
+  std::array<detail::BodySeries<MaxOrder, Scalar>, kNumBodies> body{};
+  /// W_j,[k]: wrench exerted on body j by its parent through joint j (on the
+  /// base: by the propellers), world frame.
+  std::array<std::array<detail::SV<Scalar>, MaxOrder + 1>, kNumBodies> joint_wrench{};
+  detail::MovingFrame<MaxOrder, Scalar> base_frame{};  ///< the base pose C₁(t)
 
   InverseDynamicsData() { clear_results(); }
   void clear_results() {
@@ -68,36 +72,8 @@ Status check_inverse_dynamics_input(const MotionDerivatives<Tree, MaxOrder, Scal
     if (!all_finite(motion.base_twist[k])) return Status::kNonFiniteInput;
   for (int k = 0; k <= order + 2; ++k)
     if (!all_finite(motion.q[k])) return Status::kNonFiniteInput;
-  if (loads != nullptr) {
-    for (int j = 0; j < Tree::kNumBodies; ++j)
-      for (int k = 0; k <= order; ++k) {
-        if (loads->has_world_wrench[j] && !all_finite(loads->world_wrench[j][k]))
-          return Status::kNonFiniteInput;
-        if (loads->has_body_wrench[j] && !all_finite(loads->body_wrench[j][k]))
-          return Status::kNonFiniteInput;
-      }
-    for (int k = 0; k <= order; ++k)
-      if (!all_finite(loads->joint_torque[k])) return Status::kNonFiniteInput;
-  }
+  if (loads != nullptr && !loads_finite(*loads, order)) return Status::kNonFiniteInput;
   return Status::kOk;
-}
-
-/// Subtracts the applied wrenches of body j from its own wrench derivatives;
-/// body-frame ones are carried to the world along the body pose C_j = F_j A⁰_j.
-template <class Tree, int MaxOrder, class Scalar>
-void subtract_applied_wrench(const Model<Tree, Scalar>& model,
-                             const ExternalLoads<Tree, MaxOrder, Scalar>& loads, int j, int order,
-                             const BodyDerivatives<MaxOrder, Scalar>& b,
-                             std::array<Wrench<Scalar>, MaxOrder + 1>& w) {
-  if (loads.has_world_wrench[j])
-    for (int k = 0; k <= order; ++k) w[k] -= loads.world_wrench[j][k];
-  if (!loads.has_body_wrench[j]) return;
-  MovingFrame<MaxOrder, Scalar> frame;
-  frame.start(b.joint_pose * model.home_pose(j));
-  for (int k = 0; k <= order; ++k) {
-    if (k > 0) frame.extend(k, b.twist);
-    w[k] -= frame.to_world(k, loads.body_wrench[j]);
-  }
 }
 
 template <class Tree, int MaxOrder, class Scalar>
@@ -109,54 +85,57 @@ bool results_finite(const InverseDynamicsData<Tree, MaxOrder, Scalar>& data, int
   return true;
 }
 
-}  // namespace detail
-
-namespace detail {
-
 /// The passes of Alg. 1-2 for a compile-time order R (all sums unrolled).
 template <int R, class Tree, int MaxOrder, class Scalar>
 void inverse_dynamics_kernel(const Model<Tree, Scalar>& model,
                              InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
                              const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                              const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
-  const Vector3<Scalar>& g = model.gravity();
+  using S = Scalar;
+  const V3<S> g = V3<S>::from(model.gravity());
 
   // ---- forward pass: kinematics to order R+1 and each body's own wrench ----
   auto& base = data.body[0];
   place_base(model, motion.base_pose, base);
   static_for<0, R + 2>([&](auto kc) {
     constexpr int k = decltype(kc)::value;
-    base.twist[k] = motion.base_twist[k];
-    base.com[k + 1] = point_next_derivative(k, base.twist, base.com);
-    if constexpr (k <= R) inertia_next_derivative(k, base);
+    base.twist[k] = inverse_factorial<S>(k) * SV<S>::from(motion.base_twist[k]);
+    base.com[k + 1] = point_next_coefficient(k, base.twist, base.com);
+    if constexpr (k <= R) inertia_next_coefficient(k, base);
   });
   static_for<0, R + 1>([&](auto kc) {
     constexpr int k = decltype(kc)::value;
-    data.joint_wrench[0][k] = momentum_rate_minus_gravity(k, model.mass(0), g, base);
+    data.joint_wrench[0][k] = own_wrench_coefficient(k, model.mass(0), g, base);
   });
 
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
     const auto& parent = data.body[Tree::kParent[j]];
     auto& b = data.body[j];
-    const auto qd = [&](int i) -> const Scalar& { return motion.q[i](j - 1); };
-    place_body<K>(model, j, parent.joint_pose, motion.q[0](j - 1), b);
+    // Taylor coefficient n of q̇_j is q^(n+1)/n!.
+    const auto qd = [&](int n) -> S { return inverse_factorial<S>(n) * motion.q[n + 1](j - 1); };
+    place_body<K>(model, j, parent, motion.q[0](j - 1), b);
     static_for<0, R + 2>([&](auto kc) {
       constexpr int k = decltype(kc)::value;
-      if constexpr (k > 0) screw_derivative<K>(k, b);
-      twist_derivative<K>(k, parent.twist[k], qd, b);
-      b.com[k + 1] = point_next_derivative(k, b.twist, b.com);
-      if constexpr (k <= R) inertia_next_derivative(k, b);
+      if constexpr (k > 0) screw_coefficient<K>(k, b);
+      twist_coefficient<K>(k, parent.twist[k], qd, b);
+      b.com[k + 1] = point_next_coefficient(k, b.twist, b.com);
+      if constexpr (k <= R) inertia_next_coefficient(k, b);
     });
     static_for<0, R + 1>([&](auto kc) {
       constexpr int k = decltype(kc)::value;
-      data.joint_wrench[j][k] = momentum_rate_minus_gravity(k, model.mass(j), g, b);
+      data.joint_wrench[j][k] = own_wrench_coefficient(k, model.mass(j), g, b);
     });
   });
 
-  if (loads != nullptr)
-    for (int j = 0; j < Tree::kNumBodies; ++j)
-      subtract_applied_wrench(model, *loads, j, R, data.body[j], data.joint_wrench[j]);
+  if (loads != nullptr) {
+    std::array<SV<S>, MaxOrder + 1> applied{};
+    for (int j = 0; j < Tree::kNumBodies; ++j) {
+      if (!loads->has_world_wrench[j] && !loads->has_body_wrench[j]) continue;
+      applied_wrench_coefficients(model, *loads, j, R, data.body[j], applied);
+      for (int k = 0; k <= R; ++k) data.joint_wrench[j][k] -= applied[k];
+    }
+  }
 
   // ---- backward pass: children's wrenches into parents, joint torques ----
   for_each_joint_reverse<Tree>([&](auto, int j) {
@@ -165,12 +144,12 @@ void inverse_dynamics_kernel(const Model<Tree, Scalar>& model,
     const auto& w = data.joint_wrench[j];
     static_for<0, R + 1>([&](auto kc) {
       constexpr int k = decltype(kc)::value;
-      Scalar tau = b.screw[0].dot(w[k]);
-      static_for<0, k>([&](auto ic) {
+      S tau = dot(b.screw[0], w[k]);  // τ_[k] = Σ_i S_[i]·W_[k−i]
+      static_for<1, k + 1>([&](auto ic) {
         constexpr int i = decltype(ic)::value;
-        tau += binomial<Scalar>(k, i) * b.screw[k - i].dot(w[i]);
+        tau += dot(b.screw[i], w[k - i]);
       });
-      data.joint_torque[k](j - 1) = tau;
+      data.joint_torque[k](j - 1) = factorial<S>(k) * tau;
       data.joint_wrench[p][k] += w[k];
     });
   });
@@ -178,12 +157,14 @@ void inverse_dynamics_kernel(const Model<Tree, Scalar>& model,
     for (int k = 0; k <= R; ++k) data.joint_torque[k] -= loads->joint_torque[k];
 
   // Q₁^(k) and its base-frame image (Ad_C₁ᵀ Q₁)^(k) (Table 5(b), any order).
-  data.base_frame.start(motion.base_pose);
+  data.base_frame.start(M3<S>::from(motion.base_pose.rotation),
+                        V3<S>::from(motion.base_pose.translation));
   static_for<0, R + 1>([&](auto kc) {
     constexpr int k = decltype(kc)::value;
-    data.base_wrench[k] = data.joint_wrench[0][k];
+    const S scale = factorial<S>(k);
+    data.base_wrench[k] = (scale * data.joint_wrench[0][k]).eigen();
     if constexpr (k > 0) data.base_frame.extend(k, base.twist);
-    data.base_wrench_body[k] = data.base_frame.to_frame(k, data.base_wrench);
+    data.base_wrench_body[k] = (scale * data.base_frame.to_frame(k, data.joint_wrench[0])).eigen();
   });
 }
 

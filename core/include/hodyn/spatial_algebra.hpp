@@ -10,6 +10,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>  // cross products, determinants
 
 namespace hodyn {
 
