@@ -218,12 +218,13 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
   return !factor_base || data.base_factor.compute(data.articulated_inertia[0]);
 }
 
-/// Orders 0..R of Alg. 3 (kHybrid = false) or Alg. 4 (kHybrid = true), R compile-time.
+/// Orders 0..order of Alg. 3 (kHybrid = false) or Alg. 4 (kHybrid = true); a
+/// FixedOrder ≥ 0 makes the order a compile-time constant (small orders unroll).
 /// Everything of order r is a Taylor coefficient: W_[r] = W^(r)/r!, and the
 /// unknowns y_j = V_j^(r+1)/r!, α_j = q_j^(r+2)/r! satisfy the order-0 form of
 /// eqs. 24-26 (Lemma 2) with the biases of order r.
-template <int R, bool kHybrid, class Tree, int MaxOrder, class Scalar>
-void articulated_orders(const Model<Tree, Scalar>& model,
+template <int FixedOrder, bool kHybrid, class Tree, int MaxOrder, class Scalar>
+void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
                         ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                         const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
                         const HybridDynamicsInput<Tree, MaxOrder, Scalar>* hybrid,
@@ -238,14 +239,14 @@ void articulated_orders(const Model<Tree, Scalar>& model,
     return false;
   };
   data.base_frame.start(M3<S>::from(in.base_pose.rotation), V3<S>::from(in.base_pose.translation));
-  static_for<0, R + 1>([&](auto rc) {
-    constexpr int r = decltype(rc)::value;
+  const int order = FixedOrder >= 0 ? FixedOrder : run_order;
+  for (int r = 0; r <= order; ++r) {
     const S inv_fact = inverse_factorial<S>(r);
     const S fact = factorial<S>(r);
 
     // ---- the propulsion wrench coefficient Q_[r] in the world frame ----
     Vector6<S> q_base = Vector6<S>::Zero();
-    if constexpr (r > 0) data.base_frame.extend(r, base.twist);
+    if (r > 0) data.base_frame.extend(r, base.twist);
     if (!base_motion_given) {
       if (in.base_wrench_frame == WrenchFrame::kWorld) {
         q_base = inv_fact * in.base_wrench[r];
@@ -276,10 +277,7 @@ void articulated_orders(const Model<Tree, Scalar>& model,
       screw_coefficient<K>(r + 1, b);
       // (r+1) Σ_{m=1}^{r+1} S_[m] q̇_[r+1−m]: the known part of (r+1) V_[r+1] − V_p,[r+1]·(r+1).
       SV<S> vb{};
-      static_for<1, r + 2>([&](auto mc) {
-        constexpr int m = decltype(mc)::value;
-        vb += data.joint_rate[j][r + 1 - m] * b.screw[m];
-      });
+      for (int m = 1; m <= r + 1; ++m) vb += data.joint_rate[j][r + 1 - m] * b.screw[m];
       data.twist_bias[j] = (S(r + 1) * vb).eigen();
     });
 
@@ -295,10 +293,7 @@ void articulated_orders(const Model<Tree, Scalar>& model,
           contribution += ma * (s0 * (inv_fact * hybrid->joint_acceleration[r](j - 1)));
       } else {
         S tau_tilde(0);  // Σ_{i=1}^{r} S_[i]·W_[r−i]
-        static_for<1, r + 1>([&](auto ic) {
-          constexpr int i = decltype(ic)::value;
-          tau_tilde += dot(b.screw[i], data.joint_wrench[j][r - i]);
-        });
+        for (int i = 1; i <= r; ++i) tau_tilde += dot(b.screw[i], data.joint_wrench[j][r - i]);
         S tau = inv_fact * in.joint_torque[r](j - 1) - tau_tilde -
                 data.inertia_times_screw[j].dot(vb) - s0.dot(data.bias[j]);
         if (loads != nullptr) tau += inv_fact * loads->joint_torque[r](j - 1);
@@ -344,24 +339,21 @@ void articulated_orders(const Model<Tree, Scalar>& model,
       data.joint_wrench[j][r] = SV<S>::from(w);
       if (prescribed(j)) {
         S tau = s0.dot(w);
-        static_for<1, r + 1>([&](auto ic) {
-          constexpr int i = decltype(ic)::value;
-          tau += dot(b.screw[i], data.joint_wrench[j][r - i]);
-        });
+        for (int i = 1; i <= r; ++i) tau += dot(b.screw[i], data.joint_wrench[j][r - i]);
         if (loads != nullptr) tau -= inv_fact * loads->joint_torque[r](j - 1);
         data.joint_torque[r](j - 1) = fact * tau;
       }
     });
 
     // ---- kinematics for the next order: c_[r+2], I_[r+2] from the solved V_[r+1] ----
-    if constexpr (r < R) {
+    if (r < order) {
       for (int j = 0; j < n; ++j) {
         auto& b = data.body[j];
         b.com[r + 2] = point_next_coefficient(r + 1, b.twist, b.com);
         inertia_next_coefficient(r + 1, b);
       }
     }
-  });
+  }
 }
 
 /// The engine of Alg. 3 (kHybrid = false) and Alg. 4 (kHybrid = true).
@@ -386,10 +378,13 @@ Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
     data.clear_results();
     return Status::kSingularInertia;
   }
-  dispatch_order<MaxOrder>(order, [&](auto rc) {
-    articulated_orders<decltype(rc)::value, kHybrid>(model, data, in, hybrid, loads,
-                                                      base_motion_given);
-  });
+  switch (order) {
+    case 0: articulated_orders<0, kHybrid>(0, model, data, in, hybrid, loads, base_motion_given); break;
+    case 1: articulated_orders<1, kHybrid>(1, model, data, in, hybrid, loads, base_motion_given); break;
+    default:
+      articulated_orders<-1, kHybrid>(order, model, data, in, hybrid, loads, base_motion_given);
+      break;
+  }
   for (int k = 0; k <= order; ++k) {
     if (!all_finite(motion.base_twist[k + 1]) || !all_finite(motion.q[k + 2]) ||
         !all_finite(data.base_wrench[k]) || !all_finite(data.joint_torque[k])) {

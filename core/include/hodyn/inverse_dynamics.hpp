@@ -86,27 +86,28 @@ bool results_finite(const InverseDynamicsData<Tree, MaxOrder, Scalar>& data, int
 }
 
 /// The passes of Alg. 1-2 for a compile-time order R (all sums unrolled).
-template <int R, class Tree, int MaxOrder, class Scalar>
-void inverse_dynamics_kernel(const Model<Tree, Scalar>& model,
+template <int FixedOrder, class Tree, int MaxOrder, class Scalar>
+void inverse_dynamics_kernel(int order, const Model<Tree, Scalar>& model,
                              InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
                              const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                              const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
   using S = Scalar;
+  // A compile-time order lets the compiler unroll every sum (small orders);
+  // FixedOrder < 0 keeps compact loops (larger orders, less code).
+  const int r = FixedOrder >= 0 ? FixedOrder : order;
   const V3<S> g = V3<S>::from(model.gravity());
 
   // ---- forward pass: kinematics to order R+1 and each body's own wrench ----
   auto& base = data.body[0];
   place_base(model, motion.base_pose, base);
-  static_for<0, R + 2>([&](auto kc) {
-    constexpr int k = decltype(kc)::value;
+  for (int k = 0; k < r + 2; ++k) {
     base.twist[k] = inverse_factorial<S>(k) * SV<S>::from(motion.base_twist[k]);
     base.com[k + 1] = point_next_coefficient(k, base.twist, base.com);
-    if constexpr (k <= R) inertia_next_coefficient(k, base);
-  });
-  static_for<0, R + 1>([&](auto kc) {
-    constexpr int k = decltype(kc)::value;
+    if (k <= r) inertia_next_coefficient(k, base);
+  }
+  for (int k = 0; k < r + 1; ++k) {
     data.joint_wrench[0][k] = own_wrench_coefficient(k, model.mass(0), g, base);
-  });
+  }
 
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
@@ -115,25 +116,23 @@ void inverse_dynamics_kernel(const Model<Tree, Scalar>& model,
     // Taylor coefficient n of q̇_j is q^(n+1)/n!.
     const auto qd = [&](int n) -> S { return inverse_factorial<S>(n) * motion.q[n + 1](j - 1); };
     place_body<K>(model, j, parent, motion.q[0](j - 1), b);
-    static_for<0, R + 2>([&](auto kc) {
-      constexpr int k = decltype(kc)::value;
-      if constexpr (k > 0) screw_coefficient<K>(k, b);
+    for (int k = 0; k < r + 2; ++k) {
+      if (k > 0) screw_coefficient<K>(k, b);
       twist_coefficient<K>(k, parent.twist[k], qd, b);
       b.com[k + 1] = point_next_coefficient(k, b.twist, b.com);
-      if constexpr (k <= R) inertia_next_coefficient(k, b);
-    });
-    static_for<0, R + 1>([&](auto kc) {
-      constexpr int k = decltype(kc)::value;
+      if (k <= r) inertia_next_coefficient(k, b);
+    }
+    for (int k = 0; k < r + 1; ++k) {
       data.joint_wrench[j][k] = own_wrench_coefficient(k, model.mass(j), g, b);
-    });
+    }
   });
 
   if (loads != nullptr) {
     std::array<SV<S>, MaxOrder + 1> applied{};
     for (int j = 0; j < Tree::kNumBodies; ++j) {
       if (!loads->has_world_wrench[j] && !loads->has_body_wrench[j]) continue;
-      applied_wrench_coefficients(model, *loads, j, R, data.body[j], applied);
-      for (int k = 0; k <= R; ++k) data.joint_wrench[j][k] -= applied[k];
+      applied_wrench_coefficients(model, *loads, j, r, data.body[j], applied);
+      for (int k = 0; k <= r; ++k) data.joint_wrench[j][k] -= applied[k];
     }
   }
 
@@ -142,30 +141,27 @@ void inverse_dynamics_kernel(const Model<Tree, Scalar>& model,
     const int p = Tree::kParent[j];
     const auto& b = data.body[j];
     const auto& w = data.joint_wrench[j];
-    static_for<0, R + 1>([&](auto kc) {
-      constexpr int k = decltype(kc)::value;
+    for (int k = 0; k < r + 1; ++k) {
       S tau = dot(b.screw[0], w[k]);  // τ_[k] = Σ_i S_[i]·W_[k−i]
-      static_for<1, k + 1>([&](auto ic) {
-        constexpr int i = decltype(ic)::value;
+      for (int i = 1; i < k + 1; ++i) {
         tau += dot(b.screw[i], w[k - i]);
-      });
+      }
       data.joint_torque[k](j - 1) = factorial<S>(k) * tau;
       data.joint_wrench[p][k] += w[k];
-    });
+    }
   });
   if (loads != nullptr)
-    for (int k = 0; k <= R; ++k) data.joint_torque[k] -= loads->joint_torque[k];
+    for (int k = 0; k <= r; ++k) data.joint_torque[k] -= loads->joint_torque[k];
 
   // Q₁^(k) and its base-frame image (Ad_C₁ᵀ Q₁)^(k) (Table 5(b), any order).
   data.base_frame.start(M3<S>::from(motion.base_pose.rotation),
                         V3<S>::from(motion.base_pose.translation));
-  static_for<0, R + 1>([&](auto kc) {
-    constexpr int k = decltype(kc)::value;
+  for (int k = 0; k < r + 1; ++k) {
     const S scale = factorial<S>(k);
     data.base_wrench[k] = (scale * data.joint_wrench[0][k]).eigen();
-    if constexpr (k > 0) data.base_frame.extend(k, base.twist);
+    if (k > 0) data.base_frame.extend(k, base.twist);
     data.base_wrench_body[k] = (scale * data.base_frame.to_frame(k, data.joint_wrench[0])).eigen();
-  });
+  }
 }
 
 }  // namespace detail
@@ -181,9 +177,11 @@ Status inverse_dynamics(const Model<Tree, Scalar>& model,
     data.clear_results();
     return input;
   }
-  detail::dispatch_order<MaxOrder>(order, [&](auto rc) {
-    detail::inverse_dynamics_kernel<decltype(rc)::value>(model, data, motion, loads);
-  });
+  switch (order) {
+    case 0: detail::inverse_dynamics_kernel<0>(0, model, data, motion, loads); break;
+    case 1: detail::inverse_dynamics_kernel<1>(1, model, data, motion, loads); break;
+    default: detail::inverse_dynamics_kernel<-1>(order, model, data, motion, loads); break;
+  }
   if (!detail::results_finite(data, order)) {
     data.clear_results();
     return Status::kNonFiniteResult;

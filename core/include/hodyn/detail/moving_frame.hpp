@@ -25,13 +25,13 @@ struct MovingFrame {
   std::array<V3<S>, MaxOrder + 1> force{};     ///< world force f_[k] (frame → world)
   std::array<V3<S>, MaxOrder + 1> moment{};    ///< (n − x × f)_[k] (world → frame)
 
-  HODYN_ALWAYS_INLINE void start(const M3<S>& r, const V3<S>& x) {
+  inline void start(const M3<S>& r, const V3<S>& x) {
     rotation[0] = r;
     origin[0] = x;
   }
   /// R_[k], x_[k] for k ≥ 1 from the frame's twist coefficients 0..k−1.
   template <std::size_t NT>
-  HODYN_ALWAYS_INLINE void extend(int k, const std::array<SV<S>, NT>& twist) {
+  inline void extend(int k, const std::array<SV<S>, NT>& twist) {
     rotation[k] = rotation_next_coefficient(k - 1, twist, rotation);
     origin[k] = point_next_coefficient(k - 1, twist, origin);
   }
@@ -39,7 +39,7 @@ struct MovingFrame {
   /// Coefficient k of the world wrench whose frame components have the
   /// coefficients wb[0..k]. Call for k = 0, 1, … in sequence.
   template <std::size_t NW>
-  HODYN_ALWAYS_INLINE SV<S> to_world(int k, const std::array<SV<S>, NW>& wb) {
+  inline SV<S> to_world(int k, const std::array<SV<S>, NW>& wb) {
     V3<S> f{}, n{};
     for (int i = 0; i <= k; ++i) {
       f += rotation[i] * wb[k - i].lin;
@@ -53,7 +53,7 @@ struct MovingFrame {
   /// Coefficient k of the frame components of the world wrench with
   /// coefficients w[0..k]. Call for k = 0, 1, … in sequence.
   template <std::size_t NW>
-  HODYN_ALWAYS_INLINE SV<S> to_frame(int k, const std::array<SV<S>, NW>& w) {
+  inline SV<S> to_frame(int k, const std::array<SV<S>, NW>& w) {
     V3<S> u = w[k].ang;
     for (int i = 0; i <= k; ++i) u -= cross(origin[i], w[k - i].lin);
     moment[k] = u;

@@ -35,17 +35,17 @@ namespace hodyn::detail {
 
 /// 1/k! and k! as scalars.
 template <class S>
-HODYN_ALWAYS_INLINE S factorial(int k) {
+inline S factorial(int k) {
   S f(1);
   for (int i = 2; i <= k; ++i) f *= S(i);
   return f;
 }
 template <class S>
-HODYN_ALWAYS_INLINE S inverse_factorial(int k) {
+inline S inverse_factorial(int k) {
   return S(1) / factorial<S>(k);
 }
 template <class S>
-HODYN_ALWAYS_INLINE S reciprocal(int n) {
+inline S reciprocal(int n) {
   return S(1) / S(n);
 }
 
@@ -70,7 +70,7 @@ struct BodySeries {
 
 /// R_parent · Rot(axis a, q), mixing two columns of R_parent (12 products).
 template <JointKind K, class S>
-HODYN_ALWAYS_INLINE M3<S> rotate_aligned(const M3<S>& rp, const S& c, const S& s) {
+inline M3<S> rotate_aligned(const M3<S>& rp, const S& c, const S& s) {
   constexpr int a = aligned_axis(K);
   constexpr int b = (a + 1) % 3;  // Rot(a, q): e_b → c e_b + s e_d, e_d → −s e_b + c e_d
   constexpr int d = (a + 2) % 3;
@@ -84,7 +84,7 @@ HODYN_ALWAYS_INLINE M3<S> rotate_aligned(const M3<S>& rp, const S& c, const S& s
 
 /// Order 0 of the base: F_0 = C₁ (A⁰_0)⁻¹, centre of mass and inertia in the world.
 template <int MaxOrder, class Tree, class S>
-HODYN_ALWAYS_INLINE void place_base(const Model<Tree, S>& model, const Pose<S>& base_pose,
+inline void place_base(const Model<Tree, S>& model, const Pose<S>& base_pose,
                                     BodySeries<MaxOrder, S>& b) {
   const Pose<S> f = base_pose * model.base_home_pose_inverse();
   b.rotation = M3<S>::from(f.rotation);
@@ -99,7 +99,7 @@ HODYN_ALWAYS_INLINE void place_base(const Model<Tree, S>& model, const Pose<S>& 
 /// Order 0 of body j: F_j = F_p exp([Y_j] q_j) (Alg. 1), S_j = Ad_{F_j} Y_j,
 /// centre of mass F_j(c_home) and inertia R_F I_home R_Fᵀ.
 template <JointKind K, int MaxOrder, class Tree, class S>
-HODYN_ALWAYS_INLINE void place_body(const Model<Tree, S>& model, int j,
+inline void place_body(const Model<Tree, S>& model, int j,
                                     const BodySeries<MaxOrder, S>& parent, const S& q,
                                     BodySeries<MaxOrder, S>& b) {
   const M3<S>& rp = parent.rotation;
@@ -154,7 +154,7 @@ HODYN_ALWAYS_INLINE void place_body(const Model<Tree, S>& model, int j,
 
 /// S_[k] = (1/k) Σ_{m<k} ad(V_[m], S_[k−1−m]), k ≥ 1   (Alg. 1: Ṡ = ad_V S).
 template <JointKind K, int MaxOrder, class S>
-HODYN_ALWAYS_INLINE void screw_coefficient(int k, BodySeries<MaxOrder, S>& b) {
+inline void screw_coefficient(int k, BodySeries<MaxOrder, S>& b) {
   SV<S> sum{};
   for (int m = 0; m < k; ++m) {
     const SV<S>& v = b.twist[m];
@@ -171,7 +171,7 @@ HODYN_ALWAYS_INLINE void screw_coefficient(int k, BodySeries<MaxOrder, S>& b) {
 /// V_[k] = V_p,[k] + Σ_{m≤k} S_[m] q̇_[k−m]   (Alg. 1: V_j = V_p + S_j q̇_j).
 /// `qd(n)` returns the Taylor coefficient n of q̇_j.
 template <JointKind K, int MaxOrder, class S, class JointRate>
-HODYN_ALWAYS_INLINE void twist_coefficient(int k, const SV<S>& parent_twist, const JointRate& qd,
+inline void twist_coefficient(int k, const SV<S>& parent_twist, const JointRate& qd,
                                            BodySeries<MaxOrder, S>& b) {
   SV<S> v = parent_twist;
   for (int m = 0; m <= k; ++m) {
@@ -187,7 +187,7 @@ HODYN_ALWAYS_INLINE void twist_coefficient(int k, const SV<S>& parent_twist, con
 
 /// x_[k+1] = (v_[k] + Σ_{i≤k} ω_[i] × x_[k−i]) / (k+1): a point carried by a body.
 template <class S, std::size_t NT, std::size_t NX>
-HODYN_ALWAYS_INLINE V3<S> point_next_coefficient(int k, const std::array<SV<S>, NT>& twist,
+inline V3<S> point_next_coefficient(int k, const std::array<SV<S>, NT>& twist,
                                                  const std::array<V3<S>, NX>& x) {
   V3<S> d = twist[k].lin;
   for (int i = 0; i <= k; ++i) d += cross(twist[i].ang, x[k - i]);
@@ -196,7 +196,7 @@ HODYN_ALWAYS_INLINE V3<S> point_next_coefficient(int k, const std::array<SV<S>, 
 
 /// I_[k+1] = Σ_{i≤k} ([ω_[i]] I_[k−i] − I_[k−i] [ω_[i]]) / (k+1).
 template <int MaxOrder, class S>
-HODYN_ALWAYS_INLINE void inertia_next_coefficient(int k, BodySeries<MaxOrder, S>& b) {
+inline void inertia_next_coefficient(int k, BodySeries<MaxOrder, S>& b) {
   Sym3<S> d = b.inertia[k].skew_commutator(b.twist[0].ang);
   for (int i = 1; i <= k; ++i) d += b.inertia[k - i].skew_commutator(b.twist[i].ang);
   b.inertia[k + 1] = d.scaled(reciprocal<S>(k + 1));
@@ -204,7 +204,7 @@ HODYN_ALWAYS_INLINE void inertia_next_coefficient(int k, BodySeries<MaxOrder, S>
 
 /// R_[k+1] = Σ_{i≤k} [ω_[i]] R_[k−i] / (k+1): the rotation of a body frame.
 template <class S, std::size_t NT, std::size_t NR>
-HODYN_ALWAYS_INLINE M3<S> rotation_next_coefficient(int k, const std::array<SV<S>, NT>& twist,
+inline M3<S> rotation_next_coefficient(int k, const std::array<SV<S>, NT>& twist,
                                                     const std::array<M3<S>, NR>& r) {
   M3<S> d;
   for (int col = 0; col < 3; ++col) {
@@ -219,7 +219,7 @@ HODYN_ALWAYS_INLINE M3<S> rotation_next_coefficient(int k, const std::array<SV<S
 /// its momentum minus its weight (see the header). Reads twist to k+1, com to
 /// k+2 and inertia to k+1.
 template <int MaxOrder, class S>
-HODYN_ALWAYS_INLINE SV<S> own_wrench_coefficient(int k, const S& mass, const V3<S>& g,
+inline SV<S> own_wrench_coefficient(int k, const S& mass, const V3<S>& g,
                                                  const BodySeries<MaxOrder, S>& b) {
   // Rotational momentum rate (k+1) l_[k+1], l = I ω.
   V3<S> n = b.inertia[0] * b.twist[k + 1].ang;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include <Eigen/Core>
 
@@ -10,23 +11,37 @@
 
 namespace hodyn::detail {
 
+/// Every entry is finite. For IEEE types x − x is 0 for a finite x and NaN for
+/// NaN or ±Inf, so one branch-free sum decides (no -ffast-math in hodyn).
 template <class Derived>
 bool all_finite(const Eigen::MatrixBase<Derived>& x) {
   using Scalar = typename Derived::Scalar;
-  for (Eigen::Index i = 0; i < x.size(); ++i)
-    if (!ScalarTraits<Scalar>::is_finite(x(i))) return false;
-  return true;
+  if constexpr (std::is_floating_point<Scalar>::value) {
+    Scalar zero(0);
+    for (Eigen::Index i = 0; i < x.size(); ++i) zero += x(i) - x(i);
+    return zero == Scalar(0);
+  } else {
+    for (Eigen::Index i = 0; i < x.size(); ++i)
+      if (!ScalarTraits<Scalar>::is_finite(x(i))) return false;
+    return true;
+  }
 }
 
-/// ||RᵀR − I||_max within tolerance and det R > 0.
+/// ||RᵀR − I||_max within tolerance and det R > 0 (columns orthonormal and
+/// right-handed).
 template <class Scalar>
 bool is_rotation(const Matrix3<Scalar>& r) {
   using std::abs;
   using Traits = ScalarTraits<Scalar>;
-  const Matrix3<Scalar> err = r.transpose() * r - Matrix3<Scalar>::Identity();
-  for (int i = 0; i < 9; ++i)
-    if (!(abs(Traits::primal(err(i))) <= Traits::orthonormality_tolerance())) return false;
-  return Traits::primal(r.determinant()) > 0;
+  const auto tol = Traits::orthonormality_tolerance();
+  const auto off = [&](int a, int b, double target) {
+    const Scalar d = r.col(a).dot(r.col(b)) - Scalar(target);
+    return !(abs(Traits::primal(d)) <= tol);
+  };
+  if (off(0, 0, 1.0) || off(1, 1, 1.0) || off(2, 2, 1.0) || off(0, 1, 0.0) || off(0, 2, 0.0) ||
+      off(1, 2, 0.0))
+    return false;
+  return Traits::primal(r.col(0).dot(r.col(1).cross(r.col(2)))) > 0;
 }
 
 /// Finite pose with an orthonormal, right-handed rotation; the status says which check failed.
