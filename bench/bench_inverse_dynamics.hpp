@@ -1,0 +1,116 @@
+// bench_inverse_dynamics.hpp — shared fixture of the inverse-dynamics benchmarks
+// (bench_inverse_dynamics.cpp, bench_inverse_dynamics_branched.cpp).
+//
+// One model, workspace and pool of 64 random motions (fixed seed: random base
+// rotation and position, base twist and joint derivatives N(0,1)) per tree,
+// built once per process on the heap (hundreds of KB for large N); the core
+// itself never allocates. run() checks the Status on the whole pool outside
+// the timed loop, then times one inverse_dynamics call per iteration, cycling
+// through the pool so that branch predictors and caches see varying data.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include <Eigen/Geometry>
+
+#include <hodyn/hodyn.hpp>
+
+namespace hodyn_bench {
+
+inline constexpr int kMaxOrder = 5;
+inline constexpr std::size_t kPoolSize = 64;  // power of two: the index wraps with a mask
+inline constexpr std::uint64_t kSeed = 0x68'6f'64'79'6eULL;  // "hodyn"
+
+/// Model, workspace and input pool of one tree, built once per process.
+template <class Tree>
+struct Fixture {
+  using ModelT = hodyn::Model<Tree, double>;
+  using DataT = hodyn::InverseDynamicsData<Tree, kMaxOrder, double>;
+  using MotionT = hodyn::MotionDerivatives<Tree, kMaxOrder, double>;
+
+  std::unique_ptr<ModelT> model = std::make_unique<ModelT>();
+  std::unique_ptr<DataT> data = std::make_unique<DataT>();
+  std::vector<MotionT> pool;
+  hodyn::Status build_status = hodyn::Status::kOk;
+
+  template <class MakeModel>
+  explicit Fixture(MakeModel&& make) {
+    build_status = make(*model);
+    std::mt19937_64 rng(kSeed);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    pool.resize(kPoolSize);
+    for (MotionT& m : pool) {
+      // Uniform random rotation: normalized 4-D Gaussian quaternion.
+      Eigen::Quaterniond quat(normal(rng), normal(rng), normal(rng), normal(rng));
+      quat.normalize();
+      m.base_pose.rotation = quat.toRotationMatrix();
+      for (int i = 0; i < 3; ++i) m.base_pose.translation(i) = normal(rng);
+      for (auto& v : m.base_twist)
+        for (Eigen::Index i = 0; i < v.size(); ++i) v(i) = normal(rng);
+      for (auto& q : m.q)
+        for (Eigen::Index i = 0; i < q.size(); ++i) q(i) = normal(rng);
+    }
+  }
+};
+
+template <class Tree, class MakeModel>
+Fixture<Tree>& fixture(MakeModel&& make) {
+  static Fixture<Tree> f(make);  // built on first use, shared by every r and repetition
+  return f;
+}
+
+template <class Tree>
+void run(benchmark::State& state, Fixture<Tree>& f) {
+  const int order = static_cast<int>(state.range(0));
+  if (f.build_status != hodyn::Status::kOk) {
+    state.SkipWithError(hodyn::to_string(f.build_status));
+    return;
+  }
+  // Status checked outside the timed loop, on every state of the pool.
+  for (const auto& m : f.pool) {
+    const hodyn::Status s = hodyn::inverse_dynamics(*f.model, *f.data, m, order);
+    if (s != hodyn::Status::kOk) {
+      state.SkipWithError(hodyn::to_string(s));
+      return;
+    }
+  }
+
+  const auto& model = *f.model;
+  auto& data = *f.data;
+  const auto* pool = f.pool.data();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    hodyn::Status s = hodyn::inverse_dynamics(model, data, pool[i], order);
+    i = (i + 1) & (kPoolSize - 1);
+    benchmark::DoNotOptimize(s);
+    benchmark::DoNotOptimize(data.base_wrench.data());
+    benchmark::DoNotOptimize(data.base_wrench_body.data());
+    benchmark::DoNotOptimize(data.joint_torque.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["bodies"] = Tree::kNumBodies;
+  state.counters["order"] = order;
+}
+
+// Warm-up: Benchmark 1.7 has MinWarmUpTime(), but setting it per benchmark
+// appends "/min_warmup_time:0.200" to every name; scripts/bench.sh passes
+// --benchmark_min_warmup_time=0.2 instead, which warms up the same way and
+// keeps the names BM_InverseDynamics/<r>.
+inline void configure(benchmark::internal::Benchmark* b) { b->Unit(benchmark::kNanosecond); }
+
+/// BM_InverseDynamicsBranched<n>/<r>: 5 chains of n links, N = 1 + 5n bodies.
+template <int BodiesPerBranch>
+void BM_InverseDynamicsBranched(benchmark::State& state) {
+  using Tree = hodyn::BranchedChainsTree<5, BodiesPerBranch>;
+  auto& f = fixture<Tree>(
+      [](hodyn::Model<Tree, double>& m) { return hodyn::make_branched_chains(m); });
+  run(state, f);
+}
+
+}  // namespace hodyn_bench

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Build the Google Benchmark suites with the `release` preset and run them.
+# Every suite listed with hodyn_add_bench(...) in bench/CMakeLists.txt is run
+# with 10 repetitions (aggregates only), pinned to CPU 1 when taskset exists;
+# JSON results go to build/release/bench/<name>.json. Each benchmark gets a
+# 0.2 s warm-up (--benchmark_min_warmup_time; a later argument overrides it).
+# Extra arguments go to every benchmark binary, e.g.:
+#   scripts/bench.sh --benchmark_filter='BM_InverseDynamics/'
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/deps.sh
+cmake --preset release
+
+mapfile -t benches < <(sed -nE 's/^[[:space:]]*hodyn_add_bench\(([A-Za-z0-9_]+).*/\1/p' bench/CMakeLists.txt)
+if [[ ${#benches[@]} -eq 0 ]]; then
+  echo "bench: no hodyn_add_bench(...) entries in bench/CMakeLists.txt" >&2
+  exit 1
+fi
+cmake --build --preset release -j"$(nproc)" --target "${benches[@]}"
+
+pin=()
+if command -v taskset >/dev/null 2>&1 && taskset -c 1 true 2>/dev/null; then
+  pin=(taskset -c 1)
+fi
+
+outdir=build/release/bench
+for name in "${benches[@]}"; do
+  echo "== ${name}"
+  "${pin[@]}" "${outdir}/${name}" \
+    --benchmark_repetitions=10 \
+    --benchmark_report_aggregates_only=true \
+    --benchmark_out="${outdir}/${name}.json" \
+    --benchmark_out_format=json \
+    --benchmark_color=false \
+    --benchmark_min_warmup_time=0.2 \
+    "$@" | tee "${outdir}/${name}.txt"
+done
+
+echo
+echo "== medians (${pin[*]:-unpinned})"
+for name in "${benches[@]}"; do
+  grep -E '_median ' "${outdir}/${name}.txt" || true
+done
