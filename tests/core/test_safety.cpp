@@ -247,6 +247,80 @@ TEST(HeapFree, InverseDynamicsAllOrdersWithAndWithoutLoads) {
   EXPECT_EQ(n, 0);
 }
 
+TEST(HeapFree, ForwardHybridAndClosedFormsAllOrders) {
+  Fixture f;
+  // Consistent inputs: the inverse dynamics of the fixture's motion.
+  ASSERT_EQ(hodyn::inverse_dynamics(*f.model, *f.data, *f.motion, kMaxOrder), Status::kOk);
+  auto in = std::make_unique<hodyn::HybridDynamicsInput<AMTree, kMaxOrder>>();
+  in->base_pose = f.motion->base_pose;
+  in->base_twist = f.motion->base_twist[0];
+  in->q = f.motion->q[0];
+  in->q_dot = f.motion->q[1];
+  for (int k = 0; k <= kMaxOrder; ++k) {
+    in->base_wrench[k] = f.data->base_wrench[k];
+    in->joint_torque[k] = f.data->joint_torque[k];
+    in->joint_acceleration[k] = f.motion->q[k + 2];
+    in->base_acceleration[k] = f.motion->base_twist[k + 1];
+  }
+  in->motion_prescribed = {true, false, false, true, false, true};
+  auto fd = std::make_unique<hodyn::ForwardDynamicsData<AMTree, kMaxOrder>>();
+  auto eom = std::make_unique<hodyn::EquationsOfMotionData<AMTree>>();
+  auto state = std::make_unique<hodyn::MotionDerivatives<AMTree, 1>>();
+  state->base_pose = f.motion->base_pose;
+  for (int k = 0; k < 3; ++k) state->base_twist[k] = f.motion->base_twist[k];
+  for (int k = 0; k < 4; ++k) state->q[k] = f.motion->q[k];
+  auto loads1 = std::make_unique<hodyn::ExternalLoads<AMTree, 1>>();
+  loads1->has_world_wrench[2] = loads1->has_body_wrench[5] = true;
+  loads1->world_wrench[2][0].setOnes();
+  loads1->body_wrench[5][1].setOnes();
+
+  for (int order = 0; order <= kMaxOrder; ++order) {
+    long n = 0;
+    Status s_fd, s_fd_loads, s_base, s_hybrid, s_hybrid_motion;
+    {
+      HeapProbe probe;
+      s_fd = hodyn::forward_dynamics(*f.model, *fd, *in, order);
+      s_fd_loads = hodyn::forward_dynamics(*f.model, *fd, *in, f.loads.get(), order);
+      in->base_wrench_frame = hodyn::WrenchFrame::kBase;
+      s_base = hodyn::forward_dynamics(*f.model, *fd, *in, order);
+      in->base_wrench_frame = hodyn::WrenchFrame::kWorld;
+      s_hybrid = hodyn::hybrid_dynamics(*f.model, *fd, *in, f.loads.get(), order);
+      in->base_input = hodyn::BaseInput::kMotion;
+      s_hybrid_motion = hodyn::hybrid_dynamics(*f.model, *fd, *in, order);
+      in->base_input = hodyn::BaseInput::kWrench;
+      n = probe.count();
+    }
+    EXPECT_EQ(s_fd, Status::kOk);
+    EXPECT_EQ(s_fd_loads, Status::kOk);
+    EXPECT_EQ(s_base, Status::kOk);
+    EXPECT_EQ(s_hybrid, Status::kOk);
+    EXPECT_EQ(s_hybrid_motion, Status::kOk);
+    EXPECT_EQ(n, 0) << "order " << order;
+  }
+  long n = 0;
+  Status s_mm, s_eom, s_eom_rates;
+  {
+    HeapProbe probe;
+    s_mm = hodyn::mass_matrix(*f.model, *eom, state->base_pose, state->q[0]);
+    s_eom = hodyn::equations_of_motion(*f.model, *eom, *state, false);
+    s_eom_rates = hodyn::equations_of_motion(*f.model, *eom, *state, loads1.get(), true);
+    n = probe.count();
+  }
+  EXPECT_EQ(s_mm, Status::kOk);
+  EXPECT_EQ(s_eom, Status::kOk);
+  EXPECT_EQ(s_eom_rates, Status::kOk);
+  EXPECT_EQ(n, 0);
+  // Bad input is reported without allocating, with zero outputs.
+  in->q_dot(1) = kNaN;
+  {
+    HeapProbe probe;
+    EXPECT_EQ(hodyn::forward_dynamics(*f.model, *fd, *in, 2), Status::kNonFiniteInput);
+    n = probe.count();
+  }
+  EXPECT_EQ(n, 0);
+  for (int k = 0; k <= 2; ++k) EXPECT_TRUE(fd->motion.q[k + 2].isZero());
+}
+
 TEST(HeapFree, ModelSettersAndBuilders) {
   auto model = std::make_unique<hodyn::AerialManipulatorModel<double>>();
   const auto inertia = SpatialInertia<double>::from_mass_com_inertia(
