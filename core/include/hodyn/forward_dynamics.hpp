@@ -378,12 +378,14 @@ Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
     data.clear_results();
     return Status::kSingularInertia;
   }
-  switch (order) {
-    case 0: articulated_orders<0, kHybrid>(0, model, data, in, hybrid, loads, base_motion_given); break;
-    case 1: articulated_orders<1, kHybrid>(1, model, data, in, hybrid, loads, base_motion_given); break;
-    default:
+  if (order == 0) {
+    articulated_orders<0, kHybrid>(0, model, data, in, hybrid, loads, base_motion_given);
+  } else if constexpr (MaxOrder >= 1) {
+    if (order == 1) {
+      articulated_orders<1, kHybrid>(1, model, data, in, hybrid, loads, base_motion_given);
+    } else {
       articulated_orders<-1, kHybrid>(order, model, data, in, hybrid, loads, base_motion_given);
-      break;
+    }
   }
   for (int k = 0; k <= order; ++k) {
     if (!all_finite(motion.base_twist[k + 1]) || !all_finite(motion.q[k + 2]) ||

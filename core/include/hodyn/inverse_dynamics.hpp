@@ -20,6 +20,7 @@
 
 #include "hodyn/detail/applied_loads.hpp"
 #include "hodyn/detail/compile_time.hpp"
+#include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/series_recursions.hpp"
 #include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/detail/moving_frame.hpp"
@@ -44,12 +45,12 @@ struct InverseDynamicsData {
   std::array<JointVector, MaxOrder + 1> joint_torque{};         ///< τ^(k)
   int order = -1;  ///< order of the last successful call, −1 if none
 
-  // ---- workspace (Taylor coefficients) ----
-  std::array<detail::BodySeries<MaxOrder, Scalar>, kNumBodies> body{};
-  /// W_j,[k]: wrench exerted on body j by its parent through joint j (on the
-  /// base: by the propellers), world frame.
-  std::array<std::array<detail::SV<Scalar>, MaxOrder + 1>, kNumBodies> joint_wrench{};
-  detail::MovingFrame<MaxOrder, Scalar> base_frame{};  ///< the base pose C₁(t)
+  // ---- workspace (Taylor coefficients, joint frames) ----
+  std::array<detail::JointFrameSeries<MaxOrder, Scalar>, kNumBodies> body{};
+  std::array<std::array<Scalar, MaxOrder + 1>, kNumBodies> torque{};  ///< τ_j,[k]
+  detail::MovingFrame<MaxOrder, Scalar> base_frame{};                 ///< P₀(t) = C₁(t) (A⁰_0)⁻¹
+  std::array<detail::SV<Scalar>, MaxOrder + 2> base_series{};
+  std::array<detail::V3<Scalar>, MaxOrder + 1> scratch{};
 
   InverseDynamicsData() { clear_results(); }
   void clear_results() {
@@ -85,82 +86,26 @@ bool results_finite(const InverseDynamicsData<Tree, MaxOrder, Scalar>& data, int
   return true;
 }
 
-/// The passes of Alg. 1-2 for a compile-time order R (all sums unrolled).
+/// Runs the joint-frame recursions and converts their coefficients into the
+/// results: Q₁^(k) = k! (Ad_{P₀}⁻ᵀ f₀)_[k], (Ad_C₁ᵀ Q₁)^(k) = k! Ad_{A⁰_0}ᵀ f₀,[k],
+/// τ^(k) = k! τ_[k] − τ_ext^(k).
 template <int FixedOrder, class Tree, int MaxOrder, class Scalar>
 void inverse_dynamics_kernel(int order, const Model<Tree, Scalar>& model,
                              InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
                              const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                              const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
   using S = Scalar;
-  // A compile-time order lets the compiler unroll every sum (small orders);
-  // FixedOrder < 0 keeps compact loops (larger orders, less code).
   const int r = FixedOrder >= 0 ? FixedOrder : order;
-  const V3<S> g = V3<S>::from(model.gravity());
-
-  // ---- forward pass: kinematics to order R+1 and each body's own wrench ----
-  auto& base = data.body[0];
-  place_base(model, motion.base_pose, base);
-  for (int k = 0; k < r + 2; ++k) {
-    base.twist[k] = inverse_factorial<S>(k) * SV<S>::from(motion.base_twist[k]);
-    base.com[k + 1] = point_next_coefficient(k, base.twist, base.com);
-    if (k <= r) inertia_next_coefficient(k, base);
-  }
-  for (int k = 0; k < r + 1; ++k) {
-    data.joint_wrench[0][k] = own_wrench_coefficient(k, model.mass(0), g, base);
-  }
-
-  for_each_joint<Tree>([&](auto kind, int j) {
-    constexpr JointKind K = decltype(kind)::value;
-    const auto& parent = data.body[Tree::kParent[j]];
-    auto& b = data.body[j];
-    // Taylor coefficient n of q̇_j is q^(n+1)/n!.
-    const auto qd = [&](int n) -> S { return inverse_factorial<S>(n) * motion.q[n + 1](j - 1); };
-    place_body<K>(model, j, parent, motion.q[0](j - 1), b);
-    for (int k = 0; k < r + 2; ++k) {
-      if (k > 0) screw_coefficient<K>(k, b);
-      twist_coefficient<K>(k, parent.twist[k], qd, b);
-      b.com[k + 1] = point_next_coefficient(k, b.twist, b.com);
-      if (k <= r) inertia_next_coefficient(k, b);
-    }
-    for (int k = 0; k < r + 1; ++k) {
-      data.joint_wrench[j][k] = own_wrench_coefficient(k, model.mass(j), g, b);
-    }
-  });
-
-  if (loads != nullptr) {
-    std::array<SV<S>, MaxOrder + 1> applied{};
-    for (int j = 0; j < Tree::kNumBodies; ++j) {
-      if (!loads->has_world_wrench[j] && !loads->has_body_wrench[j]) continue;
-      applied_wrench_coefficients(model, *loads, j, r, data.body[j], applied);
-      for (int k = 0; k <= r; ++k) data.joint_wrench[j][k] -= applied[k];
-    }
-  }
-
-  // ---- backward pass: children's wrenches into parents, joint torques ----
-  for_each_joint_reverse<Tree>([&](auto, int j) {
-    const int p = Tree::kParent[j];
-    const auto& b = data.body[j];
-    const auto& w = data.joint_wrench[j];
-    for (int k = 0; k < r + 1; ++k) {
-      S tau = dot(b.screw[0], w[k]);  // τ_[k] = Σ_i S_[i]·W_[k−i]
-      for (int i = 1; i < k + 1; ++i) {
-        tau += dot(b.screw[i], w[k - i]);
-      }
-      data.joint_torque[k](j - 1) = factorial<S>(k) * tau;
-      data.joint_wrench[p][k] += w[k];
-    }
-  });
-  if (loads != nullptr)
-    for (int k = 0; k <= r; ++k) data.joint_torque[k] -= loads->joint_torque[k];
-
-  // Q₁^(k) and its base-frame image (Ad_C₁ᵀ Q₁)^(k) (Table 5(b), any order).
-  data.base_frame.start(M3<S>::from(motion.base_pose.rotation),
-                        V3<S>::from(motion.base_pose.translation));
-  for (int k = 0; k < r + 1; ++k) {
+  joint_frame_inverse_dynamics<FixedOrder>(r, model, data.body, data.torque, data.base_frame,
+                                           data.base_series, data.scratch, motion, loads);
+  const Pose<S>& a0 = model.home_pose(0);
+  const auto& f0 = data.body[0].wrench;
+  for (int k = 0; k <= r; ++k) {
     const S scale = factorial<S>(k);
-    data.base_wrench[k] = (scale * data.joint_wrench[0][k]).eigen();
-    if (k > 0) data.base_frame.extend(k, base.twist);
-    data.base_wrench_body[k] = (scale * data.base_frame.to_frame(k, data.joint_wrench[0])).eigen();
+    data.base_wrench[k] = (scale * data.base_frame.to_world(k, f0)).eigen();
+    data.base_wrench_body[k] = scale * coadjoint(a0, Wrench<S>(f0[k].eigen()));
+    for (int j = 1; j < Tree::kNumBodies; ++j) data.joint_torque[k](j - 1) = scale * data.torque[j][k];
+    if (loads != nullptr) data.joint_torque[k] -= loads->joint_torque[k];
   }
 }
 
@@ -177,10 +122,14 @@ Status inverse_dynamics(const Model<Tree, Scalar>& model,
     data.clear_results();
     return input;
   }
-  switch (order) {
-    case 0: detail::inverse_dynamics_kernel<0>(0, model, data, motion, loads); break;
-    case 1: detail::inverse_dynamics_kernel<1>(1, model, data, motion, loads); break;
-    default: detail::inverse_dynamics_kernel<-1>(order, model, data, motion, loads); break;
+  if (order == 0) {
+    detail::inverse_dynamics_kernel<0>(0, model, data, motion, loads);
+  } else if constexpr (MaxOrder >= 1) {
+    if (order == 1) {
+      detail::inverse_dynamics_kernel<1>(1, model, data, motion, loads);
+    } else {
+      detail::inverse_dynamics_kernel<-1>(order, model, data, motion, loads);
+    }
   }
   if (!detail::results_finite(data, order)) {
     data.clear_results();

@@ -143,6 +143,10 @@ class Model {
   const Vector3<Scalar>& joint_axis_point(int j) const { return axis_point_[j]; }
   /// Home centre of mass relative to the axis point (revolute) or to the origin.
   const Vector3<Scalar>& com_from_axis_point(int j) const { return com_from_axis_point_[j]; }
+  /// Origin of body j's joint frame relative to its parent's, at home (world axes).
+  const Vector3<Scalar>& local_offset(int j) const { return local_offset_[j]; }
+  /// Centre of mass of body j in its joint frame (world axes at home).
+  const Vector3<Scalar>& local_com(int j) const { return local_com_[j]; }
   /// (A⁰_0)⁻¹: F_0 = C_base (A⁰_0)⁻¹ (seed 000 Alg. 1, erratum E7).
   const Pose<Scalar>& base_home_pose_inverse() const { return base_home_inverse_; }
 
@@ -161,6 +165,9 @@ class Model {
       m.home_com_[j] = home_com_[j].template cast<NewScalar>();
       m.com_from_axis_point_[j] = com_from_axis_point_[j].template cast<NewScalar>();
       m.home_inertia_[j] = home_inertia_[j].template cast<NewScalar>();
+      m.local_origin_[j] = local_origin_[j].template cast<NewScalar>();
+      m.local_offset_[j] = local_offset_[j].template cast<NewScalar>();
+      m.local_com_[j] = local_com_[j].template cast<NewScalar>();
     }
     return m;
   }
@@ -218,6 +225,20 @@ class Model {
         (j > 0 && is_revolute(Tree::kJoint[j])) ? Vector3<Scalar>(home_com_[j] - axis_point_[j])
                                                  : home_com_[j];
     if (j == 0) base_home_inverse_ = a.inverse();
+    update_local_frames();
+  }
+
+  /// Body-fixed "joint frames" used by the body-frame recursions: origin o_j on
+  /// joint j's axis (revolute), the parent's origin (prismatic), the world
+  /// origin (base); axes parallel to the world at home.
+  void update_local_frames() {
+    for (int j = 0; j < kNumBodies; ++j) {
+      const int p = Tree::kParent[j];
+      const Vector3<Scalar> parent_origin = p < 0 ? Vector3<Scalar>::Zero() : local_origin_[p];
+      local_origin_[j] = (j > 0 && is_revolute(Tree::kJoint[j])) ? axis_point_[j] : parent_origin;
+      local_offset_[j] = local_origin_[j] - parent_origin;
+      local_com_[j] = home_com_[j] - local_origin_[j];
+    }
   }
 
   std::array<Pose<Scalar>, kNumBodies> home_pose_{};
@@ -230,6 +251,9 @@ class Model {
   std::array<Vector3<Scalar>, kNumBodies> home_com_{};
   std::array<Vector3<Scalar>, kNumBodies> com_from_axis_point_{};
   std::array<SymmetricMatrix3<Scalar>, kNumBodies> home_inertia_{};
+  std::array<Vector3<Scalar>, kNumBodies> local_origin_{};
+  std::array<Vector3<Scalar>, kNumBodies> local_offset_{};
+  std::array<Vector3<Scalar>, kNumBodies> local_com_{};
   Pose<Scalar> base_home_inverse_{};
 };
 
