@@ -99,6 +99,150 @@ else
   fail "applied loads"; cat "$WORK/loads.out"
 fi
 
+# ---- forward, hybrid dynamics and the equations of motion ----
+# Helpers for the python checks below: nu_err compares generalized
+# accelerations nu^(k+1) = (V1^(k+1); q^(k+2)) order by order (one scale per
+# order: the joint parts alone can be ~1e-5); rel_err compares vector lists.
+cat >"$WORK/check.py" <<'EOF'
+import json, subprocess, sys
+EVAL, ROOT, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+def run(*args, stdin=None):
+    return json.loads(subprocess.run([EVAL, *args], input=stdin, capture_output=True, text=True,
+                                     check=True).stdout)
+def load(name):
+    return json.load(open(f"{ROOT}/examples/{name}"))
+def inf(v):
+    return max(abs(x) for x in v)
+def rel_err(a, b):
+    assert len(a) == len(b), (len(a), len(b))
+    return max(inf([x - y for x, y in zip(u, v)]) / (inf(v) or 1.0) for u, v in zip(a, b))
+def nu_err(out, v1, q):  # out: {"V1": [...], "q": [...]}; v1, q: the expected lists
+    return rel_err([a + b for a, b in zip(out["V1"], out["q"])],
+                   [a + b for a, b in zip(v1, q)])
+def matvec(m, v):
+    return [sum(x * y for x, y in zip(row, v)) for row in m]
+def add(*vs):
+    return [sum(xs) for xs in zip(*vs)]
+EOF
+# pycheck <name> <python code>: runs check.py, then the code; prints its output on failure.
+pycheck() {
+  local name=$1
+  printf '%s\n' "$2" >"$WORK/case.py"
+  if python3 -c 'import sys; g = {}; exec(open(sys.argv[3] + "/check.py").read(), g);
+exec(open(sys.argv[3] + "/case.py").read(), g)' "$EVAL" "$ROOT" "$WORK" >"$WORK/py.out" 2>&1; then
+    pass "$name"
+  else
+    fail "$name"; cat "$WORK/py.out"
+  fi
+}
+
+pycheck "--forward round trip on state_table3.json: nu^(1..3) within 1e-8" '
+s = load("state_table3.json")
+out = run("--forward", f"{ROOT}/examples/state_table3.json")
+assert out["inverse"] == run(f"{ROOT}/examples/state_table3.json")["inverse"]
+fw = out["forward"]
+assert len(fw["V1"]) == 3 and len(fw["q"]) == 3 and all(len(v) == 6 for v in fw["V1"] + fw["q"])
+e = nu_err(fw, s["V1"][1:4], s["q"][2:5]); print("nu error", e); assert e <= 1e-8, e
+for r in (0, 1):  # lower orders: ~1e-12
+    o = run("--forward", "--order", str(r), f"{ROOT}/examples/state_table3.json")["forward"]
+    assert len(o["V1"]) == r + 1 and nu_err(o, s["V1"][1:r + 2], s["q"][2:r + 3]) <= 1e-10, r
+'
+
+pycheck "--forward with explicit W_prop_body / W_prop and tau = the round trip" '
+s = load("state_table3.json")
+inv = run(f"{ROOT}/examples/state_table3.json")["inverse"]
+ref = run("--forward", f"{ROOT}/examples/state_table3.json")["forward"]
+for key, src in (("W_prop_body", "W_prop_body"), ("W_prop", "Q1")):
+    st = dict(s, tau=inv["tau"]); st[key] = inv[src]
+    o = run("--forward", "-", stdin=json.dumps(st))["forward"]
+    e = nu_err(o, ref["V1"], ref["q"]); print(key, e); assert e <= 1e-8, (key, e)
+# The example holds only V1^(0), q^(0..1) plus W_prop_body and tau: no "inverse" section.
+o = run("--forward", f"{ROOT}/examples/state_table3_forward.json")
+assert set(o) == {"order", "forward"}, o.keys()
+e = nu_err(o["forward"], ref["V1"], ref["q"]); print("example", e); assert e <= 1e-8, e
+'
+
+pycheck "--hybrid, base motion + all joints prescribed = the inverse (Q1, tau) within 1e-10" '
+s = load("state_table3.json")
+inv = run(f"{ROOT}/examples/state_table3.json")["inverse"]
+st = dict(s, prescribed_joints=[2, 3, 4, 5, 6, 7], base_input="motion")
+h = run("--hybrid", "-", stdin=json.dumps(st))["hybrid"]
+e = max(rel_err(h["Q1"], inv["Q1"]), rel_err(h["tau"], inv["tau"])); print("Q1/tau", e)
+assert e <= 1e-10, e
+assert nu_err(h, s["V1"][1:4], s["q"][2:5]) <= 1e-15  # the prescribed motion, returned
+'
+
+pycheck "--hybrid example (joints 2, 5 prescribed, base wrench): state and torques reproduced" '
+s = load("state_table3_hybrid.json")
+out = run("--hybrid", f"{ROOT}/examples/state_table3_hybrid.json")
+h, inv = out["hybrid"], out["inverse"]
+e = nu_err(h, s["V1"][1:4], s["q"][2:5]); print("nu", e); assert e <= 1e-8, e
+e = max(rel_err(h["Q1"], inv["Q1"]), rel_err(h["tau"], inv["tau"])); print("Q1/tau", e)
+assert e <= 1e-8, e
+# the torques of joints 2 and 5 are outputs: their "tau" entries are not read
+t = [[0.0 if j in (0, 3) else x for j, x in enumerate(v)] for v in s["tau"]]
+assert run("--hybrid", "-", stdin=json.dumps(dict(s, tau=t)))["hybrid"] == h
+'
+
+pycheck "--matrices: M symmetric, h = C nu, M nu_dot + h + g = (Q1; tau); rates at order 1" '
+s = load("state_table3.json")
+out = run("--matrices", "--order", "0", f"{ROOT}/examples/state_table3.json")
+m, inv = out["matrices"], out["inverse"]
+assert set(m) == {"M", "C", "h", "g", "applied"}, m.keys()
+M, C = m["M"], m["C"]
+assert len(M) == 12 and all(len(r) == 12 for r in M + C) and len(C) == 12 and len(m["h"]) == 12
+scale = max(inf(r) for r in M)
+e = max(abs(M[i][j] - M[j][i]) for i in range(12) for j in range(12)); print("asym", e)
+assert e <= 1e-14 * scale, e
+nu, nu_dot = s["V1"][0] + s["q"][1], s["V1"][1] + s["q"][2]
+assert rel_err([m["h"]], [matvec(C, nu)]) <= 1e-12
+tau_bar = inv["Q1"][0] + inv["tau"][0]
+e = rel_err([add(matvec(M, nu_dot), m["h"], m["g"])], [tau_bar]); print("order 0", e)
+assert e <= 1e-10, e
+assert inf(m["applied"]) == 0
+# order 1: d/dt of eq. 10, M nu_ddot + M_dot nu_dot + h_dot + g_dot = (Q1^(1); tau^(1)),
+# and (1/2) M_dot - C is skew (Lemma 1).
+out = run("--matrices", "--order", "1", f"{ROOT}/examples/state_table3.json")
+m1, inv = out["matrices"], out["inverse"]
+assert set(m1) == {"M", "C", "h", "g", "applied", "M_dot", "C_dot", "h_dot", "g_dot", "applied_dot"}
+assert m1["M"] == M
+nu_ddot = s["V1"][2] + s["q"][3]
+lhs = add(matvec(m1["M"], nu_ddot), matvec(m1["M_dot"], nu_dot), m1["h_dot"], m1["g_dot"])
+e = rel_err([lhs], [inv["Q1"][1] + inv["tau"][1]]); print("order 1", e); assert e <= 1e-10, e
+N = [[0.5 * m1["M_dot"][i][j] - m1["C"][i][j] for j in range(12)] for i in range(12)]
+e = max(abs(N[i][j] + N[j][i]) for i in range(12) for j in range(12)); print("skew", e)
+assert e <= 1e-12, e
+'
+
+pycheck "applied loads in --forward and --matrices (W_app, W_app_body, tau_ext)" '
+s = load("state_table3.json")
+st = dict(s, W_app={"4": [[0.1, -0.4, 0.2, 1, 0, 0], [0.01, 0, 0, 0, 0.3, 0], [0, 0, 0, 0, 0, 0.1]]},
+          W_app_body={"7": [[0, 0, 0.05, 0, 0, 1], [0.02, 0, 0, 0.5, 0, 0], [0, 0, 0, 0, 0.2, 0]]},
+          tau_ext=[[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [0.01] * 6, [0.001] * 6])
+out = run("--forward", "--matrices", "-", stdin=json.dumps(st))
+inv, fw, m = out["inverse"], out["forward"], out["matrices"]
+e = nu_err(fw, s["V1"][1:4], s["q"][2:5]); print("forward", e); assert e <= 1e-8, e
+assert inf(m["applied"]) > 0.1
+nu, nu_dot, nu_ddot = (s["V1"][k] + s["q"][k + 1] for k in range(3))
+tau_bar = inv["Q1"][0] + add(inv["tau"][0], st["tau_ext"][0])
+e = rel_err([add(matvec(m["M"], nu_dot), m["h"], m["g"], m["applied"])], [tau_bar])
+print("order 0", e); assert e <= 1e-10, e
+tau_bar1 = inv["Q1"][1] + add(inv["tau"][1], st["tau_ext"][1])
+lhs = add(matvec(m["M"], nu_ddot), matvec(m["M_dot"], nu_dot), m["h_dot"], m["g_dot"],
+          m["applied_dot"])
+e = rel_err([lhs], [tau_bar1]); print("order 1", e); assert e <= 1e-10, e
+'
+
+pycheck "--demo: forward round trip below 1e-8, hybrid and mass-matrix lines" '
+import re
+text = subprocess.run([EVAL, "--demo"], capture_output=True, text=True, check=True).stdout
+errs = [float(x) for x in re.findall(r"r = \d: ([0-9.e+-]+)", text)]
+assert len(errs) == 3 and max(errs) <= 1e-8, errs
+assert re.search(r"Hybrid dynamics.* to [0-9.e+-]+\n", text)
+assert re.search(r"condition number [0-9.e+]+", text)
+print(errs)
+'
+
 # ---- malformed inputs: non-zero exit, empty stdout, one-line stderr ----
 # expect_error <name> <expected exit code> <json text> [options...]
 expect_error() {
@@ -139,7 +283,34 @@ expect_error "unknown key" 2 "{\"C1\": $I4, \"V1\": $V1_0, \"q\": $Q_0, \"W_ap\"
 expect_error "invalid JSON" 2 "{\"C1\": $I4,"
 expect_error "core status: overflow to a non-finite result" 3 \
   "{\"C1\": $I4, \"V1\": [[1e200,1e200,1e200,0,0,0],$Z], \"q\": $Q_0}"
-expect_error "--forward" 2 "{\"C1\": $I4, \"V1\": $V1_0, \"q\": $Q_0}" --forward
+# --forward / --hybrid / --matrices inputs.
+V1_2="[$Z,$Z,$Z,$Z]"
+Q_2="[$Z,$Z,$Z,$Z,$Z]"
+ST2="\"order\": 2, \"C1\": $I4, \"V1\": $V1_2, \"q\": $Q_2"
+expect_error "prescribed_joints: unknown joint 8" 2 "{$ST2, \"prescribed_joints\": [2, 8]}" --hybrid
+expect_error "prescribed_joints: 1 is the base" 2 "{$ST2, \"prescribed_joints\": [1]}" --hybrid
+expect_error "prescribed_joints: listed twice" 2 "{$ST2, \"prescribed_joints\": [5, 5]}" --hybrid
+expect_error "prescribed_joints: not a list" 2 "{$ST2, \"prescribed_joints\": 2}" --hybrid
+expect_error "base_input: bad string" 2 "{$ST2, \"base_input\": \"thrust\"}" --hybrid
+expect_error "W_prop and W_prop_body" 2 \
+  "{$ST2, \"W_prop\": [$Z,$Z,$Z], \"W_prop_body\": [$Z,$Z,$Z]}" --forward
+expect_error "W_prop too short" 2 "{$ST2, \"W_prop\": [$Z]}" --forward
+expect_error "tau: six-vector of length 5" 2 "{$ST2, \"tau\": [[0,0,0,0,0],$Z,$Z]}" --forward
+expect_error "--forward round trip needs the full state" 2 \
+  "{\"C1\": $I4, \"V1\": [$Z], \"q\": [$Z,$Z]}" --forward
+expect_error "--matrices at order 1 needs V1^(1)" 2 \
+  "{\"C1\": $I4, \"V1\": [$Z], \"q\": [$Z,$Z,$Z]}" --matrices --order 1
+expect_error "--hybrid with base motion needs V1^(R+1)" 2 \
+  "{\"order\": 1, \"C1\": $I4, \"V1\": [$Z], \"q\": [$Z,$Z], \"base_input\": \"motion\", \"tau\": [$Z,$Z]}" --hybrid
+
+# --forward with --demo: a usage error.
+"$EVAL" --demo --forward >/dev/null 2>"$WORK/opt.err"
+rc=$?
+if [ "$rc" -eq 2 ] && head -n1 "$WORK/opt.err" | grep -q "evaluate a state file"; then
+  pass "--demo --forward -> exit 2"
+else
+  fail "--demo --forward (exit $rc)"; cat "$WORK/opt.err"
+fi
 
 # Unknown option: exit 2, error line first (usage follows).
 "$EVAL" --frobnicate >/dev/null 2>"$WORK/opt.err"

@@ -1,13 +1,19 @@
 // hodyn-eval — the Table 3 demo state (--demo, --emit-example-state) and --sizes.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <initializer_list>
+#include <memory>
 #include <ostream>
 #include <string>
 
+#include <Eigen/Eigenvalues>
+
 #include "hodyn_eval.hpp"
+
+#include <hodyn/reference/table3_trajectory.hpp>
 
 namespace hodyn_eval {
 namespace {
@@ -18,67 +24,11 @@ namespace {
 static_assert(sizeof(InverseData) <= 14100, "InverseDynamicsData grew (measured 12832 bytes)");
 static_assert(sizeof(Motion) <= 900, "MotionDerivatives grew (measured 816 bytes)");
 static_assert(sizeof(Loads) <= 4770, "ExternalLoads grew (measured 4336 bytes)");
-static_assert(sizeof(Model) <= 3170, "Model grew (measured 2880 bytes)");
+// Model: 2880 → 3376 bytes with the joint-frame offsets of the body-frame recursions.
+static_assert(sizeof(Model) <= 3720, "Model grew (measured 3376 bytes)");
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kDeg = kPi / 180.0;
-
-// Table 3 reference trajectory (seed 000 §7).
-constexpr double kCirclePeriod = 20.0;  // base on the 1 m circle, period 20 s
-constexpr double kYawAmplitude = 25.0 * kDeg;
-constexpr double kYawPeriod = 30.0;
-constexpr double kJointHorizon = 30.0;  // T
-constexpr double kQ0Deg[kNumJoints] = {10, -5, 15, -10, 7, -12};
-constexpr double kEtaDeg[kNumJoints] = {60, 50, 40, 55, 45, 35};
-
-/// dᵏ/dtᵏ sin(w t) = wᵏ sin(w t + k π/2), with the phase taken exactly (k mod 4).
-double sin_derivative(double w, double t, int k) {
-  const double s = std::sin(w * t), c = std::cos(w * t), wk = std::pow(w, k);
-  switch (k % 4) {
-    case 0:
-      return wk * s;
-    case 1:
-      return wk * c;
-    case 2:
-      return -wk * s;
-    default:
-      return -wk * c;
-  }
-}
-
-/// dᵏ/dtᵏ cos(w t) = wᵏ cos(w t + k π/2).
-double cos_derivative(double w, double t, int k) {
-  const double s = std::sin(w * t), c = std::cos(w * t), wk = std::pow(w, k);
-  switch (k % 4) {
-    case 0:
-      return wk * c;
-    case 1:
-      return -wk * s;
-    case 2:
-      return -wk * c;
-    default:
-      return wk * s;
-  }
-}
-
-/// x^(k)(t): base position on the circle x = cos(2πt/20), y = sin(2πt/20), z = 0.
-Eigen::Vector3d base_position_derivative(double t, int k) {
-  const double w = 2 * kPi / kCirclePeriod;
-  return {cos_derivative(w, t, k), sin_derivative(w, t, k), 0.0};
-}
-
-/// ψ^(k)(t) for the yaw ψ = 25° sin(2πt/30).
-double yaw_derivative(double t, int k) {
-  return kYawAmplitude * sin_derivative(2 * kPi / kYawPeriod, t, k);
-}
-
-/// q_j^(k)(t) for q_j = q0_j + η_j/2 (1 − cos(π t / T)).
-double joint_derivative(int j, double t, int k) {
-  const double half_eta = 0.5 * kEtaDeg[j] * kDeg;
-  const double w = kPi / kJointHorizon;
-  if (k == 0) return kQ0Deg[j] * kDeg + half_eta * (1.0 - std::cos(w * t));
-  return -half_eta * cos_derivative(w, t, k);
-}
 
 #if defined(__GNUC__)
 std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -121,30 +71,16 @@ State table3_state(double t, int order) {
   s.order = order;
   s.comment = "seed 000 Table 3 reference state at t = " + format("%g", t) +
               " s (regenerate: hodyn-eval --emit-example-state)";
-  const double psi = yaw_derivative(t, 0);
-  s.motion.base_pose.rotation = Eigen::AngleAxisd(psi, Eigen::Vector3d::UnitZ()).toRotationMatrix();
-  s.motion.base_pose.translation = base_position_derivative(t, 0);
-
-  // Spatial twist [V1] = Ċ1 C1⁻¹: ω = ψ̇ e_z, v = ẋ − ω × x, so by Leibniz
-  //   V1^(k) = (ω^(k); x^(k+1) − Σ_i C(k,i) ω^(i) × x^(k−i)),  ω^(i) = ψ^(i+1) e_z.
-  for (int k = 0; k < static_cast<int>(s.motion.base_twist.size()); ++k) {
-    const Eigen::Vector3d omega_k(0, 0, yaw_derivative(t, k + 1));
-    Eigen::Vector3d v = base_position_derivative(t, k + 1);
-    for (int i = 0; i <= k; ++i) {
-      const Eigen::Vector3d omega_i(0, 0, yaw_derivative(t, i + 1));
-      v -= hodyn::binomial<double>(k, i) * omega_i.cross(base_position_derivative(t, k - i));
-    }
-    s.motion.base_twist[static_cast<std::size_t>(k)] = hodyn::spatial_vector<double>(omega_k, v);
-  }
-  for (int k = 0; k < static_cast<int>(s.motion.q.size()); ++k)
-    for (int j = 0; j < kNumJoints; ++j)
-      s.motion.q[static_cast<std::size_t>(k)](j) = joint_derivative(j, t, k);
+  // Seed 000 Table 3 reference trajectory (core/include/hodyn/reference/
+  // table3_trajectory.hpp): exact derivatives, every entry up to kMaxOrder.
+  const hodyn::Table3Trajectory trajectory;
+  trajectory.sample<kMaxOrder>(t, kMaxOrder, s.motion);
   return s;
 }
 
 void print_sizes(std::ostream& os) {
   const auto line = [&](const char* name, std::size_t bytes, const char* what) {
-    os << format("  %-20s %7zu bytes  %6.1f KiB   %s\n", name, bytes,
+    os << format("  %-21s %7zu bytes  %6.1f KiB   %s\n", name, bytes,
                  static_cast<double>(bytes) / 1024.0, what);
   };
   os << "sizeof for the aerial manipulator (7 bodies, 6 joints), double, MaxOrder " << kMaxOrder
@@ -152,6 +88,8 @@ void print_sizes(std::ostream& os) {
   line("InverseDynamicsData", sizeof(InverseData), "workspace + results of inverse_dynamics");
   line("MotionDerivatives", sizeof(Motion), "C1, V1^(0..MaxOrder+1), q^(0..MaxOrder+2)");
   line("ExternalLoads", sizeof(Loads), "W_app, W_app_body, tau_ext, orders 0..MaxOrder");
+  line("ForwardDynamicsData", sizeof(ForwardData), "workspace + results of forward/hybrid");
+  line("EquationsOfMotionData", sizeof(EomData), "workspace + M, C, h, g and rates (12 dofs)");
   line("Model", sizeof(Model), "AerialManipulatorModel<double>");
 }
 
@@ -194,6 +132,43 @@ void run_demo(std::ostream& os) {
   for (int r = 0; r <= kOrder; ++r)
     os << format("  r = %d ", r) << numbers(data.joint_torque[r], "%10.5f") << "   N·m"
        << kPerSecond[r] << "\n";
+
+  // Round trips through forward / hybrid dynamics and the closed forms.
+  const auto forward = std::make_unique<ForwardData>();
+  os << "\nForward dynamics round trip: Q1^(0..r), tau^(0..r) above in, nu^(k+1) = "
+        "(V1^(k+1); q^(k+2)) out,\nworst relative error against the state, max_k "
+        "|d nu^(k+1)| / |nu^(k+1)| (inf-norms):\n ";
+  for (int r = 0; r <= kOrder; ++r) {
+    State sr = s;
+    sr.order = r;
+    run_forward(model, sr, &data, *forward);
+    const double err = acceleration_relative_error(*forward, s.motion, r);
+    os << format(" r = %d: %.1e%s", r, err, r < kOrder ? "   " : "\n");
+  }
+  State all = s;
+  all.inputs.base_input = hodyn::BaseInput::kMotion;
+  all.inputs.prescribed.fill(true);
+  run_hybrid(model, all, &data, *forward);
+  const double hybrid_err =
+      std::max(worst_relative_error(forward->base_wrench, data.base_wrench, 0, kOrder + 1),
+               worst_relative_error(forward->joint_torque, data.joint_torque, 0, kOrder + 1));
+  os << format(
+      "Hybrid dynamics, base and all joints prescribed, r = 0..%d: Q1, tau as above to %.1e\n",
+      kOrder, hybrid_err);
+  const auto eom = std::make_unique<EomData>();
+  run_matrices(model, s, false, *eom);
+  const auto& m = eom->result;
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 12, 12>> eig(m.mass_matrix);
+  const auto& lambda = eig.eigenvalues();
+  Eigen::Matrix<double, 12, 1> nu_dot, tau_bar;
+  nu_dot << s.motion.base_twist[1], s.motion.q[2];
+  tau_bar << data.base_wrench[0], data.joint_torque[0];
+  const Eigen::Matrix<double, 12, 1> lhs = m.mass_matrix * nu_dot + m.coriolis + m.gravity;
+  os << format(
+      "Mass matrix M (12x12, nu = (V1; dq)): condition number %.3g (eigenvalues %.3g .. %.3g)\n",
+      lambda(11) / lambda(0), lambda(0), lambda(11));
+  os << format("Equations of motion: M nu_dot + h + g = (Q1; tau) at r = 0 to %.1e relative\n",
+               (lhs - tau_bar).cwiseAbs().maxCoeff() / tau_bar.cwiseAbs().maxCoeff());
 
   // Hover sanity: home at rest, order 0 → Q1 = (0,0,0, 0,0, m_total g).
   State hover;

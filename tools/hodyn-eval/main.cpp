@@ -1,11 +1,13 @@
 // hodyn-eval — evaluate the dynamics of the 12-DoF aerial manipulator from a
-// JSON state (docs/state-format.md). Exit codes: 0 ok, 2 bad usage or input,
+// JSON state (docs/state-format.md): inverse, forward and hybrid dynamics and
+// the closed-form equations of motion. Exit codes: 0 ok, 2 bad usage or input,
 // 3 the core returned an error status, 1 anything else.
 #include <charconv>
 #include <cstdio>
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <system_error>
@@ -19,18 +21,28 @@ using hodyn_eval::InputError;
 constexpr int kExitInput = 2;
 constexpr int kExitCore = 3;
 
-const char* const kUsage = R"(Usage: hodyn-eval [--order R] [--forward] [FILE|-]
+const char* const kUsage =
+    R"(Usage: hodyn-eval [--order R] [--forward] [--hybrid] [--matrices] [FILE|-]
        hodyn-eval --demo | --sizes | --emit-example-state [--order R] | --help
 
-Evaluates the higher-order inverse dynamics of the 12-DoF aerial manipulator
-(seed 000, Table 3) for a state given as JSON in FILE (or on stdin for '-' or
-no FILE) and prints the result as JSON on stdout.
+Evaluates the higher-order dynamics of the 12-DoF aerial manipulator (seed 000,
+Table 3) for a state given as JSON in FILE (or on stdin for '-' or no FILE) and
+prints the result as JSON on stdout: the inverse dynamics, and on request the
+forward and hybrid dynamics and the closed-form equations of motion.
 
 Options:
   --order R             derivative order R (0..5); default: the JSON "order", else 0
-  --forward             forward dynamics (not available in this build yet)
+  --forward             forward dynamics: W_prop (or W_prop_body) and tau in, V1^(1..R+1)
+                        and q^(2..R+2) out; absent inputs are taken from the inverse
+                        dynamics of the state (a round trip)
+  --hybrid              hybrid dynamics (hodyn extension): "prescribed_joints" take
+                        q^(k+2) from "q", the others "tau"; "base_input": "wrench"
+                        (W_prop) or "motion" (V1^(k+1) from "V1")
+  --matrices            M, C, h = C nu, g, applied (12x12 / 12) at the state (hodyn
+                        extension); with R >= 1 also their first derivatives
   --demo                print a readable summary of the Table 3 reference state
-                        at t = 7.5 s (orders 0..2), a hover check and a rough timing
+                        at t = 7.5 s (orders 0..2), round-trip checks, a hover check
+                        and a rough timing
   --sizes               print sizeof of the core's workspaces and inputs (MaxOrder 5)
   --emit-example-state  print the demo state in the input format (order 2 unless
                         --order); regenerates examples/state_table3.json
@@ -41,11 +53,17 @@ Input (SI units; bodies numbered 1..7 as in the paper, 1 = base):
    "C1": 4x4 row-major  |  "p1": [x,y,z], "R1": 3x3 rows,
    "V1": [V1^(0..R+1)]   spatial base twist (omega; v) derivatives,
    "q":  [q^(0..R+2)]    joint derivatives, q = (q2..q7),
-   "W_app": {"4": [[6]*(R+1)]}, "W_app_body": {...}, "tau_ext": [[6]*(R+1)]}  optional
-Output:
-  {"order": R, "inverse": {"Q1": [...], "W_prop_body": [...], "tau": [...]}}
-  with k = 0..R in each list, 17 significant digits.
-See docs/state-format.md for the full format.
+   "W_app": {"4": [[6]*(R+1)]}, "W_app_body": {...}, "tau_ext": [[6]*(R+1)],  optional
+   "W_prop": [Q1^(0..R)] | "W_prop_body": [...], "tau": [tau^(0..R)],  --forward/--hybrid
+   "prescribed_joints": [2, 5], "base_input": "wrench" | "motion"}     --hybrid
+Output (k = 0..R in each list, 17 significant digits):
+  {"order": R, "inverse": {"Q1": [...], "W_prop_body": [...], "tau": [...]},
+   "forward": {"V1": [V1^(1..R+1)], "q": [q^(2..R+2)]},                 --forward
+   "hybrid": {"V1": [...], "q": [...], "Q1": [...], "tau": [...]},      --hybrid
+   "matrices": {"M", "C", "h", "g", "applied" [, "M_dot", ...]}}        --matrices
+  "inverse" is left out when the state lacks V1^(R+1) or q^(R+2); that is allowed
+  when nothing needs them, e.g. --forward with W_prop and tau (V1^(0), q^(0..1)).
+See docs/state-format.md for the full format and hodyn's extensions.
 
 Exit codes: 0 ok, 2 bad usage or input, 3 error status from the core.
 )";
@@ -59,7 +77,7 @@ enum class Mode { kEvaluate, kDemo, kSizes, kEmitExampleState, kHelp };
 struct Options {
   Mode mode = Mode::kEvaluate;
   int order = -1;  // −1: not given
-  bool forward = false;
+  hodyn_eval::Request request;
   std::string file = "-";
   bool file_given = false;
 };
@@ -90,7 +108,11 @@ Options parse_args(int argc, char** argv) {
     } else if (arg.rfind("--order=", 0) == 0) {
       opt.order = parse_order_argument(arg.substr(8));
     } else if (arg == "--forward") {
-      opt.forward = true;
+      opt.request.forward = true;
+    } else if (arg == "--hybrid") {
+      opt.request.hybrid = true;
+    } else if (arg == "--matrices") {
+      opt.request.matrices = true;
     } else if (arg == "--demo") {
       set_mode(Mode::kDemo);
     } else if (arg == "--sizes") {
@@ -110,6 +132,10 @@ Options parse_args(int argc, char** argv) {
   }
   if (opt.mode != Mode::kEvaluate && opt.mode != Mode::kHelp && opt.file_given)
     throw UsageError("--demo, --sizes and --emit-example-state take no input file");
+  if (opt.mode != Mode::kEvaluate && opt.mode != Mode::kHelp && opt.request.any())
+    throw UsageError(
+        "--forward, --hybrid and --matrices evaluate a state file; not with --demo, "
+        "--sizes or --emit-example-state");
   return opt;
 }
 
@@ -135,15 +161,40 @@ nlohmann::json read_json(const std::string& file) {
   }
 }
 
-/// One evaluation: parse → inverse dynamics → print. Forward dynamics joins here.
+/// One evaluation: parse → inverse dynamics (when the state allows) → forward /
+/// hybrid dynamics and the equations of motion as requested → print.
 void evaluate(const Options& opt) {
-  if (opt.forward)
-    throw InputError("--forward: forward dynamics is not available in this build yet");
-  const hodyn_eval::State state = hodyn_eval::parse_state(read_json(opt.file), opt.order);
+  const hodyn_eval::State state =
+      hodyn_eval::parse_state(read_json(opt.file), opt.order, opt.request);
   const hodyn_eval::Model model = hodyn_eval::make_model(state.gravity);
-  hodyn_eval::InverseData inverse;
-  hodyn_eval::run_inverse(model, state, inverse);
-  hodyn_eval::print_result(std::cout, state.order, inverse);
+  hodyn_eval::Results results;
+  results.order = state.order;
+  // Desktop tool: the workspaces (tens of KiB together) live on the heap.
+  std::unique_ptr<hodyn_eval::InverseData> inverse;
+  std::unique_ptr<hodyn_eval::ForwardData> forward, hybrid;
+  std::unique_ptr<hodyn_eval::EomData> matrices;
+  if (state.full_motion) {
+    inverse = std::make_unique<hodyn_eval::InverseData>();
+    hodyn_eval::run_inverse(model, state, *inverse);
+    results.inverse = inverse.get();
+  }
+  if (opt.request.forward) {
+    forward = std::make_unique<hodyn_eval::ForwardData>();
+    hodyn_eval::run_forward(model, state, inverse.get(), *forward);
+    results.forward = forward.get();
+  }
+  if (opt.request.hybrid) {
+    hybrid = std::make_unique<hodyn_eval::ForwardData>();
+    hodyn_eval::run_hybrid(model, state, inverse.get(), *hybrid);
+    results.hybrid = hybrid.get();
+  }
+  if (opt.request.matrices) {
+    matrices = std::make_unique<hodyn_eval::EomData>();
+    results.matrix_rates = state.order >= 1;
+    hodyn_eval::run_matrices(model, state, results.matrix_rates, *matrices);
+    results.matrices = matrices.get();
+  }
+  hodyn_eval::print_result(std::cout, results);
 }
 
 void print_error(const std::string& message) {
@@ -167,8 +218,6 @@ int main(int argc, char** argv) {
         hodyn_eval::print_sizes(std::cout);
         break;
       case Mode::kDemo:
-        if (opt.forward)
-          throw InputError("--forward: forward dynamics is not available in this build yet");
         hodyn_eval::run_demo(std::cout);
         break;
       case Mode::kEmitExampleState:

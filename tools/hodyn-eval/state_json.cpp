@@ -90,20 +90,31 @@ void check_rotation(const Eigen::Matrix3d& r, const std::string& where) {
   if (!(r.determinant() > 0)) fail(where + ": rotation has det < 0 (a reflection)");
 }
 
-/// A list of at least `needed` six-vectors X^(0..); the first min(size, capacity)
-/// are stored (extra entries, e.g. when --order is below the file's order, are
-/// validated and ignored).
+/// A list of six-vectors X^(0..); the first min(size, capacity) are stored
+/// (extra entries, e.g. when --order is below the file's order, are validated
+/// and ignored). Returns the number of entries stored.
 template <class Array>
-void read_derivatives(const json& v, const std::string& where, int order, int extra, Array& out) {
-  const int needed = order + extra;
+int read_list(const json& v, const std::string& where, Array& out) {
   if (!v.is_array()) fail(where + ": expected a list of six-vectors, got " + describe(v));
-  if (v.size() < static_cast<std::size_t>(needed))
-    fail(where + ": order " + std::to_string(order) + " needs R+" + std::to_string(extra) + " = " +
-         std::to_string(needed) + " six-vectors, got " + std::to_string(v.size()));
   for (std::size_t k = 0; k < v.size(); ++k) {
     const Vector6 x = read_vector<6>(v[k], where + "[" + std::to_string(k) + "]");
     if (k < out.size()) out[k] = x;
   }
+  return static_cast<int>(std::min(v.size(), out.size()));
+}
+
+/// Fails unless `have` >= order + extra (`why`: what needs them, may be empty).
+void check_count(const std::string& where, int have, int order, int extra, const std::string& why) {
+  const int needed = order + extra;
+  if (have < needed)
+    fail(where + ": order " + std::to_string(order) + " needs R+" + std::to_string(extra) + " = " +
+         std::to_string(needed) + " six-vectors" + why + ", got " + std::to_string(have));
+}
+
+/// A list of at least order + extra six-vectors X^(0..).
+template <class Array>
+void read_derivatives(const json& v, const std::string& where, int order, int extra, Array& out) {
+  check_count(where, read_list(v, where, out), order, extra, "");
 }
 
 /// "4" → hodyn body 3 (paper bodies are 1-based; 1 = base).
@@ -143,8 +154,10 @@ std::int64_t read_json_order(const json& v) {
 
 const char* const kKnownKeys[] = {"model", "gravity", "order", "comment", "C1", "p1", "R1", "V1",
                                   "q", "W_app", "W_app_body", "tau_ext",
-                                  // forward dynamics inputs (read once --forward exists)
-                                  "W_prop", "W_prop_body", "tau"};
+                                  // forward dynamics inputs
+                                  "W_prop", "W_prop_body", "tau",
+                                  // hybrid dynamics inputs (hodyn extension)
+                                  "prescribed_joints", "base_input"};
 
 void check_keys(const json& in) {
   for (const auto& item : in.items()) {
@@ -158,6 +171,7 @@ void check_keys(const json& in) {
 
 /// Full precision for results: 17 significant digits (STATE-FORMAT).
 std::string result_number(double x) {
+  if (x == 0) x = 0.0;  // print -0 as 0
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", x);
   return buf;
@@ -187,6 +201,119 @@ std::string rows(const Array& a, int count, const std::string& indent, Format fo
   return s + indent + "]";
 }
 
+/// "prescribed_joints": [2, 5] → prescribed[1], prescribed[4] (paper body numbers).
+void read_prescribed_joints(const json& v, std::array<bool, kNumJoints>& prescribed) {
+  const char* where = "prescribed_joints";
+  if (!v.is_array())
+    fail(std::string(where) + ": expected a list of joint numbers 2.." +
+         std::to_string(kNumBodies) + ", got " + describe(v));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const json& x = v[i];
+    const std::string at = std::string(where) + "[" + std::to_string(i) + "]";
+    if (!x.is_number_integer())
+      fail(at + ": expected a joint number 2.." + std::to_string(kNumBodies) + ", got " +
+           describe(x));
+    const std::int64_t n =
+        x.is_number_unsigned()
+            ? static_cast<std::int64_t>(std::min<std::uint64_t>(
+                  x.get<std::uint64_t>(), std::numeric_limits<std::int64_t>::max()))
+            : x.get<std::int64_t>();
+    if (n == 1) fail(at + ": 1 is the base, not a joint (joints are numbered 2..7 by child body)");
+    if (n < 2 || n > kNumBodies)
+      fail(at + ": unknown joint " + std::to_string(n) + " (joints are numbered 2.." +
+           std::to_string(kNumBodies) + " by their child body, as in the paper)");
+    bool& p = prescribed[static_cast<std::size_t>(n - 2)];
+    if (p) fail(at + ": joint " + std::to_string(n) + " is listed twice");
+    p = true;
+  }
+}
+
+/// W_prop / W_prop_body, tau, prescribed_joints, base_input.
+void read_dynamics_inputs(const json& in, int order, DynamicsInputs& d) {
+  const auto w_world = in.find("W_prop");
+  const auto w_body = in.find("W_prop_body");
+  if (w_world != in.end() && w_body != in.end())
+    fail("give either W_prop or W_prop_body, not both");
+  if (w_world != in.end() || w_body != in.end()) {
+    const bool world = w_world != in.end();
+    read_derivatives(world ? *w_world : *w_body, world ? "W_prop" : "W_prop_body", order, 1,
+                     d.base_wrench);
+    d.has_base_wrench = true;
+    d.base_wrench_frame = world ? hodyn::WrenchFrame::kWorld : hodyn::WrenchFrame::kBase;
+  }
+  if (const auto it = in.find("tau"); it != in.end()) {
+    read_derivatives(*it, "tau", order, 1, d.tau);
+    d.has_tau = true;
+  }
+  if (const auto it = in.find("prescribed_joints"); it != in.end())
+    read_prescribed_joints(*it, d.prescribed);
+  if (const auto it = in.find("base_input"); it != in.end()) {
+    if (it->is_string() && it->get<std::string>() == "wrench") {
+      d.base_input = hodyn::BaseInput::kWrench;
+    } else if (it->is_string() && it->get<std::string>() == "motion") {
+      d.base_input = hodyn::BaseInput::kMotion;
+    } else {
+      fail("base_input: expected \"wrench\" or \"motion\", got " + describe(*it));
+    }
+  }
+}
+
+/// How many derivatives of V1 and q the request needs. The inverse dynamics
+/// (V1^(0..R+1), q^(0..R+2)) runs when nothing else is requested and for the
+/// round trips of --forward / --hybrid (W_prop or tau not given); otherwise
+/// forward dynamics needs V1^(0), q^(0..1), hybrid dynamics with base motion
+/// V1^(0..R+1), with prescribed joints q^(0..R+2), and --matrices at R >= 1 the
+/// rates V1^(1), q^(2).
+void check_motion_counts(State& s, int v1_count, int q_count, const Request& request) {
+  const int r = s.order;
+  const DynamicsInputs& d = s.inputs;
+  const bool base_motion = d.base_input == hodyn::BaseInput::kMotion;
+  const bool forward_round_trip = request.forward && (!d.has_base_wrench || !d.has_tau);
+  const bool hybrid_round_trip = request.hybrid && ((!base_motion && !d.has_base_wrench) ||
+                                                    (!d.all_prescribed() && !d.has_tau));
+  if (!request.any() || forward_round_trip || hybrid_round_trip) {
+    const std::string why = !request.any() ? std::string()
+                            : forward_round_trip
+                                ? " (--forward without W_prop and tau uses the inverse dynamics)"
+                                : " (--hybrid without W_prop and tau uses the inverse dynamics)";
+    check_count("V1", v1_count, r, 2, why);
+    check_count("q", q_count, r, 3, why);
+  }
+  if (request.hybrid && base_motion)
+    check_count("V1", v1_count, r, 2, " (--hybrid with base_input \"motion\")");
+  if (request.hybrid && d.any_prescribed())
+    check_count("q", q_count, r, 3, " (--hybrid with prescribed_joints)");
+  const int rates = request.matrices && r >= 1 ? 1 : 0;
+  const std::string why = rates ? " (--matrices at order >= 1 computes the rates)" : "";
+  if (v1_count < 1 + rates)
+    fail("V1: needs V1^(0" + std::string(rates ? "..1" : "") + ")" + why + ", got " +
+         std::to_string(v1_count) + " six-vectors");
+  if (q_count < 2 + rates)
+    fail("q: needs q^(0.." + std::to_string(1 + rates) + ")" + why + ", got " +
+         std::to_string(q_count) + " six-vectors");
+  s.full_motion = v1_count >= r + 2 && q_count >= r + 3;
+}
+/// Entries first..first+count−1 of a list of vectors (see rows).
+template <class Array, class Format>
+std::string rows_from(const Array& a, int first, int count, const std::string& indent,
+                      Format format) {
+  std::string s = "[\n";
+  for (int k = first; k < first + count; ++k)
+    s += indent + "  " + row(a[static_cast<std::size_t>(k)], format) +
+         (k + 1 < first + count ? ",\n" : "\n");
+  return s + indent + "]";
+}
+
+/// A matrix as a list of rows, one per line.
+template <class Derived, class Format>
+std::string matrix_rows(const Eigen::MatrixBase<Derived>& m, const std::string& indent,
+                        Format format) {
+  std::string s = "[\n";
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    s += indent + "  " + row(m.row(i), format) + (i + 1 < m.rows() ? ",\n" : "\n");
+  return s + indent + "]";
+}
+
 }  // namespace
 
 void check_order(std::int64_t order) {
@@ -196,7 +323,7 @@ void check_order(std::int64_t order) {
          std::to_string(kMaxOrder));
 }
 
-State parse_state(const json& in, int order_override) {
+State parse_state(const json& in, int order_override, const Request& request) {
   if (!in.is_object()) fail("the state must be a JSON object, got " + describe(in));
   check_keys(in);
   State s;
@@ -245,8 +372,10 @@ State parse_state(const json& in, int order_override) {
     fail("missing key \"C1\" (or \"p1\" + \"R1\")");
   }
 
-  read_derivatives(require(in, "V1"), "V1", r, 2, s.motion.base_twist);
-  read_derivatives(require(in, "q"), "q", r, 3, s.motion.q);
+  const int v1_count = read_list(require(in, "V1"), "V1", s.motion.base_twist);
+  const int q_count = read_list(require(in, "q"), "q", s.motion.q);
+  read_dynamics_inputs(in, r, s.inputs);
+  check_motion_counts(s, v1_count, q_count, request);
 
   read_body_wrenches(in, "W_app", r, s.loads.world_wrench, s.loads.has_world_wrench);
   read_body_wrenches(in, "W_app_body", r, s.loads.body_wrench, s.loads.has_body_wrench);
@@ -261,32 +390,60 @@ State parse_state(const json& in, int order_override) {
   return s;
 }
 
-Model make_model(double gravity) {
-  Model model;
-  hodyn::AerialManipulatorParameters p;
-  p.gravity = gravity;
-  const hodyn::Status st = hodyn::make_aerial_manipulator(model, p);
-  if (st != hodyn::Status::kOk)
-    throw CoreError(std::string("building the aerial manipulator model: ") + hodyn::to_string(st));
-  return model;
-}
-
-void run_inverse(const Model& model, const State& state, InverseData& data) {
-  const hodyn::Status st = hodyn::inverse_dynamics(
-      model, data, state.motion, state.has_loads ? &state.loads : nullptr, state.order);
-  if (st != hodyn::Status::kOk)
-    throw CoreError(std::string("inverse dynamics: ") + hodyn::to_string(st));
-}
-
-void print_result(std::ostream& os, int order, const InverseData& inverse) {
-  const int n = order + 1;
+void print_result(std::ostream& os, const Results& res) {
+  const int n = res.order + 1;
   const std::string in = "    ";
-  os << "{\n  \"order\": " << order << ",\n"
-     << "  \"inverse\": {\n"
-     << in << "\"Q1\": " << rows(inverse.base_wrench, n, in, result_number) << ",\n"
-     << in << "\"W_prop_body\": " << rows(inverse.base_wrench_body, n, in, result_number) << ",\n"
-     << in << "\"tau\": " << rows(inverse.joint_torque, n, in, result_number) << "\n"
-     << "  }\n}\n";
+  // Sections are separated by ",\n"; each starts with `  "name": {`.
+  std::string out = "{\n  \"order\": " + std::to_string(res.order);
+  const auto section = [&](const char* name) { out += ",\n  \"" + std::string(name) + "\": {\n"; };
+  const auto entry = [&](const char* key, const std::string& value, bool last) {
+    out += in + "\"" + key + "\": " + value + (last ? "\n" : ",\n");
+  };
+  if (res.inverse != nullptr) {
+    section("inverse");
+    entry("Q1", rows(res.inverse->base_wrench, n, in, result_number), false);
+    entry("W_prop_body", rows(res.inverse->base_wrench_body, n, in, result_number), false);
+    entry("tau", rows(res.inverse->joint_torque, n, in, result_number), true);
+    out += "  }";
+  }
+  // V1^(1..R+1) and q^(2..R+2) of a forward / hybrid result.
+  const auto motion = [&](const ForwardData& d, bool last) {
+    entry("V1", rows_from(d.motion.base_twist, 1, n, in, result_number), false);
+    entry("q", rows_from(d.motion.q, 2, n, in, result_number), last);
+  };
+  if (res.forward != nullptr) {
+    section("forward");
+    motion(*res.forward, true);
+    out += "  }";
+  }
+  if (res.hybrid != nullptr) {
+    section("hybrid");
+    motion(*res.hybrid, false);
+    entry("Q1", rows(res.hybrid->base_wrench, n, in, result_number), false);
+    entry("tau", rows(res.hybrid->joint_torque, n, in, result_number), true);
+    out += "  }";
+  }
+  if (res.matrices != nullptr) {
+    const auto& m = res.matrices->result;
+    const auto matrix = [&](const auto& a) { return matrix_rows(a, in, result_number); };
+    const auto vector = [&](const auto& v) { return row(v, result_number); };
+    const bool r = res.matrix_rates;
+    section("matrices");
+    entry("M", matrix(m.mass_matrix), false);
+    entry("C", matrix(m.coriolis_matrix), false);
+    entry("h", vector(m.coriolis), false);
+    entry("g", vector(m.gravity), false);
+    entry("applied", vector(m.applied), !r);
+    if (r) {
+      entry("M_dot", matrix(m.mass_matrix_rate), false);
+      entry("C_dot", matrix(m.coriolis_matrix_rate), false);
+      entry("h_dot", vector(m.coriolis_rate), false);
+      entry("g_dot", vector(m.gravity_rate), false);
+      entry("applied_dot", vector(m.applied_rate), true);
+    }
+    out += "  }";
+  }
+  os << out << "\n}\n";
 }
 
 void print_state(std::ostream& os, const State& s) {
