@@ -39,6 +39,75 @@ namespace hodyn {
 /// Largest number of generalized velocities (6 + joints) for the dense closed forms.
 inline constexpr int kMaxClosedFormDofs = 64;
 
+namespace detail {
+
+/// A spatial inertia on its ten parameters in a body's joint frame: mass,
+/// first moment h, rotational inertia I about the frame origin.
+template <class S>
+struct CompositeInertia {
+  S mass{0};
+  V3<S> first_moment{};
+  Sym3<S> inertia{};
+
+  /// M s for a joint screw: revolute s = (e; 0) → (I e; −h × e), prismatic
+  /// s = (0; e) → (h × e; m e).
+  template <JointKind K>
+  HODYN_ALWAYS_INLINE SV<S> times_screw(const V3<S>& e) const {
+    if constexpr (is_revolute(K)) return {inertia * e, cross(e, first_moment)};
+    else return {cross(first_moment, e), mass * e};
+  }
+  /// The same inertia in the parent frame, for the child frame at (R, d):
+  /// h' = R h + m d,  I' = R I Rᵀ − ([Rh][d] + [d][Rh]) − m [d]²  (eq. 60 on ten parameters).
+  HODYN_ALWAYS_INLINE CompositeInertia in_parent(const M3<S>& r, const V3<S>& d) const {
+    const V3<S> rh = r * first_moment;
+    const S rhd = dot(rh, d), dd = dot(d, d);
+    Sym3<S> i = inertia.congruence(r);
+    // [a][b] + [b][a] = a bᵀ + b aᵀ − 2 (a·b) 1,  [d]² = d dᵀ − (d·d) 1.
+    i.xx -= S(2) * rh.x * d.x - S(2) * rhd + mass * (d.x * d.x - dd);
+    i.yy -= S(2) * rh.y * d.y - S(2) * rhd + mass * (d.y * d.y - dd);
+    i.zz -= S(2) * rh.z * d.z - S(2) * rhd + mass * (d.z * d.z - dd);
+    i.xy -= rh.x * d.y + d.x * rh.y + mass * d.x * d.y;
+    i.xz -= rh.x * d.z + d.x * rh.z + mass * d.x * d.z;
+    i.yz -= rh.y * d.z + d.y * rh.z + mass * d.y * d.z;
+    return {mass, rh + mass * d, i};
+  }
+  HODYN_ALWAYS_INLINE CompositeInertia& operator+=(const CompositeInertia& o) {
+    mass += o.mass;
+    first_moment += o.first_moment;
+    inertia += o.inertia;
+    return *this;
+  }
+};
+
+/// Rot(e, q) for a joint axis (axis-aligned kinds by their two moving columns).
+template <JointKind K, class S>
+HODYN_ALWAYS_INLINE M3<S> joint_rotation(const V3<S>& e, const S& c, const S& s) {
+  M3<S> r;
+  constexpr int a = aligned_axis(K);
+  if constexpr (a >= 0) {
+    constexpr int b = (a + 1) % 3, d = (a + 2) % 3;
+    r.a[3 * a + a] = S(1);
+    r.a[3 * b + b] = c;
+    r.a[3 * d + d] = c;
+    r.a[3 * d + b] = s;
+    r.a[3 * b + d] = -s;
+  } else {
+    const S omc = S(1) - c;
+    const S ee[3] = {e.x, e.y, e.z};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) r.a[3 * i + j] = omc * ee[i] * ee[j] + (i == j ? c : S(0));
+    r.a[1] -= s * e.z;
+    r.a[2] += s * e.y;
+    r.a[3] += s * e.z;
+    r.a[5] -= s * e.x;
+    r.a[6] -= s * e.y;
+    r.a[7] += s * e.x;
+  }
+  return r;
+}
+
+}  // namespace detail
+
 /// Closed-form terms of eq. 10 and their first derivatives (eq. 14).
 template <class Tree, class Scalar = double>
 struct EquationsOfMotion {
@@ -70,7 +139,8 @@ struct EquationsOfMotionData {
   EquationsOfMotion<Tree, Scalar> result{};
   // workspace
   std::array<detail::BodySeries<1, Scalar>, kNumBodies> body{};
-  std::array<SpatialInertia<Scalar>, kNumBodies> composite{};  ///< M^C (mass matrix path)
+  std::array<detail::CompositeInertia<Scalar>, kNumBodies> joint_frame_composite{};  ///< M^C_j in B_j
+  std::array<detail::M3<Scalar>, kNumBodies> joint_rotation{};  ///< Rot(e_j, q_j)
   std::array<Matrix6<Scalar>, kNumBodies> composite_inertia{};       ///< M^C
   std::array<Matrix6<Scalar>, kNumBodies> composite_inertia_rate{};  ///< Ṁ^C
   std::array<Matrix6<Scalar>, kNumBodies> composite_coriolis{};      ///< P^C
@@ -123,52 +193,93 @@ void place_and_move(const Model<Tree, Scalar>& model,
 
 }  // namespace detail
 
-/// M̄ alone (composite-rigid-body algorithm on structured inertias).
-/// Result in data.result.mass_matrix.
+
+/// M̄ alone: the composite-rigid-body algorithm in the bodies' joint frames
+/// (see detail/joint_frame_recursions.hpp), where every body inertia is
+/// constant. Result in data.result.mass_matrix; ν = (V₁ spatial; q̇).
 template <class Tree, class Scalar>
 Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree, Scalar>& data,
                    const Pose<Scalar>& base_pose,
                    const typename Model<Tree, Scalar>::JointVector& q) noexcept {
-  constexpr int n = Tree::kNumBodies;
+  using S = Scalar;
+  using detail::M3;
+  using detail::SV;
+  using detail::V3;
   auto& mm = data.result.mass_matrix;
+  mm.setZero();
   Status s = detail::check_pose(base_pose);
   if (s == Status::kOk && !detail::all_finite(q)) s = Status::kNonFiniteInput;
-  if (s != Status::kOk) {
-    mm.setZero();
-    return s;
+  if (s != Status::kOk) return s;
+  auto& comp = data.joint_frame_composite;
+  auto& rot = data.joint_rotation;
+  for (int j = 0; j < Tree::kNumBodies; ++j) {
+    const S m = model.mass(j);
+    const V3<S> c = V3<S>::from(model.local_com(j));
+    const auto& ih = model.home_inertia(j);
+    // I about the frame origin: I_c − m [c]² = I_c + m ((c·c) 1 − c cᵀ).
+    const S cc = dot(c, c);
+    comp[j] = {m, m * c,
+               detail::Sym3<S>{ih.xx + m * (cc - c.x * c.x), ih.yy + m * (cc - c.y * c.y),
+                               ih.zz + m * (cc - c.z * c.z), ih.xy - m * c.x * c.y,
+                               ih.xz - m * c.x * c.z, ih.yz - m * c.y * c.z}};
   }
-  detail::place_and_move<Tree, Scalar>(model, data.body, base_pose, q, nullptr, 0);
-  for (int j = 0; j < n; ++j) {
-    const auto& b = data.body[j];
-    const auto& i = b.inertia[0];
-    Matrix3<Scalar> ic;
-    ic << i.xx, i.xy, i.xz, i.xy, i.yy, i.yz, i.xz, i.yz, i.zz;
-    data.composite[j] = SpatialInertia<Scalar>::from_mass_com_inertia(model.mass(j), b.com[0].eigen(), ic);
-  }
-  for_each_joint_reverse<Tree>([&](auto, int j) {
-    auto& parent = data.composite[Tree::kParent[j]];
-    const auto& c = data.composite[j];
-    parent.mass += c.mass;
-    parent.first_moment += c.first_moment;
-    parent.rotational_inertia += c.rotational_inertia;
-  });
-  mm.template topLeftCorner<6, 6>() = data.composite[0].matrix();
-  for_each_joint<Tree>([&](auto, int j) {
-    const int col = 5 + j;
-    const Wrench<Scalar> f = data.composite[j].momentum(data.body[j].screw[0].eigen());  // M^C_j S_j
-    mm.template block<6, 1>(0, col) = f;
-    mm.template block<1, 6>(col, 0) = f.transpose();
-    for (int i = j; i > 0; i = Tree::kParent[i]) {
-      const Scalar v = data.body[i].screw[0].eigen().dot(f);
-      mm(5 + i, col) = v;
-      mm(col, 5 + i) = v;
+  for_each_joint<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    if constexpr (is_revolute(K)) {
+      using std::cos;
+      using std::sin;
+      rot[j] = detail::joint_rotation<K>(V3<S>::from(model.joint_axis(j)), S(cos(q(j - 1))),
+                                         S(sin(q(j - 1))));
+    } else {
+      rot[j] = M3<S>{{S(1), S(0), S(0), S(0), S(1), S(0), S(0), S(0), S(1)}};
     }
   });
-  // Entries of joints on different branches are zero.
-  constexpr auto related = detail::ancestor_table<Tree>();
-  for (int a = 1; a < n; ++a)
-    for (int b = 1; b < n; ++b)
-      if (!related[a][b] && !related[b][a]) mm(5 + a, 5 + b) = Scalar(0);
+  // Offset of joint frame j in its parent's frame (prismatic: d + e q).
+  const auto offset = [&](int j) {
+    V3<S> d = V3<S>::from(model.local_offset(j));
+    if (is_prismatic(Tree::kJoint[j])) d += q(j - 1) * V3<S>::from(model.joint_axis(j));
+    return d;
+  };
+  for_each_joint_reverse<Tree>([&](auto, int j) {
+    comp[Tree::kParent[j]] += comp[j].in_parent(rot[j], offset(j));
+  });
+  // World frame of the base: P₀ = C₁ (A⁰_0)⁻¹.
+  const Pose<S> p0 = base_pose * model.base_home_pose_inverse();
+  const M3<S> r0 = M3<S>::from(p0.rotation);
+  const V3<S> x0 = V3<S>::from(p0.translation);
+  {
+    SpatialInertia<S> base;
+    base.mass = comp[0].mass;
+    base.first_moment = comp[0].first_moment.eigen();
+    const auto& i = comp[0].inertia;
+    base.rotational_inertia << i.xx, i.xy, i.xz, i.xy, i.yy, i.yz, i.xz, i.yz, i.zz;
+    mm.template topLeftCorner<6, 6>() = base.transformed(p0).matrix();
+  }
+  for_each_joint<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    const int col = 5 + j;
+    const V3<S> e = V3<S>::from(model.joint_axis(j));
+    SV<S> f = comp[j].template times_screw<K>(e);  // M^C_j S_j in frame j
+    mm(col, col) = is_revolute(K) ? dot(e, f.ang) : dot(e, f.lin);
+    // Carry it up the tree: f ← Ad_{X_c}⁻ᵀ f = (R n + d × R f; R f), S_iᵀ f at each ancestor.
+    for (int c = j; c > 0;) {
+      const V3<S> rf = rot[c] * f.lin;
+      f = {rot[c] * f.ang + cross(offset(c), rf), rf};
+      const int i = Tree::kParent[c];
+      if (i == 0) break;
+      const V3<S> ei = V3<S>::from(model.joint_axis(i));
+      const S v = is_revolute(Tree::kJoint[i]) ? dot(ei, f.ang) : dot(ei, f.lin);
+      mm(5 + i, col) = v;
+      mm(col, 5 + i) = v;
+      c = i;
+    }
+    // Base rows: the world components, Ad_{P₀}⁻ᵀ f.
+    const V3<S> rf = r0 * f.lin;
+    const V3<S> n = r0 * f.ang + cross(x0, rf);
+    const Wrench<S> w = SV<S>{n, rf}.eigen();
+    mm.template block<6, 1>(0, col) = w;
+    mm.template block<1, 6>(col, 0) = w.transpose();
+  });
   if (!detail::all_finite(mm)) {
     mm.setZero();
     return Status::kNonFiniteResult;
