@@ -31,6 +31,7 @@
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/series_recursions.hpp"
 #include "hodyn/detail/small_algebra.hpp"
+#include "hodyn/symmetric_matrix3.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
 #include "hodyn/tree.hpp"
@@ -54,23 +55,11 @@ struct JointFrameInertia {
   S mass{0};
   V3<S> com{};
   Sym3<S> inertia{};
-  /// M v = (I ω + c × p; p), p = m (v + ω × c).
-  HODYN_ALWAYS_INLINE SV<S> operator*(const SV<S>& v) const {
-    const V3<S> p = mass * (v.lin + cross(v.ang, com));
-    return {inertia * v.ang + cross(com, p), p};
-  }
 };
 
 template <class Tree, class S>
 HODYN_ALWAYS_INLINE JointFrameInertia<S> joint_frame_inertia(const Model<Tree, S>& model, int j) {
-  const auto& i = model.home_inertia(j);
-  return {model.mass(j), V3<S>::from(model.local_com(j)), Sym3<S>{i.xx, i.yy, i.zz, i.xy, i.xz, i.yz}};
-}
-
-/// ad_Vᵀ W = (−ω × n − v × f; −ω × f).
-template <class S>
-HODYN_ALWAYS_INLINE SV<S> ad_transpose(const SV<S>& v, const SV<S>& w) {
-  return {-(cross(v.ang, w.ang) + cross(v.lin, w.lin)), -cross(v.ang, w.lin)};
+  return {model.mass(j), V3<S>::from(model.local_com(j)), model.home_inertia(j)};
 }
 
 /// e × u, e · u and s e for the joint axis e; an axis-aligned kind needs no
@@ -283,16 +272,32 @@ void joint_frame_inverse_dynamics(
     }
   });
 
-  // ---- Newton–Euler in each joint frame: f = M ã − ad_vᵀ (M v) ----
+  // ---- Newton–Euler in each joint frame, about the centre of mass c ----
+  // f = M ã − ad_vᵀ(M v) rearranged (c constant in B_j, u = v_o + ω × c the
+  // centre-of-mass velocity, L = I_c ω):
+  //   f_lin = m (u̇ + ω × u),   f_ang = I_c ω̇ + ω × L + c × f_lin,
+  // with u̇ read from ã (gravity included): two cross products per pair of
+  // orders instead of the three of ad_vᵀ.
   for (int j = 0; j < n; ++j) {
     auto& b = body[j];
     const JointFrameInertia<S> m = joint_frame_inertia(model, j);
-    std::array<SV<S>, MaxOrder + 1> momentum{};
-    for (int k = 0; k <= r; ++k) momentum[k] = m * b.twist[k];
+    std::array<V3<S>, MaxOrder + 1> u{};
+    std::array<V3<S>, MaxOrder + 1> l{};
     for (int k = 0; k <= r; ++k) {
-      SV<S> f = m * b.acceleration[k];
-      for (int i = 0; i <= k; ++i) f -= ad_transpose(b.twist[i], momentum[k - i]);
-      b.wrench[k] = f;
+      u[k] = b.twist[k].lin + cross(b.twist[k].ang, m.com);
+      l[k] = m.inertia * b.twist[k].ang;
+    }
+    for (int k = 0; k <= r; ++k) {
+      const SV<S>& a = b.acceleration[k];
+      V3<S> lin = a.lin + cross(a.ang, m.com);
+      V3<S> ang = m.inertia * a.ang;
+      for (int i = 0; i <= k; ++i) {
+        const V3<S>& w = b.twist[i].ang;
+        lin += cross(w, u[k - i]);
+        ang += cross(w, l[k - i]);
+      }
+      lin = m.mass * lin;
+      b.wrench[k] = {ang + cross(m.com, lin), lin};
     }
   }
 

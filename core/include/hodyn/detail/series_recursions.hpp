@@ -26,6 +26,7 @@
 
 #include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/small_algebra.hpp"
+#include "hodyn/symmetric_matrix3.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/pose.hpp"
 #include "hodyn/spatial_inertia.hpp"
@@ -90,10 +91,7 @@ inline void place_base(const Model<Tree, S>& model, const Pose<S>& base_pose,
   b.rotation = M3<S>::from(f.rotation);
   b.translation = V3<S>::from(f.translation);
   b.com[0] = b.rotation * V3<S>::from(model.home_com(0)) + b.translation;
-  b.inertia[0] = Sym3<S>{model.home_inertia(0).xx, model.home_inertia(0).yy,
-                         model.home_inertia(0).zz, model.home_inertia(0).xy,
-                         model.home_inertia(0).xz, model.home_inertia(0).yz}
-                     .congruence(b.rotation);
+  b.inertia[0] = model.home_inertia(0).congruence(b.rotation);
 }
 
 /// Order 0 of body j: F_j = F_p exp([Y_j] q_j) (Alg. 1), S_j = Ad_{F_j} Y_j,
@@ -148,8 +146,7 @@ inline void place_body(const Model<Tree, S>& model, int j,
     b.screw[0] = {V3<S>{}, e_world};
     b.com[0] = b.rotation * V3<S>::from(model.home_com(j)) + b.translation;
   }
-  const SymmetricMatrix3<S>& ih = model.home_inertia(j);
-  b.inertia[0] = Sym3<S>{ih.xx, ih.yy, ih.zz, ih.xy, ih.xz, ih.yz}.congruence(b.rotation);
+  b.inertia[0] = model.home_inertia(j).congruence(b.rotation);
 }
 
 /// S_[k] = (1/k) Σ_{m<k} ad(V_[m], S_[k−1−m]), k ≥ 1   (Alg. 1: Ṡ = ad_V S).
