@@ -232,12 +232,32 @@ inline SV<S> own_wrench_coefficient(int k, const S& mass, const V3<S>& g,
   return {n, f};
 }
 
-/// The dense world-frame spatial inertia M⁰ of a body from its centre-of-mass form.
+/// The dense world-frame spatial inertia M⁰ of a body from its centre-of-mass
+/// form: [[I + m((c·c)1 − c cᵀ), m[c]], [−m[c], m 1]] (eq. 60 on ten parameters).
 template <class S>
 Matrix6<S> spatial_inertia_matrix(const S& m, const V3<S>& c, const Sym3<S>& i) {
-  Matrix3<S> ic;
-  ic << i.xx, i.xy, i.xz, i.xy, i.yy, i.yz, i.xz, i.yz, i.zz;
-  return SpatialInertia<S>::from_mass_com_inertia(m, c.eigen(), ic).matrix();
+  const V3<S> h = m * c;
+  const S hc = dot(h, c);
+  Matrix6<S> r;
+  r(0, 0) = i.xx + hc - h.x * c.x;
+  r(1, 1) = i.yy + hc - h.y * c.y;
+  r(2, 2) = i.zz + hc - h.z * c.z;
+  r(0, 1) = r(1, 0) = i.xy - h.x * c.y;
+  r(0, 2) = r(2, 0) = i.xz - h.x * c.z;
+  r(1, 2) = r(2, 1) = i.yz - h.y * c.z;
+  // [h] in the top right, −[h] = [h]ᵀ in the bottom left.
+  r(0, 3) = r(3, 0) = S(0);
+  r(1, 4) = r(4, 1) = S(0);
+  r(2, 5) = r(5, 2) = S(0);
+  r(0, 4) = r(4, 0) = -h.z;
+  r(0, 5) = r(5, 0) = h.y;
+  r(1, 3) = r(3, 1) = h.z;
+  r(1, 5) = r(5, 1) = -h.x;
+  r(2, 3) = r(3, 2) = -h.y;
+  r(2, 4) = r(4, 2) = h.x;
+  for (int a = 3; a < 6; ++a)
+    for (int b = 3; b < 6; ++b) r(a, b) = a == b ? m : S(0);
+  return r;
 }
 
 }  // namespace hodyn::detail
