@@ -20,6 +20,10 @@
 // binomial, a sign) changes the result at O(1).
 #include <hodyn/hodyn.hpp>
 
+#include "support/dense_formulas.hpp"
+#include "support/error_metrics.hpp"
+#include "support/random.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -29,7 +33,6 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
-#include <random>
 
 namespace {
 
@@ -37,94 +40,19 @@ using hodyn::JointKind;
 using hodyn::Pose;
 using hodyn::SpatialInertia;
 using hodyn::Status;
-using Mat3 = Eigen::Matrix3d;
 using Mat4 = Eigen::Matrix4d;
-using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Vec3 = Eigen::Vector3d;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 
 constexpr double kG = 9.81;
 constexpr int kMaxOrder = 5;
 
-// ---- independent helpers --------------------------------------------------
+// ---- independent helpers (tests/support/) ---------------------------------
 
-Mat3 hat3(const Vec3& w) {
-  Mat3 m;
-  m << 0, -w(2), w(1), w(2), 0, -w(0), -w(1), w(0), 0;
-  return m;
-}
-Mat4 hat6(const Vec6& v) {
-  Mat4 m = Mat4::Zero();
-  m.topLeftCorner<3, 3>() = hat3(v.head<3>());
-  m.topRightCorner<3, 1>() = v.tail<3>();
-  return m;
-}
-Mat4 expm_series(const Mat4& x) {
-  Mat4 sum = Mat4::Identity();
-  Mat4 term = Mat4::Identity();
-  for (int k = 1; k <= 40; ++k) {
-    term = term * x / static_cast<double>(k);
-    sum += term;
-  }
-  return sum;
-}
-Mat6 dense_Ad(const Mat4& c) {
-  const Mat3 r = c.topLeftCorner<3, 3>();
-  const Vec3 p = c.topRightCorner<3, 1>();
-  Mat6 m = Mat6::Zero();
-  m.topLeftCorner<3, 3>() = r;
-  m.bottomLeftCorner<3, 3>() = hat3(p) * r;
-  m.bottomRightCorner<3, 3>() = r;
-  return m;
-}
-Mat4 homogeneous(const Pose<double>& c) {
-  Mat4 m = Mat4::Identity();
-  m.topLeftCorner<3, 3>() = c.rotation;
-  m.topRightCorner<3, 1>() = c.translation;
-  return m;
-}
-Vec6 v6(const Vec3& top, const Vec3& bottom) {
-  Vec6 v;
-  v << top, bottom;
-  return v;
-}
-double rel_err(const Eigen::VectorXd& x, const Eigen::VectorXd& ref) {
-  return (x - ref).norm() / std::max(ref.norm(), 1e-300);
-}
-
-class Rng {
- public:
-  explicit Rng(unsigned seed) : gen_(seed) {}
-  double normal() { return normal_(gen_); }
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(gen_); }
-  Vec3 vec3() { return Vec3(normal(), normal(), normal()); }
-  Vec6 vec6() {
-    Vec6 v;
-    for (int i = 0; i < 6; ++i) v(i) = normal();
-    return v;
-  }
-  Vec3 unit3() { return vec3().normalized(); }
-  Mat3 rotation() {
-    Eigen::Quaterniond q(normal(), normal(), normal(), normal());
-    q.normalize();
-    return q.toRotationMatrix();
-  }
-  Pose<double> pose(double scale = 1.0) {
-    Pose<double> c;
-    c.rotation = rotation();
-    c.translation = scale * vec3();
-    return c;
-  }
-  Mat3 inertia_about_com(double scale) {
-    const double a = uniform(0.1, 1.0), b = uniform(0.1, 1.0), c = uniform(0.1, 1.0);
-    const Mat3 r = rotation();
-    return scale * r * Vec3(b + c, a + c, a + b).asDiagonal() * r.transpose();
-  }
-
- private:
-  std::mt19937 gen_;
-  std::normal_distribution<double> normal_{0.0, 1.0};
-};
+// Rng and the independent helpers dense_Ad, expm_series, hat6, homogeneous,
+// rel_err, v6 (tests/support/: random.hpp, dense_formulas.hpp,
+// error_metrics.hpp).
+using namespace hodyn::test;
 
 // ---- models ---------------------------------------------------------------
 

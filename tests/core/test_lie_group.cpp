@@ -1,11 +1,15 @@
 // Lie-group layer (spatial_algebra.hpp, pose.hpp, screw_exponential.hpp)
-// checked against independent definitions written here: 4x4 homogeneous
-// matrices, hat/vee maps, dense 6x6 adjoint formulas typed in from the
-// textbook, Eigen's own inverse/determinant, and a matrix exponential summed
-// as a power series.
+// checked against independent definitions (support/dense_formulas.hpp): 4x4
+// homogeneous matrices, hat/vee maps, dense 6x6 adjoint formulas typed in
+// from the textbook, Eigen's own inverse/determinant, and a matrix
+// exponential summed as a power series.
 #include <hodyn/pose.hpp>
 #include <hodyn/screw_exponential.hpp>
 #include <hodyn/spatial_algebra.hpp>
+
+#include "support/dense_formulas.hpp"
+#include "support/error_metrics.hpp"
+#include "support/random.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +17,6 @@
 #include <Eigen/Geometry>
 
 #include <cmath>
-#include <random>
 
 namespace {
 
@@ -26,96 +29,10 @@ using Vec6 = Eigen::Matrix<double, 6, 1>;
 
 constexpr int kTrials = 50;
 
-class Rng {
- public:
-  explicit Rng(unsigned seed) : gen_(seed) {}
-  double normal() { return normal_(gen_); }
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(gen_); }
-  Vec3 vec3() { return Vec3(normal(), normal(), normal()); }
-  Vec6 vec6() {
-    Vec6 v;
-    for (int i = 0; i < 6; ++i) v(i) = normal();
-    return v;
-  }
-  Vec3 unit3() { return vec3().normalized(); }
-  Mat3 rotation() {
-    // Uniform random unit quaternion from four Gaussians.
-    Eigen::Quaterniond q(normal(), normal(), normal(), normal());
-    q.normalize();
-    return q.toRotationMatrix();
-  }
-  Pose<double> pose() {
-    Pose<double> c;
-    c.rotation = rotation();
-    c.translation = vec3();
-    return c;
-  }
-
- private:
-  std::mt19937 gen_;
-  std::normal_distribution<double> normal_{0.0, 1.0};
-};
-
-// ---- independent reference formulas ---------------------------------------
-
-Mat3 hat3(const Vec3& w) {
-  Mat3 m;
-  m << 0, -w(2), w(1), w(2), 0, -w(0), -w(1), w(0), 0;
-  return m;
-}
-
-// [V] ∈ se(3) as a 4x4 matrix, V = (ω; v).
-Mat4 hat6(const Vec6& v) {
-  Mat4 m = Mat4::Zero();
-  m.topLeftCorner<3, 3>() = hat3(v.head<3>());
-  m.topRightCorner<3, 1>() = v.tail<3>();
-  return m;
-}
-
-Vec6 vee6(const Mat4& m) {
-  Vec6 v;
-  v << m(2, 1), m(0, 2), m(1, 0), m(0, 3), m(1, 3), m(2, 3);
-  return v;
-}
-
-Mat4 homogeneous(const Pose<double>& c) {
-  Mat4 m = Mat4::Identity();
-  m.topLeftCorner<3, 3>() = c.rotation;
-  m.topRightCorner<3, 1>() = c.translation;
-  return m;
-}
-
-// Ad_C = [R 0; [p]R R] typed in from the textbook (Murray-Li-Sastry with the
-// angular part first).
-Mat6 dense_Ad(const Pose<double>& c) {
-  Mat6 m = Mat6::Zero();
-  m.topLeftCorner<3, 3>() = c.rotation;
-  m.bottomLeftCorner<3, 3>() = hat3(c.translation) * c.rotation;
-  m.bottomRightCorner<3, 3>() = c.rotation;
-  return m;
-}
-
-// ad_V = [[ω] 0; [v] [ω]].
-Mat6 dense_ad(const Vec6& v) {
-  Mat6 m = Mat6::Zero();
-  m.topLeftCorner<3, 3>() = hat3(v.head<3>());
-  m.bottomLeftCorner<3, 3>() = hat3(v.tail<3>());
-  m.bottomRightCorner<3, 3>() = hat3(v.head<3>());
-  return m;
-}
-
-// exp(X) of a 4x4 matrix by the power series summed to 40 terms.
-Mat4 expm_series(const Mat4& x) {
-  Mat4 sum = Mat4::Identity();
-  Mat4 term = Mat4::Identity();
-  for (int k = 1; k <= 40; ++k) {
-    term = term * x / static_cast<double>(k);
-    sum += term;
-  }
-  return sum;
-}
-
-double max_abs(const Eigen::MatrixXd& m) { return m.cwiseAbs().maxCoeff(); }
+// Rng and the independent helpers dense_Ad, dense_ad, expm_series, hat3, hat6,
+// homogeneous, max_abs, vee6 (tests/support/: random.hpp, dense_formulas.hpp,
+// error_metrics.hpp).
+using namespace hodyn::test;
 
 // ---- adjoint --------------------------------------------------------------
 

@@ -6,6 +6,9 @@
 #include <hodyn/models/branched_chains.hpp>
 #include <hodyn/tree.hpp>
 
+#include "support/dense_formulas.hpp"
+#include "support/error_metrics.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
@@ -26,13 +29,9 @@ using Vec3 = Eigen::Vector3d;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 using AM = hodyn::AerialManipulatorModel<double>;
 
-Vec6 v6(double a, double b, double c, double d, double e, double f) {
-  Vec6 v;
-  v << a, b, c, d, e, f;
-  return v;
-}
-
-double max_abs(const Eigen::MatrixXd& x) { return x.cwiseAbs().maxCoeff(); }
+// Shared helpers from tests/support/ (dense_formulas.hpp, error_metrics.hpp).
+using hodyn::test::max_abs;
+using hodyn::test::v6;
 
 // ---- aerial manipulator ---------------------------------------------------
 

@@ -4,106 +4,26 @@
 //
 // This binary replaces the global allocation functions (every standard
 // operator new/delete variant, and on glibc malloc/calloc/realloc/free) with
-// counting versions; a test reads the counters around a call of the core.
+// counting versions (support/heap_counter.hpp); a test reads the counters
+// around a call of the core with a HeapProbe.
 #include <hodyn/hodyn.hpp>
+
+// The counting allocator: included here and nowhere else in this executable.
+#include "support/heap_counter.hpp"
+#include "support/random.hpp"
 
 #include <gtest/gtest.h>
 
 #include <Eigen/Geometry>
 
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <memory>
 #include <new>
-#include <random>
 #include <string>
-
-// ---- counting allocator ---------------------------------------------------
-
-namespace {
-std::atomic<long> g_new_calls{0};
-std::atomic<long> g_malloc_calls{0};
-
-void* counted_new(std::size_t size) {
-  g_new_calls.fetch_add(1, std::memory_order_relaxed);
-  void* p = std::malloc(size == 0 ? 1 : size);
-  return p;
-}
-void* counted_new_aligned(std::size_t size, std::align_val_t align) {
-  g_new_calls.fetch_add(1, std::memory_order_relaxed);
-  const std::size_t a = static_cast<std::size_t>(align);
-  const std::size_t rounded = ((size == 0 ? 1 : size) + a - 1) / a * a;
-  return std::aligned_alloc(a, rounded);
-}
-}  // namespace
-
-void* operator new(std::size_t size) {
-  void* p = counted_new(size);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new[](std::size_t size) {
-  void* p = counted_new(size);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return counted_new(size); }
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return counted_new(size); }
-void* operator new(std::size_t size, std::align_val_t align) {
-  void* p = counted_new_aligned(size, align);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new[](std::size_t size, std::align_val_t align) {
-  void* p = counted_new_aligned(size, align);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
-  return counted_new_aligned(size, align);
-}
-void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
-  return counted_new_aligned(size, align);
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
-
-#ifdef __GLIBC__
-extern "C" {
-void* __libc_malloc(std::size_t);
-void* __libc_calloc(std::size_t, std::size_t);
-void* __libc_realloc(void*, std::size_t);
-void __libc_free(void*);
-
-void* malloc(std::size_t size) noexcept {
-  g_malloc_calls.fetch_add(1, std::memory_order_relaxed);
-  return __libc_malloc(size);
-}
-void* calloc(std::size_t n, std::size_t size) noexcept {
-  g_malloc_calls.fetch_add(1, std::memory_order_relaxed);
-  return __libc_calloc(n, size);
-}
-void* realloc(void* p, std::size_t size) noexcept {
-  g_malloc_calls.fetch_add(1, std::memory_order_relaxed);
-  return __libc_realloc(p, size);
-}
-void free(void* p) noexcept { __libc_free(p); }
-}
-#endif
 
 namespace {
 
@@ -126,36 +46,8 @@ using Loads = hodyn::ExternalLoads<AMTree, kMaxOrder, S>;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Counts allocations between construction and `count()`.
-class HeapProbe {
- public:
-  HeapProbe() : new0_(g_new_calls.load()), malloc0_(g_malloc_calls.load()) {}
-  long count() const { return (g_new_calls.load() - new0_) + (g_malloc_calls.load() - malloc0_); }
-
- private:
-  long new0_, malloc0_;
-};
-
-class Rng {
- public:
-  explicit Rng(unsigned seed) : gen_(seed) {}
-  double normal() { return normal_(gen_); }
-  Vec3 vec3() { return Vec3(normal(), normal(), normal()); }
-  Vec6 vec6() {
-    Vec6 v;
-    for (int i = 0; i < 6; ++i) v(i) = normal();
-    return v;
-  }
-  Mat3 rotation() {
-    Eigen::Quaterniond q(normal(), normal(), normal(), normal());
-    q.normalize();
-    return q.toRotationMatrix();
-  }
-
- private:
-  std::mt19937 gen_;
-  std::normal_distribution<double> normal_{0.0, 1.0};
-};
+using hodyn::test::HeapProbe;
+using hodyn::test::Rng;
 
 void random_motion(Rng& rng, Motion<double>& m) {
   m.base_pose.rotation = rng.rotation();

@@ -1,14 +1,16 @@
 // SpatialInertia and SymmetricMatrix3 against dense 3x3 / 6x6 formulas
-// written in the test.
+// written in the test and in support/dense_formulas.hpp.
 #include <hodyn/pose.hpp>
 #include <hodyn/spatial_inertia.hpp>
 #include <hodyn/symmetric_matrix3.hpp>
 
+#include "support/dense_formulas.hpp"
+#include "support/error_metrics.hpp"
+#include "support/random.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
-
-#include <random>
 
 namespace {
 
@@ -22,55 +24,9 @@ using Vec6 = Eigen::Matrix<double, 6, 1>;
 
 constexpr int kTrials = 50;
 
-class Rng {
- public:
-  explicit Rng(unsigned seed) : gen_(seed) {}
-  double normal() { return normal_(gen_); }
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(gen_); }
-  Vec3 vec3() { return Vec3(normal(), normal(), normal()); }
-  Vec6 vec6() {
-    Vec6 v;
-    for (int i = 0; i < 6; ++i) v(i) = normal();
-    return v;
-  }
-  Mat3 rotation() {
-    Eigen::Quaterniond q(normal(), normal(), normal(), normal());
-    q.normalize();
-    return q.toRotationMatrix();
-  }
-  Pose<double> pose() {
-    Pose<double> c;
-    c.rotation = rotation();
-    c.translation = vec3();
-    return c;
-  }
-  // A physical rotational inertia about the CoM: R diag(principal) Rᵀ with
-  // principal moments satisfying the triangle inequality.
-  Mat3 inertia_about_com() {
-    const double a = uniform(0.1, 1.0), b = uniform(0.1, 1.0), c = uniform(0.1, 1.0);
-    const Vec3 principal(b + c, a + c, a + b);
-    const Mat3 r = rotation();
-    return r * principal.asDiagonal() * r.transpose();
-  }
-
- private:
-  std::mt19937 gen_;
-  std::normal_distribution<double> normal_{0.0, 1.0};
-};
-
-Mat3 hat3(const Vec3& w) {
-  Mat3 m;
-  m << 0, -w(2), w(1), w(2), 0, -w(0), -w(1), w(0), 0;
-  return m;
-}
-
-Mat6 dense_Ad(const Pose<double>& c) {
-  Mat6 m = Mat6::Zero();
-  m.topLeftCorner<3, 3>() = c.rotation;
-  m.bottomLeftCorner<3, 3>() = hat3(c.translation) * c.rotation;
-  m.bottomRightCorner<3, 3>() = c.rotation;
-  return m;
-}
+// Rng and the independent helpers dense_Ad, hat3, max_abs (tests/support/:
+// random.hpp, dense_formulas.hpp, error_metrics.hpp).
+using namespace hodyn::test;
 
 // Mb = [[I_c − m[c]², m[c]], [−m[c], m 1]] (seed 000 digest §1.2).
 Mat6 dense_inertia(double m, const Vec3& c, const Mat3& ic) {
@@ -81,8 +37,6 @@ Mat6 dense_inertia(double m, const Vec3& c, const Mat3& ic) {
   out.bottomRightCorner<3, 3>() = m * Mat3::Identity();
   return out;
 }
-
-double max_abs(const Eigen::MatrixXd& x) { return x.cwiseAbs().maxCoeff(); }
 
 TEST(SpatialInertia, MatrixMatchesTheTextbookFormula) {
   Rng rng(21);

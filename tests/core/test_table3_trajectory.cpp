@@ -14,42 +14,14 @@
 //  - sample() agrees with the accessors, float agrees with double, no heap.
 #include <hodyn/reference/table3_trajectory.hpp>
 
+// The counting allocator: included here and nowhere else in this executable.
+#include "support/heap_counter.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cmath>
-#include <cstdlib>
-#include <new>
-
-namespace {
-
-std::size_t g_allocations = 0;
-
-void* counted_new(std::size_t size) {
-  ++g_allocations;
-  return std::malloc(size == 0 ? 1 : size);
-}
-
-}  // namespace
-
-// Count every allocation of this test executable (the check brackets the calls).
-// The replacements pair operator new with std::free through counted_new (a
-// malloc): GCC's -Wmismatched-new-delete cannot see that pairing once inlined.
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t size) {
-  void* p = counted_new(size);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void* operator new[](std::size_t size) {
-  void* p = counted_new(size);
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#include <cstddef>
 
 namespace {
 
@@ -269,14 +241,14 @@ TEST(Table3Trajectory, NoHeap) {
   const Table3Trajectory traj;
   hodyn::MotionDerivatives<hodyn::AerialManipulatorTree, 5, double> m;
   double sink = 0;
-  const std::size_t before = g_allocations;
+  const hodyn::test::HeapProbe probe;
   for (int i = 0; i < 100; ++i) {
     const double t = 0.3 * i;
     traj.sample<5>(t, 5, m);
     sink += m.q[7](0) + traj.base_twist(t, 4)(3) + traj.base_position(t, 3)(0) + traj.yaw(t, 2) +
             traj.joints(t, 4)(5) + traj.base_pose(t).rotation(0, 1);
   }
-  EXPECT_EQ(g_allocations, before);
+  EXPECT_EQ(probe.count(), 0);
   EXPECT_TRUE(std::isfinite(sink));
 }
 

@@ -3,6 +3,8 @@
 // adjoints inverted and transposed with Eigen, ranks from Eigen::JacobiSVD.
 #include <hodyn/models/tilthex.hpp>
 
+#include "support/dense_formulas.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -22,11 +24,7 @@ using Vec6 = Eigen::Matrix<double, 6, 1>;
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kDeg = kPi / 180.0;
 
-Mat3 hat3(const Vec3& w) {
-  Mat3 m;
-  m << 0, -w(2), w(1), w(2), 0, -w(0), -w(1), w(0), 0;
-  return m;
-}
+using hodyn::test::hat3;  // support/dense_formulas.hpp
 
 struct Geometry {
   double a = 0.4, alpha = 20 * kDeg, beta = 10 * kDeg, cf = 1.1e-5, cd = 1.8e-7;
