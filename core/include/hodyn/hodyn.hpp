@@ -5,6 +5,7 @@
 #include "hodyn/equations_of_motion.hpp"
 #include "hodyn/forward_dynamics.hpp"
 #include "hodyn/inverse_dynamics.hpp"
+#include "hodyn/logarithm.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/models/aerial_manipulator.hpp"
 #include "hodyn/models/branched_chains.hpp"
