@@ -26,6 +26,7 @@
 #include "hodyn/detail/series_recursions.hpp"
 #include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/detail/applied_loads.hpp"
+#include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/model.hpp"
@@ -79,32 +80,6 @@ struct CompositeInertia {
   }
 };
 
-/// Rot(e, q) for a joint axis (axis-aligned kinds by their two moving columns).
-template <JointKind K, class S>
-HODYN_ALWAYS_INLINE M3<S> joint_rotation(const V3<S>& e, const S& c, const S& s) {
-  M3<S> r;
-  constexpr int a = aligned_axis(K);
-  if constexpr (a >= 0) {
-    constexpr int b = (a + 1) % 3, d = (a + 2) % 3;
-    r.a[3 * a + a] = S(1);
-    r.a[3 * b + b] = c;
-    r.a[3 * d + d] = c;
-    r.a[3 * d + b] = s;
-    r.a[3 * b + d] = -s;
-  } else {
-    const S omc = S(1) - c;
-    const S ee[3] = {e.x, e.y, e.z};
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) r.a[3 * i + j] = omc * ee[i] * ee[j] + (i == j ? c : S(0));
-    r.a[1] -= s * e.z;
-    r.a[2] += s * e.y;
-    r.a[3] += s * e.z;
-    r.a[5] -= s * e.x;
-    r.a[6] -= s * e.y;
-    r.a[7] += s * e.x;
-  }
-  return r;
-}
 
 }  // namespace detail
 
@@ -228,8 +203,8 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
     if constexpr (is_revolute(K)) {
       using std::cos;
       using std::sin;
-      rot[j] = detail::joint_rotation<K>(V3<S>::from(model.joint_axis(j)), S(cos(q(j - 1))),
-                                         S(sin(q(j - 1))));
+      rot[j] = detail::axis_rotation<K>(V3<S>::from(model.joint_axis(j)), S(1), S(cos(q(j - 1))),
+                                          S(sin(q(j - 1))));
     } else {
       rot[j] = M3<S>{{S(1), S(0), S(0), S(0), S(1), S(0), S(0), S(0), S(1)}};
     }

@@ -145,23 +145,32 @@ HODYN_ALWAYS_INLINE SV<S> twist_in_frame(int k, const std::array<M3<S>, NR>& r,
   return out;
 }
 
-/// Coefficient k of Rot(e, q(t)) as a matrix (for pose series of loaded bodies).
-template <JointKind K, class S, std::size_t NC>
-HODYN_ALWAYS_INLINE M3<S> rotation_coefficient(int k, const std::array<S, NC>& c,
-                                               const std::array<S, NC>& s, const V3<S>& e) {
+/// one·e eᵀ + c (1 − e eᵀ) + s [e]: the rotation Rot(e, q) for one = 1,
+/// c = cos q, s = sin q, and coefficient k of Rot(e, q(t)) for one = δ_k0,
+/// c = (cos q)_[k], s = (sin q)_[k]. Axis-aligned kinds fill five entries.
+template <JointKind K, class S>
+HODYN_ALWAYS_INLINE M3<S> axis_rotation(const V3<S>& e, const S& one, const S& c, const S& s) {
   M3<S> r;
-  const S one = k == 0 ? S(1) : S(0);
-  const S omc = one - c[k];
-  const S ee[3] = {e.x, e.y, e.z};
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) r.a[3 * i + j] = omc * ee[i] * ee[j] + (i == j ? c[k] : S(0));
-  // + s [e]
-  r.a[1] -= s[k] * e.z;
-  r.a[2] += s[k] * e.y;
-  r.a[3] += s[k] * e.z;
-  r.a[5] -= s[k] * e.x;
-  r.a[6] -= s[k] * e.y;
-  r.a[7] += s[k] * e.x;
+  constexpr int a = aligned_axis(K);
+  if constexpr (a >= 0) {
+    constexpr int b = (a + 1) % 3, d = (a + 2) % 3;
+    r.a[3 * a + a] = one;
+    r.a[3 * b + b] = c;
+    r.a[3 * d + d] = c;
+    r.a[3 * d + b] = s;
+    r.a[3 * b + d] = -s;
+  } else {
+    const S omc = one - c;
+    const S ee[3] = {e.x, e.y, e.z};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) r.a[3 * i + j] = omc * ee[i] * ee[j] + (i == j ? c : S(0));
+    r.a[1] -= s * e.z;
+    r.a[2] += s * e.y;
+    r.a[3] += s * e.z;
+    r.a[5] -= s * e.x;
+    r.a[6] -= s * e.y;
+    r.a[7] += s * e.x;
+  }
   return r;
 }
 
@@ -179,13 +188,17 @@ void joint_frame_inverse_dynamics(
     const ExternalLoads<Tree, MaxOrder, S>* loads) {
   const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   constexpr int n = Tree::kNumBodies;
+  // 1/m!, m = 0..r+2, once per call (every body scales its joint derivatives by it).
+  std::array<S, MaxOrder + 3> inv_fact{};
+  inv_fact[0] = S(1);
+  for (int m = 1; m <= r + 2; ++m) inv_fact[m] = inv_fact[m - 1] * reciprocal<S>(m);
 
   // ---- base: P_0 = C₁ (A⁰_0)⁻¹; v_0 = Ad_{P_0}⁻¹ V₁, ã_0 = Ad_{P_0}⁻¹ (V̇₁ − G) ----
   {
     const Pose<S> p0 = motion.base_pose * model.base_home_pose_inverse();
     base_frame.start(M3<S>::from(p0.rotation), V3<S>::from(p0.translation));
     for (int k = 0; k <= r + 1; ++k)
-      base_series[k] = inverse_factorial<S>(k) * SV<S>::from(motion.base_twist[k]);
+      base_series[k] = inv_fact[k] * SV<S>::from(motion.base_twist[k]);
     auto& b = body[0];
     for (int k = 0; k <= r; ++k) {
       if (k > 0) base_frame.extend(k, base_series);
@@ -207,9 +220,9 @@ void joint_frame_inverse_dynamics(
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
     // q_[m] = q^(m)/m!, q̇_[m] = q^(m+1)/m!, q̈_[m] = q^(m+2)/m!.
-    const auto q = [&](int m) -> S { return inverse_factorial<S>(m) * motion.q[m](j - 1); };
-    const auto qd = [&](int m) -> S { return inverse_factorial<S>(m) * motion.q[m + 1](j - 1); };
-    const auto qdd = [&](int m) -> S { return inverse_factorial<S>(m) * motion.q[m + 2](j - 1); };
+    const auto q = [&](int m) -> S { return inv_fact[m] * motion.q[m](j - 1); };
+    const auto qd = [&](int m) -> S { return inv_fact[m] * motion.q[m + 1](j - 1); };
+    const auto qdd = [&](int m) -> S { return inv_fact[m] * motion.q[m + 2](j - 1); };
     std::array<SV<S>, MaxOrder + 1> u{};     // Ad_{X_j}⁻¹ v_p
     std::array<SV<S>, MaxOrder + 1> tmp{};   // offset parent series
     std::array<SV<S>, MaxOrder + 1> tmp2{};
@@ -312,7 +325,7 @@ void joint_frame_inverse_dynamics(
             Pose<S>::from_translation(model.local_com(j) - model.home_com(j)) * model.home_pose(j);
         for (int k = 0; k <= r; ++k)
           b.wrench[k] -= SV<S>::from(coadjoint_inverse(
-              kj, Wrench<S>(inverse_factorial<S>(k) * loads->body_wrench[j][k])));
+              kj, Wrench<S>(inv_fact[k] * loads->body_wrench[j][k])));
       }
       if (loads->has_world_wrench[j]) {
         // Pose series of P_j: walk down from the base, P_c = P_p X_c.
@@ -331,7 +344,8 @@ void joint_frame_inverse_dynamics(
               if constexpr (is_revolute(K)) {
                 M3<S> rk;
                 for (int i = 0; i <= k; ++i) {
-                  const M3<S> rot = rotation_coefficient<K>(k - i, body[c].cos_q, body[c].sin_q, e);
+                  const M3<S> rot = axis_rotation<K>(e, k == i ? S(1) : S(0), body[c].cos_q[k - i],
+                                                      body[c].sin_q[k - i]);
                   const M3<S> prod = frame.rotation[i] * rot;
                   for (int a = 0; a < 9; ++a) rk.a[a] += prod.a[a];
                 }
@@ -341,7 +355,7 @@ void joint_frame_inverse_dynamics(
                 next.rotation[k] = frame.rotation[k];
                 V3<S> xk = frame.origin[k] + frame.rotation[k] * d;
                 for (int i = 0; i <= k; ++i)
-                  xk += (inverse_factorial<S>(k - i) * motion.q[k - i](c - 1)) * (frame.rotation[i] * e);
+                  xk += (inv_fact[k - i] * motion.q[k - i](c - 1)) * (frame.rotation[i] * e);
                 next.origin[k] = xk;
               }
             }
@@ -351,7 +365,7 @@ void joint_frame_inverse_dynamics(
         }
         std::array<SV<S>, MaxOrder + 1> w{};
         for (int k = 0; k <= r; ++k) {
-          w[k] = inverse_factorial<S>(k) * SV<S>::from(loads->world_wrench[j][k]);
+          w[k] = inv_fact[k] * SV<S>::from(loads->world_wrench[j][k]);
           b.wrench[k] -= frame.to_frame(k, w);
         }
       }
@@ -380,7 +394,7 @@ void joint_frame_inverse_dynamics(
       } else {
         w = b.wrench[k];
         for (int i = 0; i <= k; ++i)
-          w.ang += (inverse_factorial<S>(i) * motion.q[i](j - 1)) * axis_cross<K>(e, b.wrench[k - i].lin);
+          w.ang += (inv_fact[i] * motion.q[i](j - 1)) * axis_cross<K>(e, b.wrench[k - i].lin);
       }
       w.ang += cross(d, w.lin);
       parent.wrench[k] += w;

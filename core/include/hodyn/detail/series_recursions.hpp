@@ -60,13 +60,6 @@ struct BodySeries {
   std::array<SV<S>, MaxOrder + 2> screw{};      ///< S_j,[k] (unused for the base)
   std::array<V3<S>, MaxOrder + 3> com{};        ///< c_j,[k]
   std::array<Sym3<S>, MaxOrder + 3> inertia{};  ///< I_j,[k] about the centre of mass
-
-  Pose<S> joint_pose() const {
-    Pose<S> p;
-    p.rotation = rotation.eigen();
-    p.translation = translation.eigen();
-    return p;
-  }
 };
 
 /// R_parent · Rot(axis a, q), mixing two columns of R_parent (12 products).
