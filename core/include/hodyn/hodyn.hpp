@@ -7,6 +7,7 @@
 #include "hodyn/inverse_dynamics.hpp"
 #include "hodyn/logarithm.hpp"
 #include "hodyn/model.hpp"
+#include "hodyn/models/actuation.hpp"
 #include "hodyn/models/aerial_manipulator.hpp"
 #include "hodyn/models/branched_chains.hpp"
 #include "hodyn/models/tilthex.hpp"

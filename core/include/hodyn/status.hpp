@@ -1,4 +1,5 @@
-// hodyn/status.hpp — error values of the core. Nothing in the core throws.
+// hodyn/status.hpp — error values of the core and of the controller runtime.
+// Nothing in hodyn throws.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,15 @@ enum class Status : std::uint8_t {
   kInvalidModel,            ///< a model parameter is inconsistent (axis not unit, negative mass…)
   kSingularInertia,         ///< an articulated or joint-space inertia is not positive definite
   kInvalidArgument,         ///< an index or selector outside its range
+  // ---- controller runtime (plugins/, platform/) ----
+  kNotConfigured,           ///< a controller was asked to run before a valid configure()
+  kSensorOutOfRange,        ///< a finite sensor value outside its physical range
+  kReferenceJump,           ///< the reference jumped; tracking errors were clamped
+  kActuatorSaturated,       ///< a rotor speed or motor torque hit its limit (command still valid)
+  kSingularAllocation,      ///< the propeller allocation matrix is (near) singular
+  kStaleInput,              ///< a sensor frame or link message is older than allowed
+  kCorruptInput,            ///< a frame failed its integrity check (checksum, length, version)
+  kAbiMismatch,             ///< a plugin was built against another ABI version
 };
 
 /// Stable, human-readable name of a status (for logs and tools).
@@ -29,6 +39,14 @@ constexpr const char* to_string(Status status) noexcept {
     case Status::kInvalidModel: return "invalid model";
     case Status::kSingularInertia: return "singular inertia";
     case Status::kInvalidArgument: return "invalid argument";
+    case Status::kNotConfigured: return "not configured";
+    case Status::kSensorOutOfRange: return "sensor out of range";
+    case Status::kReferenceJump: return "reference jump";
+    case Status::kActuatorSaturated: return "actuator saturated";
+    case Status::kSingularAllocation: return "singular allocation";
+    case Status::kStaleInput: return "stale input";
+    case Status::kCorruptInput: return "corrupt input";
+    case Status::kAbiMismatch: return "plugin ABI mismatch";
   }
   return "unknown status";
 }
