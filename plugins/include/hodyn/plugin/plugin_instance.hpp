@@ -1,0 +1,83 @@
+// hodyn/plugin/plugin_instance.hpp — a host's handle on one plugin instance,
+// in fixed storage of Capacity bytes (a static object on a flight controller).
+//
+//   PluginInstance<4096> controller;
+//   Status s = controller.open(plugin_registry().find("feedback_linearization"));
+//   s = controller.configure(parameters, count);
+//   s = controller.update(sensors, reference, command);   // every step
+//
+// open() checks the ABI version and that the plugin fits; the destructor (or
+// close()) destroys the instance.
+#pragma once
+
+#include <cstddef>
+
+#include "hodyn/plugin/controller_plugin.hpp"
+
+namespace hodyn {
+namespace plugin {
+
+template <std::size_t Capacity>
+class PluginInstance {
+ public:
+  static constexpr std::size_t kCapacity = Capacity;
+  static constexpr std::size_t kAlignment = 64;
+
+  PluginInstance() = default;
+  PluginInstance(const PluginInstance&) = delete;
+  PluginInstance& operator=(const PluginInstance&) = delete;
+  ~PluginInstance() { close(); }
+
+  Status open(const hodyn_plugin_api* api) noexcept {
+    close();
+    if (api == nullptr) return Status::kInvalidArgument;
+    if (api->abi_version != HODYN_PLUGIN_ABI_VERSION) return Status::kAbiMismatch;
+    if (api->instance_size > Capacity || api->instance_align > kAlignment)
+      return Status::kInvalidArgument;
+    const auto s = static_cast<Status>(api->init(storage_, Capacity));
+    if (s != Status::kOk) return s;
+    api_ = api;
+    return Status::kOk;
+  }
+
+  void close() noexcept {
+    if (api_ != nullptr) api_->fini(storage_);
+    api_ = nullptr;
+  }
+
+  bool is_open() const noexcept { return api_ != nullptr; }
+  const hodyn_plugin_api* api() const noexcept { return api_; }
+
+  Status configure(const Parameter* parameters, std::size_t count) noexcept {
+    if (api_ == nullptr) return Status::kNotConfigured;
+    return static_cast<Status>(
+        api_->configure(storage_, parameters, static_cast<std::uint32_t>(count)));
+  }
+  void reset() noexcept {
+    if (api_ != nullptr) api_->reset(storage_);
+  }
+  /// One step; without an open plugin the command is "disarmed" (all zero).
+  Status update(const Sensors& sensors, const Reference& reference, Command& command) noexcept {
+    if (api_ == nullptr) {
+      command = Command{};
+      command.status = static_cast<std::int32_t>(Status::kNotConfigured);
+      return Status::kNotConfigured;
+    }
+    return static_cast<Status>(api_->update(storage_, &sensors, &reference, &command));
+  }
+  std::size_t parameter_count() const noexcept {
+    return api_ == nullptr ? 0 : api_->parameter_count(storage_);
+  }
+  Status parameter_info(std::size_t index, ParameterInfo& info) const noexcept {
+    if (api_ == nullptr) return Status::kNotConfigured;
+    return static_cast<Status>(
+        api_->parameter_info(storage_, static_cast<std::uint32_t>(index), &info));
+  }
+
+ private:
+  alignas(kAlignment) unsigned char storage_[Capacity]{};
+  const hodyn_plugin_api* api_ = nullptr;
+};
+
+}  // namespace plugin
+}  // namespace hodyn
