@@ -71,9 +71,9 @@ struct FeedbackLinearizationConfig {
   AerialManipulatorParameters body{};      ///< the controller's model of the robot
   AerialManipulatorActuation actuation{};  ///< joints' B, K, F, limits; rotors; TiltHex
   double rate_hz = 1000.0;                 ///< control rate, 500..4000 Hz
-  TrackingGains position = TrackingGains::from_bandwidth(6.0, true);
-  TrackingGains attitude = TrackingGains::from_bandwidth(8.0, true);
-  TrackingGains joints = TrackingGains::from_bandwidth(10.0, true);
+  TrackingGains position = TrackingGains::from_bandwidth(8.0, true);
+  TrackingGains attitude = TrackingGains::from_bandwidth(20.0, true);
+  TrackingGains joints = TrackingGains::from_bandwidth(25.0, true);
   // Clamps of the tracking errors (a far or jumping reference stays bounded).
   double max_position_error = 0.25;  ///< m
   double max_attitude_error = 0.5;   ///< rad
@@ -476,7 +476,9 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
   // 4. Second-order inverse dynamics: Ẅ_prop and τ̈_el.
   motion_.base_pose = m.base_pose;
   for (int k = 0; k < 3; ++k) motion_.base_twist[k] = twist[k];
-  motion_.base_twist[3] << w[3], linear_twist_third_derivative(x, w, snap);
+  const V3 linear_third = linear_twist_third_derivative(x, w, snap);
+  motion_.base_twist[3].template head<3>() = w[3];
+  motion_.base_twist[3].template tail<3>() = linear_third;
   for (int k = 0; k < 4; ++k) motion_.q[k] = fm.q[k];
   motion_.q[4] = q_snap;
   step = inverse_dynamics(model_, inverse_, motion_, 2);

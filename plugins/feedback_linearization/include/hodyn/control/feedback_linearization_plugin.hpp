@@ -18,10 +18,10 @@ namespace control {
 /// plus the gains given as bandwidths (all poles of each group at −λ).
 struct FeedbackLinearizationSettings {
   FeedbackLinearizationConfig config{};
-  double position_bandwidth = 6.0;  ///< λ of the base position (rad/s)
-  double attitude_bandwidth = 8.0;  ///< λ of the base attitude (rad/s)
-  double joint_bandwidth = 10.0;    ///< λ of the joints (rad/s)
-  bool integral_action = true;      ///< (s+λ)⁵ with ∫e, else (s+λ)⁴
+  double position_bandwidth = 8.0;   ///< λ of the base position (rad/s)
+  double attitude_bandwidth = 20.0;  ///< λ of the base attitude (rad/s)
+  double joint_bandwidth = 25.0;     ///< λ of the joints (rad/s)
+  bool integral_action = true;       ///< (s+λ)⁵ with ∫e, else (s+λ)⁴
 
   /// The configuration with the gains computed from the bandwidths.
   FeedbackLinearizationConfig resolved() const;
