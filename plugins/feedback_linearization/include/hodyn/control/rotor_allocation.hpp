@@ -114,7 +114,7 @@ class RotorAllocation {
     for (int i = 0; i < kNumRotors; ++i)
       if (fixed[i]) residual -= allocation_.col(i) * x(i);
     const Matrix6<Scalar> weighted = weights_.asDiagonal() * allocation_;
-    Matrix6<Scalar> normal = weighted.transpose() * weighted;
+    Matrix6<Scalar> normal = weighted.transpose().lazyProduct(weighted);
     Vector6<Scalar> rhs = weighted.transpose() * (weights_.asDiagonal() * residual);
     for (int i = 0; i < kNumRotors; ++i) {
       if (!fixed[i]) continue;

@@ -1,0 +1,173 @@
+// One step of the feedback-linearization controller (plugins/feedback_linearization):
+// forward dynamics of order 1 (V̇, V̈, q̈, q⃛), the snap law, inverse dynamics of
+// order 2 (Ẅ_prop, τ̈_el), motor torques, the extension update and the TiltHex
+// allocation with the lag inversion — what runs every millisecond in flight.
+//
+//   BM_ControllerStep<double>   the math library's update() (header-only,
+//                               compiled here with the benchmark's flags)
+//   BM_ControllerStep<float>    the same in float (the Cortex-M4F build)
+//   BM_PluginStep               through the C ABI of the plugin library:
+//                               ABI frames in, quaternion → rotation, command out
+//   BM_RotorAllocation          A⁻¹W with limits alone
+//
+// The state: the Table 3 configuration at t = 5 s (base pose, joint angles) in
+// static equilibrium (motor positions holding the gravity torques, propellers
+// holding the weight) and a reference holding it. The benchmark feeds the same
+// measurement every step, with no plant closing the loop; the controller's
+// wrench extension, integrated open loop, leaves rounding-level equilibrium
+// after some hundred steps, so the controller is reset every 128 steps (the
+// reset is a few stores, < 0.5 ns per step amortized; the next step then
+// re-reads the propeller speeds). The step's arithmetic does not depend on
+// the values (no data-dependent branch on the tracking path), so this is the
+// cost of any tracking step. Every step must return kOk (checked).
+#include <benchmark/benchmark.h>
+
+#include <hodyn/control/feedback_linearization.hpp>
+#include <hodyn/control/feedback_linearization_plugin.hpp>
+#include <hodyn/plugin/frames.hpp>
+#include <hodyn/plugin/plugin_instance.hpp>
+#include <hodyn/plugin/registry.hpp>
+#include <hodyn/reference/table3_trajectory.hpp>
+
+namespace {
+
+using namespace hodyn;
+
+constexpr double kTime = 5.0;
+
+// The state of the robot on the reference at kTime: base and joints from
+// Table 3, motor positions holding the inverse-dynamics torques, propellers
+// at the speeds of the inverse-dynamics wrench.
+template <class Scalar>
+typename control::FeedbackLinearization<Scalar>::Measurement reference_state(
+    const control::FeedbackLinearization<Scalar>& c) {
+  const Table3Trajectory traj;
+  MotionDerivatives<AerialManipulatorTree, 0> motion;
+  traj.sample<0>(kTime, 0, motion);
+  for (auto& v : motion.base_twist) v.setZero();  // at rest in this configuration
+  for (std::size_t k = 1; k < motion.q.size(); ++k) motion.q[k].setZero();
+  const auto model = c.model().template cast<double>();
+  InverseDynamicsData<AerialManipulatorTree, 0> id;
+  (void)inverse_dynamics(model, id, motion, 0);
+  typename control::FeedbackLinearization<Scalar>::Measurement m;
+  m.time = kTime;
+  m.base_pose.rotation = motion.base_pose.rotation.template cast<Scalar>();
+  m.base_pose.translation = motion.base_pose.translation.template cast<Scalar>();
+  m.base_twist = motion.base_twist[0].template cast<Scalar>();
+  m.q = motion.q[0].template cast<Scalar>();
+  m.q_dot = motion.q[1].template cast<Scalar>();
+  const double k = c.config().actuation.joints[0].stiffness;
+  m.motor_position = (motion.q[0] + id.joint_torque[0] / k).template cast<Scalar>();
+  m.motor_velocity = m.q_dot;
+  const Matrix6<double> a_inv = tilthex_allocation<double>().inverse();
+  m.rotor_speed = (a_inv * id.base_wrench_body[0]).cwiseSqrt().template cast<Scalar>();
+  return m;
+}
+
+/// A reference holding the measured configuration (zero derivatives).
+template <class Scalar>
+typename control::FeedbackLinearization<Scalar>::Reference holding(
+    const typename control::FeedbackLinearization<Scalar>::Measurement& m) {
+  typename control::FeedbackLinearization<Scalar>::Reference r;
+  r.position[0] = m.base_pose.translation;
+  r.orientation = m.base_pose.rotation;
+  r.joints[0] = m.q;
+  return r;
+}
+
+template <class Scalar>
+void BM_ControllerStep(benchmark::State& state) {
+  static control::FeedbackLinearization<Scalar> controller;
+  if (controller.configure(control::FeedbackLinearizationConfig{}) != Status::kOk) {
+    state.SkipWithError("configure failed");
+    return;
+  }
+  auto m = reference_state(controller);
+  const auto r = holding<Scalar>(m);
+  typename control::FeedbackLinearization<Scalar>::Output out;
+  long not_ok = 0;
+  Status last_bad = Status::kOk;
+  double t = kTime;
+  unsigned step = 0;
+  for (auto _ : state) {
+    if ((++step & 127u) == 0) controller.reset();
+    t += 1e-3;
+    m.time = t;  // fresh frames (older ones are rejected as stale)
+    const Status s = controller.update(m, r, out);
+    if (s != Status::kOk) {
+      ++not_ok;
+      last_bad = s;
+    }
+    benchmark::DoNotOptimize(out);
+  }
+  if (not_ok > 0) state.SkipWithError(to_string(last_bad));
+  state.counters["workspace_bytes"] = static_cast<double>(sizeof(controller));
+}
+
+void BM_PluginStep(benchmark::State& state) {
+  static plugin::PluginInstance<64 * 1024> instance;
+  if (instance.open(plugin::plugin_registry().find("feedback_linearization")) != Status::kOk) {
+    state.SkipWithError("no plugin");
+    return;
+  }
+  control::FeedbackLinearization<double> model_only;
+  (void)model_only.configure(control::FeedbackLinearizationConfig{});
+  const auto m = reference_state(model_only);
+  hodyn_sensors s{};
+  s.num_joints = 6;
+  s.num_rotors = 6;
+  for (int i = 0; i < 3; ++i) s.base_position[i] = m.base_pose.translation(i);
+  plugin::quaternion_from_rotation(m.base_pose.rotation, s.base_orientation);
+  const Vector3<double> w = m.base_twist.head<3>();
+  const Vector3<double> v = m.base_twist.tail<3>() + w.cross(m.base_pose.translation);
+  const Vector3<double> w_body = m.base_pose.rotation.transpose() * w;
+  for (int i = 0; i < 3; ++i) {
+    s.base_linear_velocity[i] = v(i);
+    s.base_angular_velocity[i] = w_body(i);
+  }
+  for (int j = 0; j < 6; ++j) {
+    s.joint_position[j] = m.q(j);
+    s.joint_velocity[j] = m.q_dot(j);
+    s.motor_position[j] = m.motor_position(j);
+    s.motor_velocity[j] = m.motor_velocity(j);
+    s.rotor_speed[j] = m.rotor_speed(j);
+  }
+  hodyn_reference r{};
+  r.num_joints = 6;
+  for (int i = 0; i < 3; ++i) r.base_position[0][i] = s.base_position[i];
+  for (int i = 0; i < 4; ++i) r.base_orientation[i] = s.base_orientation[i];
+  for (int j = 0; j < 6; ++j) r.joint_position[0][j] = s.joint_position[j];
+  hodyn_command cmd;
+  long not_ok = 0;
+  double t = kTime;
+  unsigned step = 0;
+  for (auto _ : state) {
+    if ((++step & 127u) == 0) instance.reset();
+    t += 1e-3;
+    s.time = t;
+    not_ok += instance.update(s, r, cmd) != Status::kOk;
+    benchmark::DoNotOptimize(cmd);
+  }
+  if (not_ok > 0) state.SkipWithError("a step left the tracking path");
+  state.counters["instance_bytes"] = static_cast<double>(instance.api()->instance_size);
+}
+
+void BM_RotorAllocation(benchmark::State& state) {
+  control::RotorAllocation<double> alloc;
+  (void)alloc.configure(TiltHexParameters{}, RotorParameters{});
+  Wrench<double> w;
+  w << 0.1, -0.2, 0.05, 1.0, -0.5, 40.0;
+  control::RotorAllocation<double>::RotorVector x;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(w);
+    benchmark::DoNotOptimize(alloc.speeds_squared(w, x));
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+}  // namespace
+
+BENCHMARK_TEMPLATE(BM_ControllerStep, double)->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_ControllerStep, float)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_PluginStep)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_RotorAllocation)->Unit(benchmark::kNanosecond);
