@@ -7,13 +7,15 @@
 // or base frame dᵏ/dtᵏ(Ad_C₁ᵀ Q₁)) and of the joint torques τ^(k), compute
 // V₁^(k+1) and q^(k+2) for every k = 0..r.
 //
-// The articulated inertias M^A_j (eq. 23), the joint scalars D_j = S_jᵀ M^A_j S_j
-// and the Cholesky factor of the base's M^A_1 are computed once and reused at
-// every order (Lemma 2); each order only runs a bias pass (eqs. 24-25, with
-// W^A_{j,r} read as the order-r bias, digest erratum E9) and a forward pass
-// (eq. 26), interleaved with the kinematics of Alg. 1 (erratum E10). The joint
-// wrenches W_j^(k) = M^A_j V_j^(k+1) + W^A_{j,k} of lower orders are stored for
-// τ̃ (eq. 25).
+// Everything runs in body-fixed joint frames (detail/joint_frame_articulated.hpp,
+// the frames of the inverse dynamics), not in the paper's world frame. The
+// articulated inertias M^A_j (eq. 23), the joint scalars D_j = s_jᵀ M^A_j s_j
+// and the LDLᵀ factor of the base's M^A are computed once and reused at every
+// order (Lemma 2); each order only runs a bias pass, a backward pass (eqs.
+// 24-25, with W^A_{j,r} read as the order-r bias, digest erratum E9) and a
+// forward pass (eq. 26), and the kinematics of the next order follow from the
+// solved accelerations (erratum E10). The joint wrenches of lower orders are
+// stored for the biases of the higher ones.
 //
 // Hybrid dynamics (Alg. 4): any subset of joints has prescribed accelerations
 // and their derivatives q^(k+2); the others have prescribed torques. The base
@@ -29,8 +31,9 @@
 #include <limits>
 
 #include "hodyn/detail/applied_loads.hpp"
-#include "hodyn/detail/cholesky6.hpp"
 #include "hodyn/detail/compile_time.hpp"
+#include "hodyn/detail/joint_frame_articulated.hpp"
+#include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/series_recursions.hpp"
 #include "hodyn/detail/small_algebra.hpp"
@@ -52,13 +55,13 @@ enum class WrenchFrame : std::uint8_t {
 template <class Tree, int MaxOrder, class Scalar = double>
 struct ForwardDynamicsInput {
   using JointVector = typename Model<Tree, Scalar>::JointVector;
-  Pose<Scalar> base_pose{};                                 ///< C₁
-  Twist<Scalar> base_twist = Twist<Scalar>::Zero();         ///< V₁ (spatial)
-  JointVector q = JointVector::Zero();                      ///< q
-  JointVector q_dot = JointVector::Zero();                  ///< q̇
+  Pose<Scalar> base_pose{};                          ///< C₁
+  Twist<Scalar> base_twist = Twist<Scalar>::Zero();  ///< V₁ (spatial)
+  JointVector q = JointVector::Zero();               ///< q
+  JointVector q_dot = JointVector::Zero();           ///< q̇
   WrenchFrame base_wrench_frame = WrenchFrame::kWorld;
-  std::array<Wrench<Scalar>, MaxOrder + 1> base_wrench{};   ///< propulsion wrench derivatives
-  std::array<JointVector, MaxOrder + 1> joint_torque{};     ///< τ^(k)
+  std::array<Wrench<Scalar>, MaxOrder + 1> base_wrench{};  ///< propulsion wrench derivatives
+  std::array<JointVector, MaxOrder + 1> joint_torque{};    ///< τ^(k)
 
   ForwardDynamicsInput() {
     for (auto& w : base_wrench) w.setZero();
@@ -82,7 +85,7 @@ struct HybridDynamicsInput : ForwardDynamicsInput<Tree, MaxOrder, Scalar> {
   /// Joint j (entry j−1) true: its q^(k+2) is prescribed in joint_acceleration;
   /// false: its torque τ^(k) is prescribed in joint_torque.
   std::array<bool, (kNumJoints > 0 ? kNumJoints : 1)> motion_prescribed{};
-  std::array<JointVector, MaxOrder + 1> joint_acceleration{};    ///< q^(k+2), k = 0..r
+  std::array<JointVector, MaxOrder + 1> joint_acceleration{};  ///< q^(k+2), k = 0..r
 
   HybridDynamicsInput() {
     for (auto& v : base_acceleration) v.setZero();
@@ -106,21 +109,15 @@ struct ForwardDynamicsData {
   std::array<JointVector, MaxOrder + 1> joint_torque{};
   int order = -1;
 
-  // ---- workspace (order-r quantities are Taylor coefficients, i.e. /r!) ----
-  std::array<detail::BodySeries<MaxOrder, Scalar>, kNumBodies> body{};
-  std::array<Matrix6<Scalar>, kNumBodies> articulated_inertia{};  ///< M^A_j (eq. 23), order-free
-  std::array<Vector6<Scalar>, kNumBodies> inertia_times_screw{};  ///< U_j = M^A_j S_j
-  std::array<Scalar, kNumBodies> inverse_joint_inertia{};         ///< D_j⁻¹ = (S_jᵀ M^A_j S_j)⁻¹
-  std::array<Vector6<Scalar>, kNumBodies> bias{};                 ///< W^A_{j,r} (eq. 24)
-  std::array<Vector6<Scalar>, kNumBodies> twist_bias{};           ///< V_{j,bias}^(r+1) (eq. 66)
-  std::array<Vector6<Scalar>, kNumBodies> acceleration{};         ///< V_j^(r+1)
-  std::array<Scalar, kNumBodies> partial_acceleration{};          ///< q̃_j^(r+2) (eq. 25)
-  /// Taylor coefficients of q̇_j, n = 0..r+1.
-  std::array<std::array<Scalar, MaxOrder + 2>, kNumBodies> joint_rate{};
-  std::array<std::array<detail::SV<Scalar>, MaxOrder + 1>, kNumBodies> joint_wrench{};  ///< W_j,[k]
-  std::array<detail::SV<Scalar>, MaxOrder + 1> base_wrench_input{};  ///< base-frame input, /k!
-  detail::Cholesky6<Scalar> base_factor{};
-  detail::MovingFrame<MaxOrder, Scalar> base_frame{};
+  /// Articulated inertias (eq. 23), order-free (Lemma 2): entry 0 is the
+  /// base's M^A in the world frame (spatial, as eq. 23 and the mass matrix
+  /// use it); entry j ≥ 1 is M^A_j in body j's joint frame B_j (origin on
+  /// joint j's axis, axes fixed to the body and parallel to the world at
+  /// home; see detail/joint_frame_articulated.hpp).
+  std::array<Matrix6<Scalar>, kNumBodies> articulated_inertia{};
+
+  // ---- workspace (Taylor coefficients in joint frames, i.e. /k!) ----
+  detail::ArticulatedWorkspace<Tree, MaxOrder, Scalar> workspace{};
 
   ForwardDynamicsData() { clear_results(); }
   void clear_results() {
@@ -160,198 +157,397 @@ Status check_forward_input(const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& i
   return Status::kOk;
 }
 
-/// Order 0: poses, screws, twists, centre-of-mass and inertia rates, and the
-/// articulated inertias (eq. 23), computed once for all orders (Lemma 2).
+/// The Newton–Euler terms of f_[k] that do not contain ã_[k] (joint frame,
+/// centre of mass c and rotational inertia I constant):
+///   lin = m Σ_i ω_[i] × (v + ω × c)_[k−i],   ang = Σ_i ω_[i] × (I ω)_[k−i] + c × lin.
+template <int MaxOrder, class S>
+HODYN_ALWAYS_INLINE SV<S> own_bias(int k, const ArticulatedBody<MaxOrder, S>& b, const S& mass,
+                                   const V3<S>& com) {
+  V3<S> lin = cross(b.twist[0].ang, b.com_velocity[k]);
+  V3<S> ang = cross(b.twist[0].ang, b.spin[k]);
+  for (int i = 1; i <= k; ++i) {
+    lin += cross(b.twist[i].ang, b.com_velocity[k - i]);
+    ang += cross(b.twist[i].ang, b.spin[k - i]);
+  }
+  lin = mass * lin;
+  return {ang + cross(com, lin), lin};
+}
+
+/// The momentum factors of level k of the Newton–Euler sums.
+template <int MaxOrder, class S>
+HODYN_ALWAYS_INLINE void momentum_factors(int k, ArticulatedBody<MaxOrder, S>& b, const V3<S>& com,
+                                          const Sym3<S>& inertia) {
+  b.com_velocity[k] = b.twist[k].lin + cross(b.twist[k].ang, com);
+  b.spin[k] = inertia * b.twist[k].ang;
+}
+
+/// U_j = M^A_j s_j: a column of M^A_j for an axis-aligned screw.
+template <JointKind K, class S>
+HODYN_ALWAYS_INLINE SV<S> inertia_times_screw(const Inertia6<S>& m, const V3<S>& e) {
+  constexpr int a = aligned_axis(K);
+  if constexpr (a >= 0) {
+    if constexpr (is_revolute(K))
+      return {m.a.col(a), {m.b.a[3 * a], m.b.a[3 * a + 1], m.b.a[3 * a + 2]}};
+    else
+      return {m.b.col(a), m.c.col(a)};
+  } else {
+    if constexpr (is_revolute(K))
+      return {m.a * e, m.b.transpose_times(e)};
+    else
+      return {m.b * e, m.c * e};
+  }
+}
+
+/// ã_0,[k] = (Ad_{P_0}⁻¹ (V̇₁ − G))_[k] from the world series in ws.base_input
+/// (hybrid dynamics with the base motion given; call for k = 0, 1, …).
+template <class Tree, int MaxOrder, class S>
+SV<S> base_acceleration_in_frame(int k, ArticulatedWorkspace<Tree, MaxOrder, S>& ws) {
+  if (k < 0 || k > MaxOrder) return {};  // (never; keeps GCC 12's -Warray-bounds quiet)
+  return twist_in_frame(k, ws.base_frame.rotation, ws.base_frame.origin, ws.base_input, ws.scratch);
+}
+
+/// Order 0, once for all orders (Lemma 2): the joint-frame twists, the
+/// articulated inertias M^A_j, U_j, D_j⁻¹ and the factor of the base's M^A.
 /// Returns false when a joint inertia D_j or the base's M^A is singular.
 template <bool kHybrid, class Tree, int MaxOrder, class Scalar>
 bool articulated_inertias(const Model<Tree, Scalar>& model,
                           ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                           const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
                           const HybridDynamicsInput<Tree, MaxOrder, Scalar>* hybrid,
-                          bool factor_base) {
+                          bool factor_base, bool need_gravity) {
   using S = Scalar;
   using Traits = ScalarTraits<S>;
   using Primal = decltype(Traits::primal(S(0)));
-  constexpr int n = Tree::kNumBodies;
-  auto& base = data.body[0];
-  place_base(model, in.base_pose, base);
-  base.twist[0] = SV<S>::from(in.base_twist);
+  auto& ws = data.workspace;
+  auto& body = ws.body;
+  {
+    const Pose<S> p0 = in.base_pose * model.base_home_pose_inverse();
+    const M3<S> r0 = M3<S>::from(p0.rotation);
+    const V3<S> x0 = V3<S>::from(p0.translation);
+    ws.base_frame.start(r0, x0);
+    const SV<S> v = SV<S>::from(in.base_twist);
+    ws.base_twist[0] = v;
+    auto& b = body[0];
+    b.twist[0] = {r0.transpose_times(v.ang), r0.transpose_times(v.lin - cross(x0, v.ang))};
+    if (need_gravity) b.gravity[0] = r0.transpose_times(V3<S>::from(model.gravity()));
+    const V3<S> com = V3<S>::from(model.local_com(0));
+    momentum_factors(0, b, com, model.home_inertia(0));
+    set_rigid_inertia(b.inertia, model.mass(0), com, model.home_inertia(0));
+  }
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
-    auto& b = data.body[j];
-    data.joint_rate[j][0] = in.q_dot(j - 1);
-    place_body<K>(model, j, data.body[Tree::kParent[j]], in.q(j - 1), b);
-    const auto& rate = data.joint_rate[j];
-    twist_coefficient<K>(0, data.body[Tree::kParent[j]].twist[0], [&](int i) { return rate[i]; }, b);
+    auto& b = body[j];
+    const auto& parent = body[Tree::kParent[j]];
+    const V3<S> d = V3<S>::from(model.local_offset(j));
+    const V3<S> e = V3<S>::from(model.joint_axis(j));
+    b.q[0] = in.q(j - 1);
+    b.rate[0] = in.q_dot(j - 1);
+    if constexpr (is_revolute(K)) {
+      using std::cos;
+      using std::sin;
+      b.cos_q[0] = cos(b.q[0]);
+      b.sin_q[0] = sin(b.q[0]);
+      if (need_gravity)
+        b.gravity[0] = axis_rotate<K, true, true>(e, b.cos_q[0], b.sin_q[0], parent.gravity[0]);
+    } else {
+      if (need_gravity) b.gravity[0] = parent.gravity[0];
+    }
+    b.twist[0] = twist_to_child<K>(b, d, e, parent.twist[0]);
+    add_screw<K>(e, b.rate[0], b.twist[0]);
+    const V3<S> com = V3<S>::from(model.local_com(j));
+    momentum_factors(0, b, com, model.home_inertia(j));
+    set_rigid_inertia(b.inertia, model.mass(j), com, model.home_inertia(j));
   });
-  for (int j = 0; j < n; ++j) {
-    auto& b = data.body[j];
-    b.com[1] = point_next_coefficient(0, b.twist, b.com);
-    inertia_next_coefficient(0, b);
-    data.articulated_inertia[j] = spatial_inertia_matrix(model.mass(j), b.com[0], b.inertia[0]);
-  }
   bool singular = false;
-  for_each_joint_reverse<Tree>([&](auto, int j) {
-    const Matrix6<S>& ma = data.articulated_inertia[j];
-    Matrix6<S>& parent = data.articulated_inertia[Tree::kParent[j]];
-    if constexpr (kHybrid) {
-      if (hybrid->motion_prescribed[j - 1]) {
-        parent += ma;
+  for_each_joint_reverse<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    auto& b = body[j];
+    auto& parent = body[Tree::kParent[j]];
+    const V3<S> d = V3<S>::from(model.local_offset(j));
+    const V3<S> e = V3<S>::from(model.joint_axis(j));
+    b.inertia.to_matrix(data.articulated_inertia[j]);
+    const SV<S> u = inertia_times_screw<K>(b.inertia, e);
+    b.screw_inertia = u;
+    bool torque_driven = true;
+    if constexpr (kHybrid) torque_driven = !hybrid->motion_prescribed[j - 1];
+    if (torque_driven) {
+      const S dj = screw_dot<K>(e, u);
+      const Primal tiny =
+          Traits::primal(b.inertia.trace()) * std::numeric_limits<Primal>::epsilon() * 64;
+      if (!Traits::is_finite(dj) || !(Traits::primal(dj) > tiny)) {
+        singular = true;
+        return;
+      }
+      b.inverse_d = S(1) / dj;
+      if constexpr (is_revolute(K) && aligned_axis(K) >= 0) {
+        // The hot path: reduce, rotate, translate and accumulate in one step.
+        add_reduced_revolute<aligned_axis(K)>(b.inertia, u, b.inverse_d, b.cos_q[0], b.sin_q[0], d,
+                                              parent.inertia);
         return;
       }
     }
-    const Vector6<S> s = data.body[j].screw[0].eigen();
-    const Vector6<S> u = ma * s;
-    const S d = s.dot(u);
-    const Primal tiny = Traits::primal(ma.trace()) * std::numeric_limits<Primal>::epsilon() * 64;
-    if (!Traits::is_finite(d) || !(Traits::primal(d) > tiny)) {
-      singular = true;
-      return;
+    Inertia6<S> carried;
+    if (torque_driven) {
+      reduce_rank_one(b.inertia, u, b.inverse_d, carried);
+    } else {
+      carried = b.inertia;
     }
-    const S d_inv = S(1) / d;
-    data.inertia_times_screw[j] = u;
-    data.inverse_joint_inertia[j] = d_inv;
-    parent.noalias() -= (u * d_inv) * u.transpose();
-    parent += ma;
+    if constexpr (is_revolute(K)) {
+      carry_inertia_to_parent<K>(carried, e, b.cos_q[0], b.sin_q[0], d);
+    } else {
+      V3<S> p = d;
+      add_along_axis<K>(e, b.q[0], p);
+      carry_inertia_to_parent<K>(carried, e, S(1), S(0), p);
+    }
+    parent.inertia += carried;
   });
   if (singular) return false;
-  return !factor_base || data.base_factor.compute(data.articulated_inertia[0]);
+  // The base's M^A in the world frame: Ad_{P_0}⁻ᵀ M^A Ad_{P_0}⁻¹, P_0 = T(x) R.
+  {
+    const Inertia6<S>& m0 = body[0].inertia;
+    const M3<S>& r0 = ws.base_frame.rotation[0];
+    Inertia6<S> w;
+    rotate_general(m0.a, r0, w.a);
+    rotate_general(m0.b, r0, w.b);
+    rotate_general(m0.c, r0, w.c);
+    translate_inertia(w, ws.base_frame.origin[0]);
+    w.to_matrix(data.articulated_inertia[0]);
+  }
+  if (!factor_base) return true;
+  S m0[6][6];
+  body[0].inertia.lower(m0);
+  return ws.base_factor.compute([&](int i, int j) -> const S& { return m0[i][j]; });
 }
 
-/// Orders 0..order of Alg. 3 (kHybrid = false) or Alg. 4 (kHybrid = true); a
-/// FixedOrder ≥ 0 makes the order a compile-time constant (small orders unroll).
-/// Everything of order r is a Taylor coefficient: W_[r] = W^(r)/r!, and the
-/// unknowns y_j = V_j^(r+1)/r!, α_j = q_j^(r+2)/r! satisfy the order-0 form of
-/// eqs. 24-26 (Lemma 2) with the biases of order r.
+/// Orders 0..order of Alg. 3 (kHybrid = false) or Alg. 4 (kHybrid = true) in
+/// joint frames; a FixedOrder ≥ 0 makes the order a compile-time constant
+/// (small orders unroll). Everything of order k is a Taylor coefficient, and
+/// the unknowns ã_0,[k], q̈_j,[k] = q_j^(k+2)/k! satisfy the order-0
+/// articulated-body equations with the biases of order k (Lemma 2).
 template <int FixedOrder, bool kHybrid, class Tree, int MaxOrder, class Scalar>
 void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
                         ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                         const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
                         const HybridDynamicsInput<Tree, MaxOrder, Scalar>* hybrid,
-                        const ExternalLoads<Tree, MaxOrder, Scalar>* loads, bool base_motion_given) {
+                        const ExternalLoads<Tree, MaxOrder, Scalar>* loads,
+                        bool base_motion_given) {
   using S = Scalar;
   constexpr int n = Tree::kNumBodies;
-  const V3<S> g = V3<S>::from(model.gravity());
+  const int order = FixedOrder >= 0 ? FixedOrder : run_order;
+  auto& ws = data.workspace;
+  auto& body = ws.body;
   auto& motion = data.motion;
-  auto& base = data.body[0];
+  auto& b0 = body[0];
+  const V3<S> g = V3<S>::from(model.gravity());
+  std::array<S, MaxOrder + 2> inv_fact{}, fact{};
+  inv_fact[0] = fact[0] = S(1);
+  for (int m = 1; m <= order + 1; ++m) {
+    fact[m] = fact[m - 1] * S(m);
+    inv_fact[m] = inv_fact[m - 1] * reciprocal<S>(m);
+  }
   const auto prescribed = [&](int j) -> bool {
     if constexpr (kHybrid) return hybrid->motion_prescribed[j - 1];
     return false;
   };
-  data.base_frame.start(M3<S>::from(in.base_pose.rotation), V3<S>::from(in.base_pose.translation));
-  const int order = FixedOrder >= 0 ? FixedOrder : run_order;
-  for (int r = 0; r <= order; ++r) {
-    const S inv_fact = inverse_factorial<S>(r);
-    const S fact = factorial<S>(r);
+  const bool world_input = !base_motion_given && in.base_wrench_frame == WrenchFrame::kWorld;
 
-    // ---- the propulsion wrench coefficient Q_[r] in the world frame ----
-    Vector6<S> q_base = Vector6<S>::Zero();
-    if (r > 0) data.base_frame.extend(r, base.twist);
-    if (!base_motion_given) {
-      if (in.base_wrench_frame == WrenchFrame::kWorld) {
-        q_base = inv_fact * in.base_wrench[r];
-      } else {
-        data.base_wrench_input[r] = inv_fact * SV<S>::from(in.base_wrench[r]);
-        q_base = data.base_frame.to_world(r, data.base_wrench_input).eigen();
-      }
-    }
-
-    // ---- biases: everything of order r but the unknown V^(r+1), q^(r+2) ----
-    for (int j = 0; j < n; ++j) {
-      auto& b = data.body[j];
-      b.twist[r + 1] = SV<S>{};
-      b.com[r + 2] = point_next_coefficient(r + 1, b.twist, b.com);
-      data.bias[j] = own_wrench_coefficient(r, model.mass(j), g, b).eigen();
-    }
-    if (loads != nullptr) {
-      std::array<SV<S>, MaxOrder + 1> applied{};
-      for (int j = 0; j < n; ++j) {
-        if (!loads->has_world_wrench[j] && !loads->has_body_wrench[j]) continue;
-        applied_wrench_coefficients(model, *loads, j, r, data.body[j], applied);
-        data.bias[j] -= applied[r].eigen();
-      }
-    }
+  for (int k = 0; k <= order; ++k) {
+    // ---- biases: the Newton–Euler terms, c_j,[k], applied loads ----
+    b0.bias = own_bias(k, b0, model.mass(0), V3<S>::from(model.local_com(0)));
     for_each_joint<Tree>([&](auto kind, int j) {
       constexpr JointKind K = decltype(kind)::value;
-      auto& b = data.body[j];
-      screw_coefficient<K>(r + 1, b);
-      // (r+1) Σ_{m=1}^{r+1} S_[m] q̇_[r+1−m]: the known part of (r+1) V_[r+1] − V_p,[r+1]·(r+1).
-      SV<S> vb{};
-      for (int m = 1; m <= r + 1; ++m) vb += data.joint_rate[j][r + 1 - m] * b.screw[m];
-      data.twist_bias[j] = (S(r + 1) * vb).eigen();
-    });
-
-    // ---- backward pass (eqs. 24-25; Alg. 4 for prescribed joints) ----
-    for_each_joint_reverse<Tree>([&](auto, int j) {
-      const auto& b = data.body[j];
-      const Matrix6<S>& ma = data.articulated_inertia[j];
-      const Vector6<S>& vb = data.twist_bias[j];
-      const Vector6<S> s0 = b.screw[0].eigen();
-      Vector6<S> contribution = data.bias[j] + ma * vb;
-      if (prescribed(j)) {
-        if constexpr (kHybrid)
-          contribution += ma * (s0 * (inv_fact * hybrid->joint_acceleration[r](j - 1)));
+      auto& b = body[j];
+      const auto& parent = body[Tree::kParent[j]];
+      const V3<S> e = V3<S>::from(model.joint_axis(j));
+      b.bias = own_bias(k, b, model.mass(j), V3<S>::from(model.local_com(j)));
+      // c = Σ_{i≥1} (Ad_X⁻¹)_[i] ã_p,[k−i] − Σ_i q̇_[i] ad_s v_[k−i]  (ad_s u = ad_s v).
+      SV<S> c{};
+      if constexpr (is_revolute(K)) {
+        if (k > 0) {
+          const V3<S> d = V3<S>::from(model.local_offset(j));
+          c.ang = axis_rotate_series<K, true, 1>(
+              k, b.cos_q, b.sin_q, e, [&](int m) -> V3<S> { return parent.acceleration[m].ang; });
+          c.lin = axis_rotate_series<K, true, 1>(k, b.cos_q, b.sin_q, e, [&](int m) -> V3<S> {
+            return parent.acceleration[m].lin - cross(d, parent.acceleration[m].ang);
+          });
+        }
+        for (int i = 0; i <= k; ++i) {
+          c.ang -= b.rate[i] * axis_cross<K>(e, b.twist[k - i].ang);
+          c.lin -= b.rate[i] * axis_cross<K>(e, b.twist[k - i].lin);
+        }
       } else {
-        S tau_tilde(0);  // Σ_{i=1}^{r} S_[i]·W_[r−i]
-        for (int i = 1; i <= r; ++i) tau_tilde += dot(b.screw[i], data.joint_wrench[j][r - i]);
-        S tau = inv_fact * in.joint_torque[r](j - 1) - tau_tilde -
-                data.inertia_times_screw[j].dot(vb) - s0.dot(data.bias[j]);
-        if (loads != nullptr) tau += inv_fact * loads->joint_torque[r](j - 1);
-        const S qt = data.inverse_joint_inertia[j] * tau;
-        data.partial_acceleration[j] = qt;
-        contribution += data.inertia_times_screw[j] * qt;
+        for (int i = 1; i <= k; ++i)
+          c.lin -= b.q[i] * axis_cross<K>(e, parent.acceleration[k - i].ang);
+        for (int i = 0; i <= k; ++i) c.lin -= b.rate[i] * axis_cross<K>(e, b.twist[k - i].ang);
       }
-      data.bias[Tree::kParent[j]] += contribution;
+      b.acceleration_bias = c;
+    });
+    if (loads != nullptr) {
+      for (int j = 0; j < n; ++j) {
+        if (!loads->has_world_wrench[j] && !loads->has_body_wrench[j]) continue;
+        auto& b = body[j];
+        if (loads->has_body_wrench[j]) {
+          // Body frame C_j = P_j K_j with the constant K_j = T(−o_j) A⁰_j.
+          const Pose<S> kj = Pose<S>::from_translation(model.local_com(j) - model.home_com(j)) *
+                             model.home_pose(j);
+          b.bias -=
+              SV<S>::from(coadjoint_inverse(kj, Wrench<S>(inv_fact[k] * loads->body_wrench[j][k])));
+        }
+        if (loads->has_world_wrench[j]) {
+          MovingFrame<MaxOrder, S> frame;
+          joint_frame_pose_series(
+              model, ws.base_frame, body, [&](int c, int m) -> S { return body[c].q[m]; }, j, k,
+              frame);
+          std::array<SV<S>, MaxOrder + 1> w{};
+          SV<S> wk{};
+          for (int m = 0; m <= k; ++m) {
+            w[m] = inv_fact[m] * SV<S>::from(loads->world_wrench[j][m]);
+            wk = frame.to_frame(m, w);
+          }
+          b.bias -= wk;
+        }
+      }
+    }
+
+    // ---- backward pass: articulated biases (Alg. 3 eqs. 24-25, Alg. 4) ----
+    for_each_joint_reverse<Tree>([&](auto kind, int j) {
+      constexpr JointKind K = decltype(kind)::value;
+      auto& b = body[j];
+      auto& parent = body[Tree::kParent[j]];
+      const V3<S> d = V3<S>::from(model.local_offset(j));
+      const V3<S> e = V3<S>::from(model.joint_axis(j));
+      const SV<S>& c = b.acceleration_bias;
+      SV<S> pa = b.bias + b.inertia * c;
+      S x(0);
+      if (prescribed(j)) {
+        if constexpr (kHybrid) x = inv_fact[k] * hybrid->joint_acceleration[k](j - 1);
+      } else {
+        S tau = inv_fact[k] * in.joint_torque[k](j - 1) - screw_dot<K>(e, b.bias) -
+                dot(b.screw_inertia, c);
+        if (loads != nullptr) tau += inv_fact[k] * loads->joint_torque[k](j - 1);
+        x = b.inverse_d * tau;
+      }
+      b.partial = x;
+      pa += x * b.screw_inertia;
+      parent.bias += wrench_to_parent<K>(
+          k, b, d, e, [&](int m) -> const SV<S>& { return m == k ? pa : b.wrench[m]; });
     });
 
     // ---- base ----
-    Vector6<S>& y0 = data.acceleration[0];
+    SV<S> a0, f0;
     if (base_motion_given) {
-      if constexpr (kHybrid) y0 = inv_fact * hybrid->base_acceleration[r];
-      q_base = data.articulated_inertia[0] * y0 + data.bias[0];
+      if constexpr (kHybrid) {
+        ws.base_input[k] = inv_fact[k] * SV<S>::from(hybrid->base_acceleration[k]);
+        if (k == 0) ws.base_input[0].lin -= g;
+        // ã_0 = Ad_{P_0}⁻¹ (V̇₁ − G), coefficient k.
+        a0 = base_acceleration_in_frame(k, ws);
+        f0 = b0.inertia * a0 + b0.bias;
+        ws.base_twist[k + 1] = inv_fact[k + 1] * SV<S>::from(hybrid->base_acceleration[k]);
+        motion.base_twist[k + 1] = hybrid->base_acceleration[k];
+      }
     } else {
-      y0 = data.base_factor.solve(q_base - data.bias[0]);
+      if (world_input) {
+        ws.base_input[k] = inv_fact[k] * SV<S>::from(in.base_wrench[k]);
+        f0 = ws.base_frame.to_frame(k, ws.base_input);
+      } else {
+        f0 = SV<S>::from(
+            coadjoint_inverse(model.home_pose(0), Wrench<S>(inv_fact[k] * in.base_wrench[k])));
+      }
+      a0 = ws.base_factor.solve(f0 - b0.bias);
     }
-    base.twist[r + 1] = reciprocal<S>(r + 1) * SV<S>::from(y0);
-    motion.base_twist[r + 1] = fact * y0;
-    data.base_wrench[r] = fact * q_base;
-    data.joint_wrench[0][r] = SV<S>::from(q_base);
-    data.joint_torque[r] = in.joint_torque[r];
+    b0.acceleration[k] = a0;
+    b0.wrench[k] = f0;
+    if (!base_motion_given) {
+      // V̇₁ − G = Ad_{P_0} ã_0: coefficient k by Cauchy products over R_[i], x_[i].
+      const auto& rot = ws.base_frame.rotation;
+      const auto& org = ws.base_frame.origin;
+      V3<S> wang = rot[0] * a0.ang;
+      V3<S> wlin = rot[0] * a0.lin;
+      for (int i = 1; i <= k; ++i) {
+        wang += rot[i] * b0.acceleration[k - i].ang;
+        wlin += rot[i] * b0.acceleration[k - i].lin;
+      }
+      ws.world_spin[k] = wang;
+      for (int i = 0; i <= k; ++i) wlin += cross(org[i], ws.world_spin[k - i]);
+      if (k == 0) wlin += g;
+      const SV<S> w{wang, wlin};
+      ws.base_twist[k + 1] = reciprocal<S>(k + 1) * w;
+      motion.base_twist[k + 1] = (fact[k] * w).eigen();
+    }
+    if (world_input) {
+      data.base_wrench[k] = in.base_wrench[k];
+    } else {
+      data.base_wrench[k] = (fact[k] * ws.base_frame.to_world(k, b0.wrench)).eigen();
+    }
+    data.joint_torque[k] = in.joint_torque[k];
 
     // ---- forward pass (eq. 26) ----
-    for_each_joint<Tree>([&](auto, int j) {
-      auto& b = data.body[j];
-      const Vector6<S>& yp = data.acceleration[Tree::kParent[j]];
-      const Vector6<S> s0 = b.screw[0].eigen();
-      S alpha;
-      if (prescribed(j)) {
-        if constexpr (kHybrid) alpha = inv_fact * hybrid->joint_acceleration[r](j - 1);
-      } else {
-        alpha = data.partial_acceleration[j] -
-                data.inverse_joint_inertia[j] * data.inertia_times_screw[j].dot(yp);
-      }
-      const Vector6<S> y = yp + s0 * alpha + data.twist_bias[j];
-      data.acceleration[j] = y;
-      b.twist[r + 1] = reciprocal<S>(r + 1) * SV<S>::from(y);
-      data.joint_rate[j][r + 1] = reciprocal<S>(r + 1) * alpha;
-      motion.q[r + 2](j - 1) = fact * alpha;
-      const Vector6<S> w = data.articulated_inertia[j] * y + data.bias[j];
-      data.joint_wrench[j][r] = SV<S>::from(w);
-      if (prescribed(j)) {
-        S tau = s0.dot(w);
-        for (int i = 1; i <= r; ++i) tau += dot(b.screw[i], data.joint_wrench[j][r - i]);
-        if (loads != nullptr) tau -= inv_fact * loads->joint_torque[r](j - 1);
-        data.joint_torque[r](j - 1) = fact * tau;
+    const bool need_wrench = FixedOrder != 0 && k < order;
+    for_each_joint<Tree>([&](auto kind, int j) {
+      constexpr JointKind K = decltype(kind)::value;
+      auto& b = body[j];
+      const auto& parent = body[Tree::kParent[j]];
+      const V3<S> d = V3<S>::from(model.local_offset(j));
+      const V3<S> e = V3<S>::from(model.joint_axis(j));
+      const SV<S> x = twist_to_child<K>(b, d, e, parent.acceleration[k]);
+      S alpha = b.partial;
+      if (!prescribed(j)) alpha -= b.inverse_d * dot(b.screw_inertia, x);
+      SV<S> a = x + b.acceleration_bias;
+      add_screw<K>(e, alpha, a);
+      b.acceleration[k] = a;
+      b.rate[k + 1] = reciprocal<S>(k + 1) * alpha;
+      motion.q[k + 2](j - 1) = fact[k] * alpha;
+      if (need_wrench || prescribed(j)) {
+        b.wrench[k] = b.inertia * a + b.bias;
+        if (prescribed(j)) {
+          S tau = screw_dot<K>(e, b.wrench[k]);
+          if (loads != nullptr) tau -= inv_fact[k] * loads->joint_torque[k](j - 1);
+          data.joint_torque[k](j - 1) = fact[k] * tau;
+        }
       }
     });
 
-    // ---- kinematics for the next order: c_[r+2], I_[r+2] from the solved V_[r+1] ----
-    if (r < order) {
-      for (int j = 0; j < n; ++j) {
-        auto& b = data.body[j];
-        b.com[r + 2] = point_next_coefficient(r + 1, b.twist, b.com);
-        inertia_next_coefficient(r + 1, b);
+    // ---- kinematics of level k+1 from the solved accelerations ----
+    if (FixedOrder != 0 && k < order) {  // (constant false at order 0)
+      const S step = reciprocal<S>(k + 1);
+      const bool need_gravity = k + 1 < order;
+      ws.base_frame.extend(k + 1, ws.base_twist);
+      {
+        SV<S> v = b0.acceleration[k];
+        v.lin += b0.gravity[k];
+        b0.twist[k + 1] = step * v;
+        if (need_gravity) b0.gravity[k + 1] = ws.base_frame.rotation[k + 1].transpose_times(g);
+        momentum_factors(k + 1, b0, V3<S>::from(model.local_com(0)), model.home_inertia(0));
       }
+      for_each_joint<Tree>([&](auto kind, int j) {
+        constexpr JointKind K = decltype(kind)::value;
+        auto& b = body[j];
+        const auto& parent = body[Tree::kParent[j]];
+        b.q[k + 1] = step * b.rate[k];
+        if constexpr (is_revolute(K)) {
+          S sc(0), cc(0);  // (sin q)' = cos q q̇, (cos q)' = −sin q q̇
+          for (int i = 0; i <= k; ++i) {
+            sc += b.cos_q[i] * b.rate[k - i];
+            cc += b.sin_q[i] * b.rate[k - i];
+          }
+          b.sin_q[k + 1] = step * sc;
+          b.cos_q[k + 1] = -(step * cc);
+        }
+        SV<S> v = b.acceleration[k];
+        v.lin += b.gravity[k];
+        b.twist[k + 1] = step * v;
+        if (need_gravity) {
+          if constexpr (is_revolute(K)) {
+            const V3<S> e = V3<S>::from(model.joint_axis(j));
+            b.gravity[k + 1] = axis_rotate_series<K, true, 0>(
+                k + 1, b.cos_q, b.sin_q, e,
+                [&](int m) -> const V3<S>& { return parent.gravity[m]; });
+          } else {
+            b.gravity[k + 1] = parent.gravity[k + 1];
+          }
+        }
+        momentum_factors(k + 1, b, V3<S>::from(model.local_com(j)), model.home_inertia(j));
+      });
     }
   }
 }
@@ -374,7 +570,7 @@ Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
   motion.base_twist[0] = in.base_twist;
   motion.q[0] = in.q;
   motion.q[1] = in.q_dot;
-  if (!articulated_inertias<kHybrid>(model, data, in, hybrid, !base_motion_given)) {
+  if (!articulated_inertias<kHybrid>(model, data, in, hybrid, !base_motion_given, order > 0)) {
     data.clear_results();
     return Status::kSingularInertia;
   }
@@ -417,7 +613,8 @@ Status forward_dynamics(const Model<Tree, Scalar>& model,
                         const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
                         int order) noexcept {
   return forward_dynamics(model, data, input,
-                          static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order);
+                          static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr),
+                          order);
 }
 
 /// Hybrid dynamics of orders 0..order (`loads` may be null).
