@@ -1,7 +1,10 @@
 // One step of the feedback-linearization controller (plugins/feedback_linearization):
-// forward dynamics of order 1 (V̇, V̈, q̈, q⃛), the snap law, inverse dynamics of
-// order 2 (Ẅ_prop, τ̈_el), motor torques, the extension update and the TiltHex
-// allocation with the lag inversion — what runs every millisecond in flight.
+// forward dynamics (V̇, V̈, q̈, q⃛ and the drift snap, order 2), the snap law, the
+// second-order inverse dynamics Ẅ_prop, τ̈_el (as M̄ (ν⃛ − ν⃛₀), one order-0
+// call), motor torques, the extension update and the TiltHex allocation with
+// the lag inversion — what runs every millisecond in flight.
+//
+//   BM_StepDynamicsOnly         the two dynamics calls alone (the floor)
 //
 //   BM_ControllerStep<double>   the math library's update() (header-only,
 //                               compiled here with the benchmark's flags)
@@ -171,3 +174,41 @@ BENCHMARK_TEMPLATE(BM_ControllerStep, double)->Unit(benchmark::kNanosecond);
 BENCHMARK_TEMPLATE(BM_ControllerStep, float)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_PluginStep)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_RotorAllocation)->Unit(benchmark::kNanosecond);
+
+namespace {
+
+// The two dynamics calls of a step alone (same workspaces as the controller):
+// forward dynamics r = 2 (acceleration, jerk, drift snap) and inverse dynamics
+// r = 0 without gravity at zero velocity (the snap-to-wrench map M̄) — the
+// floor of a step.
+void BM_StepDynamicsOnly(benchmark::State& state) {
+  control::FeedbackLinearization<double> c;
+  (void)c.configure(control::FeedbackLinearizationConfig{});
+  const auto m = reference_state(c);
+  ForwardDynamicsInput<AerialManipulatorTree, 2> in;
+  in.base_pose = m.base_pose;
+  in.base_twist = m.base_twist;
+  in.q = m.q;
+  in.q_dot = m.q_dot;
+  in.base_wrench_frame = WrenchFrame::kBase;
+  in.base_wrench[0] = c.allocation().matrix() * m.rotor_speed.cwiseProduct(m.rotor_speed);
+  in.joint_torque[0] = 50.0 * (m.motor_position - m.q);
+  auto no_gravity = c.model();
+  (void)no_gravity.set_gravity(Vector3<double>::Zero());
+  static ForwardDynamicsData<AerialManipulatorTree, 2> fd;
+  static InverseDynamicsData<AerialManipulatorTree, 0> id;
+  MotionDerivatives<AerialManipulatorTree, 0> motion;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(forward_dynamics(c.model(), fd, in, 2));
+    motion.base_pose = in.base_pose;
+    motion.base_twist[1] = fd.motion.base_twist[3];
+    motion.q[0] = in.q;
+    motion.q[2] = fd.motion.q[4];
+    benchmark::DoNotOptimize(inverse_dynamics(no_gravity, id, motion, 0));
+    benchmark::ClobberMemory();
+  }
+}
+
+}  // namespace
+
+BENCHMARK(BM_StepDynamicsOnly)->Unit(benchmark::kNanosecond);

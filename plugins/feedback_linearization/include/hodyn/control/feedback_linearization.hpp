@@ -11,15 +11,18 @@
 // one control step is:
 //
 //   1. τ_el = K (θ − q), τ̇_el = K (θ̇ − q̇) from the motor and link encoders.
-//   2. Forward dynamics of order 1 with (W_prop, Ẇ_prop) and (τ_el, τ̇_el):
-//      V̇, V̈ and q̈, q⃛ (the state's acceleration and jerk).
+//   2. Forward dynamics with (W_prop, Ẇ_prop) and (τ_el, τ̇_el): V̇, V̈ and
+//      q̈, q⃛ (the state's acceleration and jerk; computed with order 2, whose
+//      last order is the snap ν⃛₀ at Ẅ_prop = 0, τ̈_el = 0, used in 4).
 //   3. Commanded snaps: y⁗ = y⁗_d + k3 e⃛ + k2 ë + k1 ė + k0 e + ki ∫e per
 //      output (tracking_gains.hpp); the attitude error is the world-frame
 //      rotation vector e_R = log(R_d Rᵀ) (SO(3) logarithm, no Euler angles),
 //      with ė_R ≈ ω_d − ω, ë_R ≈ ω̇_d − ω̇, e⃛_R ≈ ω̈_d − ω̈ (exact to first order
 //      in the error). The base position's snap becomes V⃛ (base_output.hpp).
 //   4. Inverse dynamics of order 2 with (V, V̇, V̈, V⃛) and (q, q̇, q̈, q⃛, q⁗):
-//      its base row is Ẅ_prop (base frame), its joint rows τ̈_el.
+//      its base row is Ẅ_prop (base frame), its joint rows τ̈_el. Being affine
+//      in the snap, it equals M̄ (ν⃛ − ν⃛₀), which one inverse-dynamics call of
+//      order 0 (no gravity, zero velocity) evaluates — cheaper than order 2.
 //   5. Motor torques from differentiating τ_el = K (θ − q) twice:
 //      u = B (q̈ + K⁻¹ τ̈_el) + F θ̇ + τ_el.
 //   6. W_prop and Ẇ_prop integrate Ẅ_prop over the step (exact for a held
@@ -199,6 +202,8 @@ class FeedbackLinearization {
   long bad_steps_ = 0;                                   ///< consecutive steps with bad input
   Wrench<Scalar> wrench_ = Wrench<Scalar>::Zero();       ///< W_prop
   Wrench<Scalar> wrench_rate_ = Wrench<Scalar>::Zero();  ///< Ẇ_prop
+  RotorVector speed_ = RotorVector::Zero();  ///< ω_d = sqrt(A⁻¹ W_prop), within the limits
+  bool speed_saturated_ = false;             ///< ω_d needed a limit
   V3 position_integral_ = V3::Zero(), attitude_integral_ = V3::Zero();
   JointVector joint_integral_ = JointVector::Zero();
   Output last_good_{};
@@ -206,10 +211,11 @@ class FeedbackLinearization {
   Diagnostics diagnostics_{};
 
   // ---- workspaces (fixed size, reused every step) ----
-  ForwardDynamicsInput<Tree, 1, Scalar> forward_input_{};
-  ForwardDynamicsData<Tree, 1, Scalar> forward_{};
-  MotionDerivatives<Tree, 2, Scalar> motion_{};
-  InverseDynamicsData<Tree, 2, Scalar> inverse_{};
+  Model<Tree, Scalar> inertia_model_{};  ///< model_ without gravity: ID of order 0 = M̄ a
+  ForwardDynamicsInput<Tree, 2, Scalar> forward_input_{};
+  ForwardDynamicsData<Tree, 2, Scalar> forward_{};
+  MotionDerivatives<Tree, 0, Scalar> snap_motion_{};
+  InverseDynamicsData<Tree, 0, Scalar> snap_wrench_{};
 };
 
 // ===========================================================================
@@ -283,6 +289,8 @@ Status FeedbackLinearization<Scalar>::configure(const FeedbackLinearizationConfi
 
   config_ = c;
   model_ = model;
+  inertia_model_ = model;
+  (void)inertia_model_.set_gravity(Vector3<Scalar>::Zero());
   allocation_ = allocation;
   for (int j = 0; j < kNumJoints; ++j) {
     const auto& p = c.actuation.joints[static_cast<std::size_t>(j)];
@@ -369,10 +377,11 @@ bool FeedbackLinearization<Scalar>::reference_jumped(const Reference& r) const n
   const Scalar limit = Scalar(config_.reference_jump);
   const V3 predicted = p.position[0] + h * p.position[1] + h2 * p.position[2];
   if ((r.position[0] - predicted).norm() > limit) return true;
-  // The rotation since the last reference against the turn its rate predicts.
-  const V3 turn = h * p.angular_velocity[0] + h2 * p.angular_velocity[1];
-  const V3 moved = so3_log(Matrix3<Scalar>(r.orientation * p.orientation.transpose()));
-  if ((moved - turn).norm() > limit) return true;
+  // The rotation against the one its rate predicts, R_pred = (I + h[ω]) R_prev
+  // (first order; h²|ω|² is far below the threshold): ‖R − R_pred‖_F ≈ √2 · angle.
+  const Matrix3<Scalar> predicted_r =
+      p.orientation + h * skew<Scalar>(p.angular_velocity[0]) * p.orientation;
+  if ((r.orientation - predicted_r).norm() > Scalar(1.41421356) * limit) return true;
   const JointVector predicted_q = p.joints[0] + h * p.joints[1] + h2 * p.joints[2];
   return (r.joints[0] - predicted_q).cwiseAbs().maxCoeff() > limit;
 }
@@ -389,6 +398,9 @@ void FeedbackLinearization<Scalar>::synchronise_extension(const Measurement& m) 
   RotorVector squared = m.rotor_speed.cwiseProduct(m.rotor_speed);
   wrench_ = allocation_.matrix() * squared;
   wrench_rate_.setZero();
+  RotorVector now_squared;
+  speed_saturated_ = allocation_.speeds_squared(wrench_, now_squared) != Status::kOk;
+  speed_ = now_squared.cwiseSqrt();
   synchronised_ = true;
 }
 
@@ -433,7 +445,9 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
   const JointVector tau = stiffness_.cwiseProduct(deflection);
   const JointVector tau_rate = stiffness_.cwiseProduct(m.motor_velocity - m.q_dot);
 
-  // 2. Acceleration and jerk of the state: forward dynamics of order 1.
+  // 2. Acceleration, jerk and the snap the state would have with Ẅ_prop = 0,
+  // τ̈_el = 0: forward dynamics of order 2 (its order-2 part is the "drift"
+  // snap ν⃛₀ used in step 4).
   forward_input_.base_pose = m.base_pose;
   forward_input_.base_twist = m.base_twist;
   forward_input_.q = m.q;
@@ -441,9 +455,11 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
   forward_input_.base_wrench_frame = WrenchFrame::kBase;
   forward_input_.base_wrench[0] = wrench_;
   forward_input_.base_wrench[1] = wrench_rate_;
+  forward_input_.base_wrench[2].setZero();
   forward_input_.joint_torque[0] = tau;
   forward_input_.joint_torque[1] = tau_rate;
-  Status step = forward_dynamics(model_, forward_, forward_input_, 1);
+  forward_input_.joint_torque[2].setZero();
+  Status step = forward_dynamics(model_, forward_, forward_input_, 2);
   if (step != Status::kOk) {
     safe_command(out);
     return step;
@@ -473,21 +489,28 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
       config_.joints, qd[4], e_q, JointVector(qd[1] - m.q_dot), JointVector(qd[2] - fm.q[2]),
       JointVector(qd[3] - fm.q[3]), joint_integral_);
 
-  // 4. Second-order inverse dynamics: Ẅ_prop and τ̈_el.
-  motion_.base_pose = m.base_pose;
-  for (int k = 0; k < 3; ++k) motion_.base_twist[k] = twist[k];
+  // 4. Second-order inverse dynamics: Ẅ_prop and τ̈_el. They are affine in
+  // the snap, (Ẅ; τ̈) = M̄ ν⃛ + b₂, and forward dynamics gave ν⃛₀ with
+  // M̄ ν⃛₀ + b₂ = 0, so (Ẅ; τ̈) = M̄ (ν⃛ − ν⃛₀): inverse dynamics of order 0
+  // without gravity and at zero velocity, on the snap difference (the same
+  // numbers as the order-2 call on (V, V̇, V̈, V⃛), q^(0..4), at a third of
+  // its cost).
   const V3 linear_third = linear_twist_third_derivative(x, w, snap);
-  motion_.base_twist[3].template head<3>() = w[3];
-  motion_.base_twist[3].template tail<3>() = linear_third;
-  for (int k = 0; k < 4; ++k) motion_.q[k] = fm.q[k];
-  motion_.q[4] = q_snap;
-  step = inverse_dynamics(model_, inverse_, motion_, 2);
+  snap_motion_.base_pose = m.base_pose;
+  snap_motion_.base_twist[0].setZero();
+  snap_motion_.base_twist[1].template head<3>() = w[3] - fm.base_twist[3].template head<3>();
+  snap_motion_.base_twist[1].template tail<3>() =
+      linear_third - fm.base_twist[3].template tail<3>();
+  snap_motion_.q[0] = m.q;
+  snap_motion_.q[1].setZero();
+  snap_motion_.q[2] = q_snap - fm.q[4];
+  step = inverse_dynamics(inertia_model_, snap_wrench_, snap_motion_, 0);
   if (step != Status::kOk) {
     safe_command(out);
     return step;
   }
-  const Wrench<Scalar>& wrench_second = inverse_.base_wrench_body[2];
-  const JointVector& tau_second = inverse_.joint_torque[2];
+  const Wrench<Scalar>& wrench_second = snap_wrench_.base_wrench_body[0];
+  const JointVector& tau_second = snap_wrench_.joint_torque[0];
 
   // 5. Motor torques: u = B (q̈ + K⁻¹ τ̈_el) + F θ̇ + τ_el.
   JointVector u = motor_inertia_.cwiseProduct(fm.q[2] + tau_second.cwiseQuotient(stiffness_)) +
@@ -500,20 +523,18 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
     }
   }
 
-  // 6. Integrate the extension over the step; propeller speeds now and at the
-  // end of the step; invert the speed lag.
-  RotorVector now_squared, next_squared;
-  const Status rotors_now = allocation_.speeds_squared(wrench_, now_squared);
+  // 6. Integrate the extension over the step; propeller speeds at the end of
+  // the step (those now are kept from the last step); invert the speed lag.
+  RotorVector next_squared;
   const Wrench<Scalar> next_wrench =
       wrench_ + dt * wrench_rate_ + Scalar(0.5) * dt * dt * wrench_second;
   const Wrench<Scalar> next_rate = wrench_rate_ + dt * wrench_second;
   const Status rotors_next = allocation_.speeds_squared(next_wrench, next_squared);
-  const RotorVector speed_now = now_squared.cwiseSqrt();
   const RotorVector speed_next = next_squared.cwiseSqrt();
-  RotorVector command = speed_now + lag_gain_ * (speed_next - speed_now);
+  RotorVector command = speed_ + lag_gain_ * (speed_next - speed_);
   const Scalar lo = Scalar(config_.actuation.rotors.min_speed);
   const Scalar hi = Scalar(config_.actuation.rotors.max_speed);
-  bool rotors_saturated = rotors_now != Status::kOk || rotors_next != Status::kOk;
+  bool rotors_saturated = speed_saturated_ || rotors_next != Status::kOk;
   for (int i = 0; i < kNumRotors; ++i) {
     if (command(i) < lo || command(i) > hi) {
       command(i) = command(i) < lo ? lo : hi;
@@ -529,6 +550,8 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
     wrench_ = next_wrench;
     wrench_rate_ = next_rate;
   }
+  speed_ = speed_next;
+  speed_saturated_ = rotors_next != Status::kOk;
   if (!all_finite(command) || !all_finite(u) || !all_finite(wrench_) || !all_finite(wrench_rate_)) {
     safe_command(out);
     return Status::kNonFiniteResult;
