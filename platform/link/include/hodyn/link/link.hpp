@@ -1,0 +1,9 @@
+// hodyn/link/link.hpp — everything of the HIL link protocol (docs/link-protocol.md).
+#pragma once
+
+#include "hodyn/link/cobs.hpp"
+#include "hodyn/link/crc32.hpp"
+#include "hodyn/link/frame_parser.hpp"
+#include "hodyn/link/link_monitor.hpp"
+#include "hodyn/link/protocol.hpp"
+#include "hodyn/link/transport.hpp"

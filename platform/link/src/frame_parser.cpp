@@ -1,0 +1,85 @@
+// The stream parser: accumulate to a delimiter, COBS-decode in place,
+// validate, decode into the queue.
+#include "hodyn/link/frame_parser.hpp"
+
+#include "hodyn/link/cobs.hpp"
+#include "validated_frame.hpp"
+
+namespace hodyn {
+namespace link {
+
+void FrameParser::push(std::uint8_t byte) noexcept {
+  ++counters_.bytes;
+  if (byte == 0x00) {
+    ++counters_.delimiters;
+    if (overflowing_) {
+      overflowing_ = false;  // already counted when it overflowed
+    } else if (fill_ == 0) {
+      ++counters_.empty_segments;
+    } else {
+      end_of_block();
+    }
+    fill_ = 0;
+    return;
+  }
+  if (overflowing_) return;
+  if (fill_ == kBufferSize) {
+    reject(RejectReason::kOverflow);
+    overflowing_ = true;
+    fill_ = 0;
+    return;
+  }
+  buffer_[fill_++] = byte;
+}
+
+Status FrameParser::push(const std::uint8_t* data, std::size_t size) noexcept {
+  if (data == nullptr) return size == 0 ? Status::kOk : Status::kInvalidArgument;
+  for (std::size_t i = 0; i < size; ++i) push(data[i]);
+  return Status::kOk;
+}
+
+void FrameParser::end_of_block() noexcept {
+  std::size_t frame_size = 0;
+  if (cobs_decode(buffer_, fill_, buffer_, kBufferSize, frame_size) != Status::kOk) {
+    reject(RejectReason::kCobsError);
+    return;
+  }
+  const RejectReason reason = validate_frame(buffer_, frame_size);
+  if (reason != RejectReason::kNone) {
+    reject(reason);
+    return;
+  }
+  ++counters_.frames_ok;
+  if (queued_ == kQueueDepth) {  // full: the oldest message gives way
+    head_ = (head_ + 1) % kQueueDepth;
+    --queued_;
+    ++counters_.messages_dropped;
+  }
+  detail::decode_validated_frame(buffer_, queue_[(head_ + queued_) % kQueueDepth]);
+  ++queued_;
+}
+
+void FrameParser::reject(RejectReason reason) noexcept {
+  ++counters_.rejected[static_cast<std::size_t>(reason)];
+  last_reject_ = reason;
+}
+
+bool FrameParser::next(Message& message) noexcept {
+  if (queued_ == 0) return false;
+  message = queue_[head_];
+  head_ = (head_ + 1) % kQueueDepth;
+  --queued_;
+  ++counters_.messages_delivered;
+  return true;
+}
+
+void FrameParser::reset() noexcept {
+  counters_.messages_dropped += queued_;
+  fill_ = 0;
+  overflowing_ = false;
+  head_ = 0;
+  queued_ = 0;
+}
+
+}  // namespace link
+}  // namespace hodyn

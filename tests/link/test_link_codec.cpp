@@ -1,0 +1,357 @@
+// The link protocol's encoder and frame decoder: sizes and byte layout of
+// docs/link-protocol.md, bit-exact round trips of all three messages (NaN
+// payloads, -0, Inf, subnormals), the encoder's argument checks, rejection
+// of wrong magic / version / type / length / values, and no heap use.
+#include "link/link_heap_probe.hpp"  // counting operator new (this TU only; not under ASan)
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "link/link_test_support.hpp"
+
+namespace hodyn {
+namespace {
+
+using link::Message;
+using link::MessageType;
+using link::RejectReason;
+
+// No padding in the ABI structs, so memcmp compares values only.
+static_assert(sizeof(hodyn_sensors) == 8 + 16 + 8 * 69, "hodyn_sensors has padding");
+static_assert(sizeof(hodyn_command) == 8 + 16 + 8 * 20, "hodyn_command has padding");
+static_assert(sizeof(hodyn_reference) == 16 + 8 * 91, "hodyn_reference has padding");
+
+struct Encoded {
+  std::uint8_t wire[link::kMaxWireSize];
+  std::size_t wire_size = 0;
+  std::uint8_t frame[link::kMaxFrameSize + 16];
+  std::size_t frame_size = 0;
+};
+
+Encoded encode(const Message& m) {
+  Encoded e;
+  EXPECT_EQ(link::encode(m, e.wire, sizeof e.wire, e.wire_size), Status::kOk);
+  e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
+  return e;
+}
+
+std::size_t frame_size_of(MessageType type) {
+  switch (type) {
+    case MessageType::kSensors:
+      return link::kSensorsFrameSize;
+    case MessageType::kCommand:
+      return link::kCommandFrameSize;
+    case MessageType::kReference:
+      return link::kReferenceFrameSize;
+  }
+  return 0;
+}
+
+std::size_t wire_size_of(MessageType type) { return link::wire_size(frame_size_of(type)); }
+
+TEST(LinkCodec, FrameSizesMatchTheSpecification) {
+  EXPECT_EQ(link::kHeaderSize, 10u);
+  EXPECT_EQ(link::kSensorsPayloadSize, 576u);
+  EXPECT_EQ(link::kCommandPayloadSize, 192u);
+  EXPECT_EQ(link::kReferencePayloadSize, 740u);
+  EXPECT_EQ(link::kSensorsFrameSize, 590u);
+  EXPECT_EQ(link::kCommandFrameSize, 206u);
+  EXPECT_EQ(link::kReferenceFrameSize, 754u);
+  EXPECT_EQ(link::kSensorsWireSize, 594u);
+  EXPECT_EQ(link::kCommandWireSize, 208u);
+  EXPECT_EQ(link::kReferenceWireSize, 758u);
+  EXPECT_EQ(link::kMaxWireSize, 758u);
+}
+
+TEST(LinkCodec, SensorsByteLayout) {
+  hodyn_sensors s{};
+  s.time = 1.0;  // 0x3FF0000000000000
+  s.sequence = 0x04030201u;
+  s.num_joints = 6;
+  s.num_rotors = 6;
+  s.base_position[0] = -0.0;
+  s.rotor_speed[7] = 2.0;  // 0x4000000000000000, the last field
+  Encoded e;
+  ASSERT_EQ(link::encode(s, 0xA1B2C3D4u, 0x11223344u, e.wire, sizeof e.wire, e.wire_size),
+            Status::kOk);
+  e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
+  ASSERT_EQ(e.frame_size, 590u);
+  const std::uint8_t header[] = {'H', 'L', 1, 1, 0x40, 0x02, 0x44, 0x33, 0x22, 0x11};
+  EXPECT_EQ(std::memcmp(e.frame, header, sizeof header), 0);
+  const std::uint8_t* p = e.frame + 10;
+  const std::uint8_t time[] = {0, 0, 0, 0, 0, 0, 0xF0, 0x3F};
+  EXPECT_EQ(std::memcmp(p, time, 8), 0);
+  const std::uint8_t counts[] = {1, 2, 3, 4, 6, 0, 0, 0, 6, 0, 0, 0, 0xD4, 0xC3, 0xB2, 0xA1};
+  EXPECT_EQ(std::memcmp(p + 8, counts, sizeof counts), 0);
+  const std::uint8_t negative_zero[] = {0, 0, 0, 0, 0, 0, 0, 0x80};
+  EXPECT_EQ(std::memcmp(p + 24, negative_zero, 8), 0);
+  const std::uint8_t two[] = {0, 0, 0, 0, 0, 0, 0, 0x40};
+  EXPECT_EQ(std::memcmp(p + 568, two, 8), 0);
+  const std::uint32_t crc = link::crc32(e.frame, 586);
+  for (int k = 0; k < 4; ++k)
+    EXPECT_EQ(e.frame[586 + k], static_cast<std::uint8_t>(crc >> (8 * k)));
+}
+
+TEST(LinkCodec, CommandAndReferenceByteLayout) {
+  hodyn_command c{};
+  c.num_joints = 6;
+  c.num_rotors = 6;
+  c.mode = HODYN_MODE_HOLD;
+  c.status = -2;
+  c.motor_torque[HODYN_MAX_JOINTS - 1] = 2.0;
+  Encoded e;
+  ASSERT_EQ(link::encode(c, 0x0A0B0C0Du, 0x5u, 7u, e.wire, sizeof e.wire, e.wire_size),
+            Status::kOk);
+  e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
+  ASSERT_EQ(e.frame_size, 206u);
+  EXPECT_EQ(e.frame[3], 2);
+  EXPECT_EQ(e.frame[4], 192);
+  const std::uint8_t fields[] = {0x0D, 0x0C, 0x0B, 0x0A, 6,    0,    0,    0,    6, 0, 0, 0,
+                                 3,    0,    0,    0,    0xFE, 0xFF, 0xFF, 0xFF, 5, 0, 0, 0};
+  EXPECT_EQ(std::memcmp(e.frame + 10 + 8, fields, sizeof fields), 0);
+  EXPECT_EQ(e.frame[10 + 191], 0x40);
+
+  hodyn_reference r{};
+  r.num_joints = 0x0C;
+  r.base_position[1][2] = 2.0;  // x_d^(1), z
+  r.joint_position[4][11] = 2.0;
+  ASSERT_EQ(link::encode(r, 9u, e.wire, sizeof e.wire, e.wire_size), Status::kOk);
+  e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
+  ASSERT_EQ(e.frame_size, 754u);
+  EXPECT_EQ(e.frame[3], 3);
+  EXPECT_EQ(e.frame[4] | (e.frame[5] << 8), 740);
+  EXPECT_EQ(e.frame[10 + 8], 0x0C);
+  EXPECT_EQ(e.frame[10 + 12 + 8 * 5 + 7], 0x40);  // base_position[1][2] is double #5
+  EXPECT_EQ(e.frame[10 + 739], 0x40);
+}
+
+TEST(LinkCodec, RoundTripsAreBitExact) {
+  test::LinkRng rng(2024);
+  const MessageType types[] = {MessageType::kSensors, MessageType::kCommand,
+                               MessageType::kReference};
+  for (MessageType type : types) {
+    for (int trial = 0; trial < 500; ++trial) {
+      const Message original = test::random_message(rng, type);
+      const Encoded e = encode(original);
+      ASSERT_GT(e.wire_size, 0u);
+      ASSERT_LE(e.wire_size, wire_size_of(type));
+      ASSERT_EQ(e.wire[e.wire_size - 1], 0);
+      for (std::size_t k = 0; k + 1 < e.wire_size; ++k) ASSERT_NE(e.wire[k], 0);
+      ASSERT_EQ(e.frame_size, frame_size_of(type));
+      Message decoded{};
+      RejectReason reason = RejectReason::kBadCrc;
+      ASSERT_EQ(link::decode_frame(e.frame, e.frame_size, decoded, reason), Status::kOk);
+      EXPECT_EQ(reason, RejectReason::kNone);
+      ASSERT_TRUE(test::bit_equal(original, decoded)) << "type " << int(type) << " trial " << trial;
+    }
+  }
+}
+
+TEST(LinkCodec, SpecialValuesSurviveBitExact) {
+  const std::uint64_t patterns[] = {
+      0x7FF8000000000000ull,  // quiet NaN
+      0xFFF8000000000123ull,  // negative quiet NaN with payload
+      0x7FF0000000000001ull,  // signalling NaN
+      0x7FF4000000ABCDEFull,  // signalling NaN with payload
+      0x8000000000000000ull,  // -0
+      0x7FF0000000000000ull,  // +Inf
+      0xFFF0000000000000ull,  // -Inf
+      0x0000000000000001ull,  // smallest subnormal
+      0x800FFFFFFFFFFFFFull,  // largest negative subnormal
+      0x7FEFFFFFFFFFFFFFull,  // DBL_MAX
+      0x0000000000000000ull,
+  };
+  for (std::uint64_t bits : patterns) {
+    double v = 0.0;
+    std::memcpy(&v, &bits, sizeof v);
+    Message m{};
+    m.type = MessageType::kSensors;
+    m.sensors.time = v;
+    m.sensors.num_joints = 12;
+    for (double& q : m.sensors.joint_position) q = v;
+    for (double& w : m.sensors.rotor_speed) w = v;
+    m.sensors.base_orientation[0] = v;
+    const Encoded e = encode(m);
+    Message decoded{};
+    RejectReason reason{};
+    ASSERT_EQ(link::decode_frame(e.frame, e.frame_size, decoded, reason), Status::kOk);
+    EXPECT_TRUE(test::bit_equal(m, decoded)) << std::hex << bits;
+    std::uint64_t out_bits = 0;
+    std::memcpy(&out_bits, &decoded.sensors.joint_position[11], sizeof out_bits);
+    EXPECT_EQ(out_bits, bits);
+
+    Message c{};
+    c.type = MessageType::kCommand;
+    c.command.time = v;
+    for (double& t : c.command.motor_torque) t = v;
+    const Encoded ec = encode(c);
+    ASSERT_EQ(link::decode_frame(ec.frame, ec.frame_size, decoded, reason), Status::kOk);
+    EXPECT_TRUE(test::bit_equal(c, decoded)) << std::hex << bits;
+
+    Message r{};
+    r.type = MessageType::kReference;
+    for (auto& row : r.reference.joint_position)
+      for (double& q : row) q = v;
+    const Encoded er = encode(r);
+    ASSERT_EQ(link::decode_frame(er.frame, er.frame_size, decoded, reason), Status::kOk);
+    EXPECT_TRUE(test::bit_equal(r, decoded)) << std::hex << bits;
+  }
+}
+
+TEST(LinkCodec, ReservedFieldsAreNotSent) {
+  Message m{};
+  m.type = MessageType::kSensors;
+  m.sensors.reserved = 0xDEADBEEFu;
+  const Encoded e = encode(m);
+  Message decoded{};
+  RejectReason reason{};
+  ASSERT_EQ(link::decode_frame(e.frame, e.frame_size, decoded, reason), Status::kOk);
+  EXPECT_EQ(decoded.sensors.reserved, 0u);
+}
+
+TEST(LinkCodec, EncoderRejectsWhatTheDecoderWouldReject) {
+  std::uint8_t out[link::kMaxWireSize];
+  std::size_t written = 123;
+  hodyn_sensors s{};
+  EXPECT_EQ(link::encode(s, 0, 0, nullptr, sizeof out, written), Status::kInvalidArgument);
+  EXPECT_EQ(written, 0u);
+  EXPECT_EQ(link::encode(s, 0, 0, out, link::kSensorsWireSize - 1, written),
+            Status::kInvalidArgument);
+  EXPECT_EQ(link::encode(s, 0, 0, out, link::kSensorsWireSize, written), Status::kOk);
+  s.num_joints = HODYN_MAX_JOINTS + 1;
+  EXPECT_EQ(link::encode(s, 0, 0, out, sizeof out, written), Status::kInvalidArgument);
+  s.num_joints = 0;
+  s.num_rotors = HODYN_MAX_ROTORS + 1;
+  EXPECT_EQ(link::encode(s, 0, 0, out, sizeof out, written), Status::kInvalidArgument);
+  EXPECT_EQ(written, 0u);
+
+  hodyn_command c{};
+  EXPECT_EQ(link::encode(c, 0, 0, 0, out, link::kCommandWireSize - 1, written),
+            Status::kInvalidArgument);
+  c.mode = HODYN_MODE_HOVER + 1;
+  EXPECT_EQ(link::encode(c, 0, 0, 0, out, sizeof out, written), Status::kInvalidArgument);
+  c.mode = HODYN_MODE_HOVER;
+  c.num_rotors = 9;
+  EXPECT_EQ(link::encode(c, 0, 0, 0, out, sizeof out, written), Status::kInvalidArgument);
+
+  hodyn_reference r{};
+  EXPECT_EQ(link::encode(r, 0, out, link::kReferenceWireSize - 1, written),
+            Status::kInvalidArgument);
+  r.num_joints = 13;
+  EXPECT_EQ(link::encode(r, 0, out, sizeof out, written), Status::kInvalidArgument);
+
+  Message m{};
+  m.type = static_cast<MessageType>(7);
+  EXPECT_EQ(link::encode(m, out, sizeof out, written), Status::kInvalidArgument);
+}
+
+// Edits a valid frame, re-seals its CRC and expects `reason`.
+void expect_rejected(Encoded e, RejectReason reason, void (*edit)(Encoded&)) {
+  edit(e);
+  test::reseal(e.frame, e.frame_size);
+  Message decoded{};
+  decoded.link_sequence = 77;
+  RejectReason got = RejectReason::kNone;
+  EXPECT_EQ(link::decode_frame(e.frame, e.frame_size, decoded, got), Status::kCorruptInput);
+  EXPECT_EQ(got, reason) << link::to_string(got);
+  EXPECT_EQ(decoded.link_sequence, 0u);  // zeroed on rejection
+  EXPECT_EQ(link::validate_frame(e.frame, e.frame_size), reason);
+}
+
+TEST(LinkCodec, WrongMagicVersionTypeLengthAndValuesAreRejected) {
+  test::LinkRng rng(7);
+  const Encoded s = encode(test::random_message(rng, MessageType::kSensors));
+  const Encoded c = encode(test::random_message(rng, MessageType::kCommand));
+  const Encoded r = encode(test::random_message(rng, MessageType::kReference));
+
+  expect_rejected(s, RejectReason::kBadMagic, [](Encoded& e) { e.frame[0] = 'h'; });
+  expect_rejected(c, RejectReason::kBadMagic, [](Encoded& e) { e.frame[1] = 0; });
+  expect_rejected(s, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 2; });
+  expect_rejected(r, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 0; });
+  expect_rejected(s, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 0; });
+  expect_rejected(c, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 4; });
+  expect_rejected(r, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 0xFF; });
+  // Length field disagreeing with the bytes received.
+  expect_rejected(s, RejectReason::kBadLength, [](Encoded& e) { e.frame[4] ^= 1; });
+  expect_rejected(c, RejectReason::kBadLength, [](Encoded& e) { e.frame[5] = 0xFF; });
+  // A frame of another type's size (length field consistent with the bytes).
+  expect_rejected(s, RejectReason::kBadLength, [](Encoded& e) {
+    e.frame[3] = static_cast<std::uint8_t>(MessageType::kCommand);
+  });
+  expect_rejected(c, RejectReason::kBadLength, [](Encoded& e) {  // one payload byte short
+    e.frame_size -= 1;
+    e.frame[4] = static_cast<std::uint8_t>(link::kCommandPayloadSize - 1);
+  });
+  expect_rejected(r, RejectReason::kBadLength, [](Encoded& e) {  // one byte too many
+    e.frame_size += 1;
+    const std::size_t payload = link::kReferencePayloadSize + 1;
+    e.frame[4] = static_cast<std::uint8_t>(payload & 0xFF);
+    e.frame[5] = static_cast<std::uint8_t>(payload >> 8);
+  });
+  // Counts and mode a receiver would index with or switch on.
+  expect_rejected(s, RejectReason::kBadValue,
+                  [](Encoded& e) { test::store_u32(e.frame + 22, 13); });
+  expect_rejected(s, RejectReason::kBadValue, [](Encoded& e) { test::store_u32(e.frame + 26, 9); });
+  expect_rejected(s, RejectReason::kBadValue,
+                  [](Encoded& e) { test::store_u32(e.frame + 22, 0xFFFFFFFFu); });
+  expect_rejected(c, RejectReason::kBadValue,
+                  [](Encoded& e) { test::store_u32(e.frame + 22, 13); });
+  expect_rejected(c, RejectReason::kBadValue, [](Encoded& e) { test::store_u32(e.frame + 26, 9); });
+  expect_rejected(c, RejectReason::kBadValue, [](Encoded& e) { test::store_u32(e.frame + 30, 5); });
+  expect_rejected(r, RejectReason::kBadValue,
+                  [](Encoded& e) { test::store_u32(e.frame + 18, 13); });
+  // The largest valid values pass.
+  Encoded edge = c;
+  test::store_u32(edge.frame + 22, HODYN_MAX_JOINTS);
+  test::store_u32(edge.frame + 26, HODYN_MAX_ROTORS);
+  test::store_u32(edge.frame + 30, HODYN_MODE_HOVER);
+  test::reseal(edge.frame, edge.frame_size);
+  EXPECT_EQ(link::validate_frame(edge.frame, edge.frame_size), RejectReason::kNone);
+}
+
+TEST(LinkCodec, ShortFramesAndBadCrcAreRejected) {
+  test::LinkRng rng(8);
+  const Encoded e = encode(test::random_message(rng, MessageType::kCommand));
+  Message decoded{};
+  RejectReason reason{};
+  for (std::size_t n = 0; n < link::kHeaderSize + link::kCrcSize; ++n) {
+    EXPECT_EQ(link::decode_frame(e.frame, n, decoded, reason), Status::kCorruptInput);
+    EXPECT_EQ(reason, RejectReason::kTooShort) << n;
+  }
+  for (std::size_t n = link::kHeaderSize + link::kCrcSize; n < e.frame_size; ++n) {
+    EXPECT_EQ(link::decode_frame(e.frame, n, decoded, reason), Status::kCorruptInput);
+    EXPECT_EQ(reason, RejectReason::kBadCrc) << n;
+  }
+  EXPECT_EQ(link::decode_frame(nullptr, 10, decoded, reason), Status::kInvalidArgument);
+}
+
+TEST(LinkCodec, EncodeAndDecodeDoNotAllocate) {
+  test::LinkRng rng(99);
+  Message messages[3] = {test::random_message(rng, MessageType::kSensors),
+                         test::random_message(rng, MessageType::kCommand),
+                         test::random_message(rng, MessageType::kReference)};
+  static std::uint8_t wire[link::kMaxWireSize];
+  static std::uint8_t frame[link::kMaxWireSize];
+  static Message decoded{};
+  int failures = 0;
+  test::HeapProbe probe;
+  for (int k = 0; k < 100; ++k) {
+    for (const Message& m : messages) {
+      std::size_t wire_size = 0, frame_size = 0;
+      RejectReason reason{};
+      failures += link::encode(m, wire, sizeof wire, wire_size) != Status::kOk;
+      failures +=
+          link::cobs_decode(wire, wire_size - 1, frame, sizeof frame, frame_size) != Status::kOk;
+      failures += link::decode_frame(frame, frame_size, decoded, reason) != Status::kOk;
+    }
+  }
+  const long allocations = probe.count();
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(allocations, 0);
+}
+
+}  // namespace
+}  // namespace hodyn
