@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "hodyn/closed_loop/report.hpp"
 #include "hodyn/closed_loop/runner.hpp"
 #include "hodyn/plugin/registry.hpp"
 
@@ -22,8 +23,6 @@ namespace {
 
 using hodyn::Status;
 using namespace hodyn::closed_loop;
-
-constexpr double kDeg = 180.0 / 3.14159265358979323846;
 
 const char* kUsage =
     R"(usage: hodyn-demo [options]
@@ -159,67 +158,13 @@ void write_csv(const std::string& path, const std::vector<Sample>& rows) {
   }
 }
 
-void print_summary(const RunSummary& s) {
-  std::printf("\n[%s] %s\n", scenario_name(s.scenario), scenario_description(s.scenario));
-  std::printf("  base position   RMS %9.4f mm    max %9.4f mm\n", s.position.rms * 1e3,
-              s.position.max * 1e3);
-  std::printf("  attitude        RMS %9.5f deg   max %9.5f deg\n", s.attitude.rms * kDeg,
-              s.attitude.max * kDeg);
-  std::printf("  joints RMS (deg)");
-  for (const auto& j : s.joints) std::printf(" %8.5f", j.rms * kDeg);
-  std::printf("\n  joints max (deg)");
-  for (const auto& j : s.joints) std::printf(" %8.5f", j.max * kDeg);
-  std::printf("\n  controller step median %.2f us, p99 %.2f us, max %.2f us (%ld steps)\n",
-              s.step_median * 1e6, s.step_p99 * 1e6, s.step_max * 1e6, s.steps);
-  std::printf("  saturated commands %ld (%ld switches), safe-mode commands %ld", s.saturated_steps,
-              s.saturation_switches, s.safe_mode_steps);
-  if (s.payload_recovery_time >= 0.0)
-    std::printf(", payload recovered in %.3f s", s.payload_recovery_time);
-  std::printf(", %s\n", s.stable ? "stable" : "NOT STABLE");
-}
-
-std::string json_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.9g", v);
-  return buf;
-}
-
 void write_json(const std::string& path, const std::vector<RunSummary>& all) {
   std::ofstream f(path);
   f << "{\n  \"scenarios\": [\n";
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    const RunSummary& s = all[i];
-    const auto list = [&](bool rms) {
-      std::string out = "[";
-      for (std::size_t j = 0; j < s.joints.size(); ++j)
-        out += (j ? ", " : "") + json_number(rms ? s.joints[j].rms : s.joints[j].max);
-      return out + "]";
-    };
+  for (std::size_t i = 0; i < all.size(); ++i)
     f << "    {\n"
-      << "      \"scenario\": \"" << scenario_name(s.scenario) << "\",\n"
-      << "      \"duration_s\": " << json_number(s.duration) << ",\n"
-      << "      \"control_rate_hz\": " << json_number(s.control_rate_hz) << ",\n"
-      << "      \"plant_rate_hz\": " << json_number(s.plant_rate_hz) << ",\n"
-      << "      \"errors_evaluated_after_s\": " << json_number(s.settle_time) << ",\n"
-      << "      \"base_position_error_rms_m\": " << json_number(s.position.rms) << ",\n"
-      << "      \"base_position_error_max_m\": " << json_number(s.position.max) << ",\n"
-      << "      \"attitude_error_rms_rad\": " << json_number(s.attitude.rms) << ",\n"
-      << "      \"attitude_error_max_rad\": " << json_number(s.attitude.max) << ",\n"
-      << "      \"joint_error_rms_rad\": " << list(true) << ",\n"
-      << "      \"joint_error_max_rad\": " << list(false) << ",\n"
-      << "      \"controller_step_median_s\": " << json_number(s.step_median) << ",\n"
-      << "      \"controller_step_p99_s\": " << json_number(s.step_p99) << ",\n"
-      << "      \"controller_step_max_s\": " << json_number(s.step_max) << ",\n"
-      << "      \"controller_steps\": " << s.steps << ",\n"
-      << "      \"controller_workspace_bytes\": " << s.controller_workspace_bytes << ",\n"
-      << "      \"saturated_commands\": " << s.saturated_steps << ",\n"
-      << "      \"saturation_switches\": " << s.saturation_switches << ",\n"
-      << "      \"safe_mode_commands\": " << s.safe_mode_steps << ",\n"
-      << "      \"payload_recovery_time_s\": "
-      << (s.payload_recovery_time >= 0.0 ? json_number(s.payload_recovery_time) : "null") << ",\n"
-      << "      \"stable\": " << (s.stable ? "true" : "false") << "\n"
+      << run_summary_json_members(all[i], "      ") << "\n"
       << "    }" << (i + 1 < all.size() ? "," : "") << "\n";
-  }
   f << "  ]\n}\n";
 }
 
@@ -277,7 +222,7 @@ int main(int argc, char** argv) {
                 << " failed: " << hodyn::to_string(s) << "\n";
       return 1;
     }
-    print_summary(summary);
+    print_run_summary(summary, stdout);
     all_stable = all_stable && summary.stable;
     summaries.push_back(summary);
     const std::string csv = args.out_dir + "/closed_loop_" + scenario_name(scenario) + ".csv";

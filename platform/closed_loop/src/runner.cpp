@@ -1,11 +1,12 @@
 // The closed loop: sensor model → plugin → plant (see runner.hpp).
 #include "hodyn/closed_loop/runner.hpp"
 
+#include "hodyn/closed_loop/tracking.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
-#include "hodyn/logarithm.hpp"
 #include "hodyn/plugin/frames.hpp"
 #include "hodyn/plugin/plugin_instance.hpp"
 #include "hodyn/plugin/registry.hpp"
@@ -18,34 +19,6 @@ namespace {
 constexpr std::size_t kInstanceCapacity = 64 * 1024;
 
 double yaw_of(const Matrix3<double>& r) { return std::atan2(r(1, 0), r(0, 0)); }
-
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0.0;
-  const auto k = static_cast<std::size_t>(std::min<double>(
-      static_cast<double>(v.size() - 1), std::ceil(p * static_cast<double>(v.size())) - 1.0));
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-  return v[k];
-}
-
-struct Accumulator {
-  double sum_squares = 0.0;
-  double max = 0.0;
-  long n = 0;
-  void add(double e) {
-    sum_squares += e * e;
-    max = std::max(max, e);
-    ++n;
-  }
-  ErrorStats stats() const {
-    return ErrorStats{n > 0 ? std::sqrt(sum_squares / static_cast<double>(n)) : 0.0, max};
-  }
-};
-
-// Payload recovery: the last time after the step at which any error is above
-// its band (position 5 mm, attitude 0.25°, each joint 0.25°), minus the step
-// time; 0 if it never left the band.
-constexpr double kRecoveryPosition = 0.005;
-constexpr double kRecoveryAngle = 0.25 * 3.14159265358979323846 / 180.0;
 
 }  // namespace
 
@@ -113,12 +86,8 @@ Status run_closed_loop(const RunOptions& o, RunSummary& summary, std::vector<Sam
     samples->clear();
     if (o.record_every > 0) samples->reserve(static_cast<std::size_t>(steps / o.record_every + 1));
   }
-  Accumulator position, attitude;
-  std::array<Accumulator, 6> joints{};
-  bool was_saturated = false, finite = true;
-  double last_out_of_band = -1.0;
-  const bool payload = setup.disturbances.has_payload;
-  const double payload_time = setup.disturbances.payload.time;
+  RunStatistics statistics(o.settle_time,
+                           setup.disturbances.has_payload ? setup.disturbances.payload.time : -1.0);
 
   hodyn_sensors frame{};
   hodyn_reference reference{};
@@ -149,43 +118,22 @@ Status run_closed_loop(const RunOptions& o, RunSummary& summary, std::vector<Sam
     }
 
     // Errors of the true state against the reference now.
-    const Pose<double> ref_pose = trajectory.base_pose(t);
-    const Vector3<double> e_x = ref_pose.translation - x.base_pose.translation;
-    const Vector3<double> e_r =
-        so3_log(Matrix3<double>(ref_pose.rotation * x.base_pose.rotation.transpose()));
-    const auto q_ref = trajectory.joints(t, 0);
-    const Vector6<double> e_q = q_ref - x.q;
-    finite = finite && e_x.allFinite() && e_r.allFinite() && e_q.allFinite();
-    if (t >= o.settle_time) {
-      position.add(e_x.norm());
-      attitude.add(e_r.norm());
-      for (int j = 0; j < 6; ++j) joints[j].add(std::abs(e_q(j)));
-    }
-    if (payload && t >= payload_time &&
-        (e_x.norm() > kRecoveryPosition || e_r.norm() > kRecoveryAngle ||
-         e_q.cwiseAbs().maxCoeff() > kRecoveryAngle))
-      last_out_of_band = t;
-
-    const bool saturated = command.mode == HODYN_MODE_SATURATED;
-    summary.saturated_steps += saturated ? 1 : 0;
-    summary.saturation_switches += (k > 0 && saturated != was_saturated) ? 1 : 0;
-    was_saturated = saturated;
-    summary.safe_mode_steps +=
-        (command.mode == HODYN_MODE_HOLD || command.mode == HODYN_MODE_HOVER) ? 1 : 0;
+    const TrackingErrors e = statistics.add_state(trajectory, t, x);
+    statistics.add_command(command);
 
     if (samples != nullptr && o.record_every > 0 && k % o.record_every == 0) {
       Sample row;
       row.time = t;
       for (int i = 0; i < 3; ++i) {
         row.position[i] = x.base_pose.translation(i);
-        row.position_reference[i] = ref_pose.translation(i);
-        row.attitude_error[i] = e_r(i);
+        row.position_reference[i] = e.reference_pose.translation(i);
+        row.attitude_error[i] = e.attitude(i);
       }
       row.yaw = yaw_of(x.base_pose.rotation);
-      row.yaw_reference = yaw_of(ref_pose.rotation);
+      row.yaw_reference = yaw_of(e.reference_pose.rotation);
       for (int j = 0; j < 6; ++j) {
         row.q[j] = x.q(j);
-        row.q_reference[j] = q_ref(j);
+        row.q_reference[j] = e.q_reference(j);
         row.rotor_speed[j] = x.rotor_speed(j);
         row.rotor_command[j] = command.rotor_speed[j];
         row.motor_torque[j] = command.motor_torque[j];
@@ -199,21 +147,15 @@ Status run_closed_loop(const RunOptions& o, RunSummary& summary, std::vector<Sam
     if (s != Status::kOk) return s;
     s = plant.step(input, dt);
     if (s != Status::kOk) return s;
-    summary.plant_saturated_steps += plant.last_step_saturated() ? 1 : 0;
+    statistics.add_plant_step(plant.last_step_saturated());
   }
 
   summary.steps = steps;
-  summary.position = position.stats();
-  summary.attitude = attitude.stats();
-  for (int j = 0; j < 6; ++j) summary.joints[j] = joints[j].stats();
+  statistics.finish(dt, summary);
   summary.step_median = percentile(step_times, 0.5);
   summary.step_p99 = percentile(step_times, 0.99);
   summary.step_max =
       step_times.empty() ? 0.0 : *std::max_element(step_times.begin(), step_times.end());
-  if (payload)
-    summary.payload_recovery_time =
-        last_out_of_band < 0.0 ? 0.0 : last_out_of_band + dt - payload_time;
-  summary.stable = finite && summary.position.max < 0.5 && summary.safe_mode_steps == 0;
   controller.close();
   return Status::kOk;
 }

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# ctest hil_*: hodyn-fc and hodyn-sim as two processes over a real link
+# (docs/hil.md). hodyn-fc runs in the background, hodyn-sim in the
+# foreground; both stop by themselves; their summary JSONs are checked.
+# Usage: hil_pair.sh <hodyn-fc> <hodyn-sim> <case: udp|pty|faults|realtime>
+set -uo pipefail
+
+FC=${1:?usage: hil_pair.sh <hodyn-fc> <hodyn-sim> <case>}
+SIM=${2:?usage}
+CASE=${3:?usage}
+WORK=$(mktemp -d)
+FC_PID=
+cleanup() {
+  [ -n "$FC_PID" ] && kill "$FC_PID" 2>/dev/null
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+
+# Two free UDP ports (bound and released here; another process could take
+# them in between, which is unlikely on a test machine).
+free_ports() {
+  "$PY" -c '
+import socket
+s = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*[x.getsockname()[1] for x in s])'
+}
+read -r P1 P2 < <(free_ports)
+
+FC_JSON=$WORK/fc.json
+SIM_JSON=$WORK/sim.json
+run_udp_pair() {  # extra fc args..., --, extra sim args...
+  local fc_args=() sim_args=()
+  while [ "$1" != "--" ]; do fc_args+=("$1"); shift; done
+  shift
+  sim_args=("$@")
+  for attempt in 1 2 3; do
+    "$FC" --udp "$P1:127.0.0.1:$P2" --idle-timeout 1 --summary-json "$FC_JSON" "${fc_args[@]}" \
+      >"$WORK/fc.out" 2>&1 &
+    FC_PID=$!
+    sleep 0.2
+    kill -0 "$FC_PID" 2>/dev/null && break
+    echo "hodyn-fc did not start (attempt $attempt):"; cat "$WORK/fc.out"
+    read -r P1 P2 < <(free_ports)
+  done
+  "$SIM" --udp "$P2:127.0.0.1:$P1" --summary-json "$SIM_JSON" "${sim_args[@]}" >"$WORK/sim.out" 2>&1
+  SIM_RC=$?
+  wait "$FC_PID"
+  FC_RC=$?
+  FC_PID=
+}
+
+case "$CASE" in
+  udp)
+    run_udp_pair -- --scenario nominal --duration 10 ;;
+  pty)
+    # hodyn-sim creates the pty pair and writes the slave path; hodyn-fc opens it.
+    "$SIM" --serial-pty --pty-path-file "$WORK/pty" --baud 921600 --scenario nominal --duration 5 \
+      --summary-json "$SIM_JSON" >"$WORK/sim.out" 2>&1 &
+    SIM_PID=$!
+    for _ in $(seq 100); do [ -s "$WORK/pty" ] && break; sleep 0.05; done
+    "$FC" --serial "$(cat "$WORK/pty")" --baud 921600 --idle-timeout 1 \
+      --summary-json "$FC_JSON" >"$WORK/fc.out" 2>&1
+    FC_RC=$?
+    wait "$SIM_PID"
+    SIM_RC=$? ;;
+  faults)
+    run_udp_pair -- --scenario nominal --duration 10 --seed 7 --drop 0.05 --delay-ms 1:3 \
+      --corrupt 0.01 --outage 3:0.2 --duplicate 0.01 --reorder 0.01 ;;
+  realtime)
+    run_udp_pair --mode realtime -- --mode realtime --scenario nominal --duration 3 ;;
+  *) echo "unknown case $CASE"; exit 2 ;;
+esac
+
+echo "---- hodyn-sim (exit $SIM_RC)"; cat "$WORK/sim.out"
+echo "---- hodyn-fc (exit $FC_RC)"; cat "$WORK/fc.out"
+[ "$SIM_RC" -eq 0 ] && [ "$FC_RC" -eq 0 ] || { echo "FAIL: exit codes $SIM_RC / $FC_RC"; exit 1; }
+
+"$PY" - "$CASE" "$SIM_JSON" "$FC_JSON" <<'PYEOF'
+import json, math, sys
+case, sim, fc = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+t = sim["tracking"]
+deg = math.pi / 180
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond: check.failed = True
+check.failed = False
+pos, att, joints = t["base_position_error_rms_m"], t["attitude_error_rms_rad"], max(t["joint_error_rms_rad"])
+print(f"tracking: position RMS {pos*1e3:.4f} mm, attitude RMS {att/deg:.5f} deg, worst joint RMS {joints/deg:.5f} deg")
+if case in ("udp", "pty"):
+    check(pos <= 1e-3, "position RMS <= 1 mm")
+    check(att <= 0.05 * deg, "attitude RMS <= 0.05 deg")
+    check(joints <= 0.05 * deg, "joints RMS <= 0.05 deg")
+    check(fc["watchdog_engagements"] == 0, "no watchdog")
+    check(sim["missed_commands"] == 0 and sim["command_timeouts"] == 0, "every period got its command")
+    check(fc["rx_rejected_total"] == 0 and sim["rx_rejected_total"] == 0, "no rejected frames")
+    check(fc["steps"] == sim["periods"], "one controller update per period")
+if case == "faults":
+    check(pos <= 0.03, "position RMS <= 3 cm")
+    for direction, corrupted, rejected in (
+            ("sim->fc", sim["tx_injector_corrupted"], fc["rx_rejected_total"]),
+            ("fc->sim", sim["rx_injector_corrupted"], sim["rx_rejected_total"])):
+        check(corrupted > 0 and corrupted == rejected,
+              f"{direction}: every corrupted frame rejected ({corrupted} corrupted, {rejected} rejected)")
+    check(fc["watchdog_engagements"] >= 1, "watchdog engaged")
+    check(fc["watchdog_recoveries"] == fc["watchdog_engagements"], "watchdog recovered")
+    check(sim["outage_periods"] == 200, "200 outage periods")
+    check(sim["tx_injector_dropped"] > 0 and sim["tx_injector_duplicated"] > 0 and
+          sim["tx_injector_reordered"] > 0 and sim["tx_injector_outage_lost"] > 0, "every fault happened")
+    check(fc["sensor_duplicates"] > 0 and fc["sensor_out_of_order"] > 0 and fc["sensor_gaps"] > 0,
+          "the receiver saw duplicates, reordering and gaps")
+if case == "realtime":
+    check(abs(sim["loop_iterations"] - 3000) <= 300, f"sim loop ran {sim['loop_iterations']} periods (3000 +- 10 %)")
+    check(sim["periods"] == 3000, "3000 simulated periods")
+    check("loop_period_p99_s" in sim and "loop_period_p99_s" in fc, "jitter statistics in both summaries")
+    check(pos < 0.05, "stays on the reference (position RMS < 5 cm)")
+sys.exit(1 if check.failed else 0)
+PYEOF

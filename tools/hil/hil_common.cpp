@@ -1,0 +1,210 @@
+// What hodyn-fc and hodyn-sim share (see hil_common.hpp).
+#include "hil_common.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "hodyn/closed_loop/report.hpp"
+
+namespace hodyn {
+namespace hil_tools {
+
+bool parse_number(const char* s, double& v) {
+  char* end = nullptr;
+  v = std::strtod(s, &end);
+  return end != s && *end == '\0' && std::isfinite(v);
+}
+
+bool parse_pair(const char* s, double& a, double& b) {
+  const char* colon = std::strchr(s, ':');
+  if (colon == nullptr) return false;
+  const std::string first(s, colon);
+  return parse_number(first.c_str(), a) && parse_number(colon + 1, b);
+}
+
+bool option_takes_value(const std::string& opt) {
+  return opt != "--serial-pty" && opt != "--lock-memory" && opt != "--help" && opt != "-h";
+}
+
+int parse_link_option(const char* tool, const std::string& opt, const char* value, bool has_value,
+                      LinkOptions& link) {
+  const bool known = opt == "--udp" || opt == "--serial" || opt == "--baud" ||
+                     opt == "--serial-pty" || opt == "--pty-path-file";
+  if (!known) return 0;
+  if (opt == "--serial-pty") {
+    link.serial_pty = true;
+    return 1;
+  }
+  if (!has_value) {
+    std::cerr << tool << ": " << opt << " needs a value\n";
+    return -1;
+  }
+  if (opt == "--udp") {
+    // LOCAL_PORT:REMOTE_HOST:REMOTE_PORT
+    const std::string s = value;
+    const auto a = s.find(':'), b = s.rfind(':');
+    double local = -1.0, remote = -1.0;
+    if (a == std::string::npos || a == b || !parse_number(s.substr(0, a).c_str(), local) ||
+        !parse_number(s.substr(b + 1).c_str(), remote) || local < 0 || local > 65535 ||
+        remote < 1 || remote > 65535 || b - a < 2) {
+      std::cerr << tool << ": --udp needs LOCAL_PORT:REMOTE_HOST:REMOTE_PORT, got '" << s << "'\n";
+      return -1;
+    }
+    link.udp = true;
+    link.local_port = static_cast<std::uint16_t>(local);
+    link.remote_host = s.substr(a + 1, b - a - 1);
+    link.remote_port = static_cast<std::uint16_t>(remote);
+  } else if (opt == "--serial") {
+    link.serial_path = value;
+  } else if (opt == "--baud") {
+    double v = 0.0;
+    if (!parse_number(value, v) || v <= 0.0 ||
+        !posix::SerialTransport::is_supported_baud(static_cast<std::uint32_t>(v))) {
+      std::cerr << tool << ": unsupported --baud '" << value << "'\n";
+      return -1;
+    }
+    link.baud = static_cast<std::uint32_t>(v);
+  } else if (opt == "--pty-path-file") {
+    link.pty_path_file = value;
+  }
+  return 1;
+}
+
+int parse_realtime_option(const char* tool, const std::string& opt, const char* value,
+                          bool has_value, posix::RealtimeOptions& rt) {
+  if (opt == "--lock-memory") {
+    rt.lock_memory = true;
+    return 1;
+  }
+  if (opt != "--fifo" && opt != "--cpu") return 0;
+  double v = 0.0;
+  if (!has_value || !parse_number(value, v) || v < 0.0 || (opt == "--fifo" && v > 99.0)) {
+    std::cerr << tool << ": " << opt << " needs a number (--fifo 1..99, --cpu >= 0)\n";
+    return -1;
+  }
+  if (opt == "--fifo") rt.fifo_priority = static_cast<int>(v);
+  if (opt == "--cpu") rt.cpu_core = static_cast<int>(v);
+  return 1;
+}
+
+bool LinkEndpoint::open(const char* tool, const LinkOptions& o) {
+  const int choices = (o.udp ? 1 : 0) + (o.serial_path.empty() ? 0 : 1) + (o.serial_pty ? 1 : 0);
+  if (choices != 1) {
+    std::cerr << tool << ": give exactly one of --udp, --serial, --serial-pty\n";
+    return false;
+  }
+  if (o.udp) {
+    if (udp_.open(o.local_port, o.remote_host.c_str(), o.remote_port) != Status::kOk) {
+      std::cerr << tool << ": cannot open UDP port " << o.local_port << " -> " << o.remote_host
+                << ":" << o.remote_port << " (" << std::strerror(udp_.last_errno()) << ")\n";
+      return false;
+    }
+    transport_ = &udp_;
+    description_ = "UDP " + std::to_string(udp_.local_port()) + " -> " + o.remote_host + ":" +
+                   std::to_string(o.remote_port);
+  } else if (o.serial_pty) {
+    if (pty_.open(o.baud) != Status::kOk) {
+      std::cerr << tool << ": cannot create a pty pair (" << std::strerror(pty_.last_errno())
+                << ")\n";
+      return false;
+    }
+    transport_ = &pty_.master_end();
+    description_ = std::string("pty master, slave ") + pty_.slave_path() + " at " +
+                   std::to_string(o.baud) + " baud";
+    std::printf("%s: pty slave %s\n", tool, pty_.slave_path());
+    std::fflush(stdout);
+    if (!o.pty_path_file.empty()) {
+      const std::string tmp = o.pty_path_file + ".tmp";
+      {
+        std::ofstream f(tmp);
+        f << pty_.slave_path() << "\n";
+      }
+      if (std::rename(tmp.c_str(), o.pty_path_file.c_str()) != 0) {
+        std::cerr << tool << ": cannot write " << o.pty_path_file << "\n";
+        return false;
+      }
+    }
+  } else {
+    if (serial_.open(o.serial_path.c_str(), o.baud) != Status::kOk) {
+      std::cerr << tool << ": cannot open " << o.serial_path << " at " << o.baud << " baud ("
+                << std::strerror(serial_.last_errno()) << ")\n";
+      return false;
+    }
+    transport_ = &serial_;
+    description_ = "serial " + o.serial_path + " at " + std::to_string(o.baud) + " baud";
+  }
+  return true;
+}
+
+void JsonObject::number(const std::string& key, double v) {
+  members_.emplace_back(key, closed_loop::json_number(v));
+}
+void JsonObject::integer(const std::string& key, std::uint64_t v) {
+  members_.emplace_back(key, std::to_string(v));
+}
+void JsonObject::string(const std::string& key, const std::string& v) {
+  std::string quoted = "\"";
+  for (char c : v) {
+    if (c == '"' || c == '\\') quoted += '\\';
+    quoted += c;
+  }
+  members_.emplace_back(key, quoted + "\"");
+}
+void JsonObject::raw(const std::string& key, const std::string& json) {
+  members_.emplace_back(key, json);
+}
+
+std::string JsonObject::text() const {
+  std::string out = "{\n";
+  for (std::size_t i = 0; i < members_.size(); ++i)
+    out += "  \"" + members_[i].first + "\": " + members_[i].second +
+           (i + 1 < members_.size() ? ",\n" : "\n");
+  return out + "}\n";
+}
+
+bool JsonObject::write(const std::string& path) const {
+  std::ofstream f(path);
+  f << text();
+  return static_cast<bool>(f);
+}
+
+namespace {
+std::string reason_key(link::RejectReason r) {
+  std::string key = link::to_string(r);
+  for (char& c : key) c = (c == ' ') ? '_' : static_cast<char>(std::tolower(c));
+  return key;
+}
+}  // namespace
+
+void add_link_counters(JsonObject& json, const std::string& prefix, const link::LinkCounters& c) {
+  json.integer(prefix + "bytes", c.bytes);
+  json.integer(prefix + "frames_ok", c.frames_ok);
+  json.integer(prefix + "rejected_total", c.total_rejected());
+  for (std::size_t k = 1; k < link::kRejectReasonCount; ++k) {
+    const auto r = static_cast<link::RejectReason>(k);
+    json.integer(prefix + "rejected_" + reason_key(r), c.rejected_count(r));
+  }
+  json.integer(prefix + "parser_queue_dropped", c.messages_dropped);
+}
+
+void print_link_counters(std::FILE* out, const char* label, const link::LinkCounters& c) {
+  std::fprintf(out, "  %s: %llu bytes, %llu frames ok, %llu rejected", label,
+               static_cast<unsigned long long>(c.bytes),
+               static_cast<unsigned long long>(c.frames_ok),
+               static_cast<unsigned long long>(c.total_rejected()));
+  bool first = true;
+  for (std::size_t k = 1; k < link::kRejectReasonCount; ++k) {
+    if (c.rejected[k] == 0) continue;
+    std::fprintf(out, "%s%s %llu", first ? " (" : ", ",
+                 link::to_string(static_cast<link::RejectReason>(k)),
+                 static_cast<unsigned long long>(c.rejected[k]));
+    first = false;
+  }
+  std::fprintf(out, "%s\n", first ? "" : ")");
+}
+
+}  // namespace hil_tools
+}  // namespace hodyn

@@ -1,0 +1,116 @@
+// hil_common.hpp — what hodyn-fc and hodyn-sim share: the transport options
+// (--udp, --serial, --baud, --serial-pty), opening the link, the receive
+// step into a FrameParser, and a small JSON object writer.
+// Desktop tools: std::string and std::vector are fine here.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hodyn/link/frame_parser.hpp"
+#include "hodyn/link/transport.hpp"
+#include "hodyn/posix/realtime_setup.hpp"
+#include "hodyn/posix/serial_transport.hpp"
+#include "hodyn/posix/udp_transport.hpp"
+
+namespace hodyn {
+namespace hil_tools {
+
+bool parse_number(const char* s, double& v);
+/// "A:B" into two numbers.
+bool parse_pair(const char* s, double& a, double& b);
+
+struct LinkOptions {
+  bool udp = false;
+  std::uint16_t local_port = 0;
+  std::string remote_host;
+  std::uint16_t remote_port = 0;
+  std::string serial_path;
+  std::uint32_t baud = 921600;
+  bool serial_pty = false;    ///< create a pty pair, use its master end (hodyn-sim)
+  std::string pty_path_file;  ///< where the slave path is written
+};
+
+/// Handles --udp, --serial, --baud, --serial-pty, --pty-path-file. Returns
+/// 1 when `opt` was one of them (consuming its value), 0 when not, -1 on a
+/// bad value (message printed).
+int parse_link_option(const char* tool, const std::string& opt, const char* value, bool has_value,
+                      LinkOptions& link);
+/// Same for --fifo, --lock-memory, --cpu.
+int parse_realtime_option(const char* tool, const std::string& opt, const char* value,
+                          bool has_value, posix::RealtimeOptions& rt);
+/// Whether the option needs a value (so the caller can take argv[i+1]).
+bool option_takes_value(const std::string& opt);
+
+/// The open link of a process.
+class LinkEndpoint {
+ public:
+  /// Opens what `options` says; false with a message on stderr.
+  bool open(const char* tool, const LinkOptions& options);
+  link::Transport& transport() { return *transport_; }
+  std::string description() const { return description_; }
+  bool is_serial() const { return !udp_.is_open(); }
+
+ private:
+  posix::UdpTransport udp_;
+  posix::SerialTransport serial_;
+  posix::PtyPair pty_;
+  link::Transport* transport_ = nullptr;
+  std::string description_;
+};
+
+/// Receives once (waiting at most `timeout_us`) and feeds the bytes to
+/// `on_bytes(data, size)`. Returns the bytes received (0 on a timeout);
+/// `link_error` set when the transport reported an error.
+template <typename OnBytes>
+std::size_t receive_once(link::Transport& transport, std::int64_t timeout_us, OnBytes&& on_bytes,
+                         bool* link_error = nullptr) {
+  static std::uint8_t buffer[2048];
+  std::size_t received = 0;
+  const Status s = transport.receive(buffer, sizeof buffer, received, timeout_us);
+  if (s != Status::kOk && link_error != nullptr) *link_error = true;
+  if (received > 0) on_bytes(static_cast<const std::uint8_t*>(buffer), received);
+  return received;
+}
+
+/// Pushes `size` bytes into `parser` in pieces small enough that its message
+/// queue never overflows, calling `on_message(message)` for each message.
+template <typename OnMessage>
+void parse_bytes(link::FrameParser& parser, const std::uint8_t* data, std::size_t size,
+                 OnMessage&& on_message) {
+  constexpr std::size_t kPiece = 256;  // < kQueueDepth smallest frames
+  link::Message message{};
+  for (std::size_t at = 0; at < size; at += kPiece) {
+    const std::size_t n = size - at < kPiece ? size - at : kPiece;
+    (void)parser.push(data + at, n);
+    while (parser.next(message)) on_message(message);
+  }
+}
+
+/// A flat JSON object built in order: numbers, strings, raw JSON values.
+class JsonObject {
+ public:
+  void number(const std::string& key, double v);
+  void integer(const std::string& key, std::uint64_t v);
+  void string(const std::string& key, const std::string& v);
+  void raw(const std::string& key, const std::string& json);
+  /// `{ … }` with two-space indentation.
+  std::string text() const;
+  bool write(const std::string& path) const;
+
+ private:
+  std::vector<std::pair<std::string, std::string>> members_;
+};
+
+/// The parser's counters as JSON members under `prefix` (bytes, frames_ok,
+/// rejected_total and one rejected_<reason> per reason).
+void add_link_counters(JsonObject& json, const std::string& prefix,
+                       const link::LinkCounters& counters);
+/// A line like "rx: 123 frames ok, 4 rejected (bad CRC 3, COBS error 1)".
+void print_link_counters(std::FILE* out, const char* label, const link::LinkCounters& counters);
+
+}  // namespace hil_tools
+}  // namespace hodyn

@@ -1,0 +1,463 @@
+// hodyn-fc — the flight-computer side of the hardware-in-the-loop pair: the
+// controller plugin behind a real link (UDP or serial). It receives SENSORS
+// and REFERENCE frames from hodyn-sim, runs the plugin's update() on every
+// accepted sensor frame and answers with a COMMAND; a watchdog over control
+// periods makes the plugin produce its own safe command when the frames stop.
+// docs/hil.md describes the pair.
+//
+// Desktop tool: std::vector, std::string and iostreams are fine here; the
+// per-frame path itself (parser, monitors, plugin) is the heap-free code a
+// flight computer would run.
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "hil_common.hpp"
+#include "hodyn/closed_loop/tracking.hpp"
+#include "hodyn/link/link_monitor.hpp"
+#include "hodyn/plugin/plugin_instance.hpp"
+#include "hodyn/plugin/registry.hpp"
+#include "hodyn/posix/periodic_loop.hpp"
+#include "hodyn/posix/stop_signal.hpp"
+
+namespace {
+
+using hodyn::Status;
+namespace link = hodyn::link;
+namespace posix = hodyn::posix;
+namespace tools = hodyn::hil_tools;
+
+constexpr const char* kTool = "hodyn-fc";
+
+const char* kUsage =
+    R"(usage: hodyn-fc [options]
+
+The controller side of the hardware-in-the-loop pair (docs/hil.md): receives
+SENSORS and REFERENCE frames from hodyn-sim, runs the controller plugin on
+every accepted sensor frame and sends a COMMAND answering it.
+
+link (exactly one):
+  --udp LOCAL_PORT:REMOTE_HOST:REMOTE_PORT
+  --serial PATH        a tty or the pty slave path hodyn-sim printed
+  --baud N             serial rate (default 921600; a pty ignores it)
+controller:
+  --plugin FILE.so     load the plugin from a shared library (dlopen +
+                       hodyn_plugin_entry); default: the statically linked
+                       "feedback_linearization"
+  --rate HZ            control rate given to the plugin and, in realtime
+                       mode, the loop rate (default 1000)
+loop:
+  --mode lockstep|realtime
+                       lockstep (default): event-driven, each iteration waits
+                       up to one control period for a sensor frame;
+                       realtime: a periodic loop at --rate
+  --watchdog-periods N periods without an accepted sensor frame before the
+                       safe command (default 20)
+  --idle-timeout S     exit when the simulator sent nothing for S seconds
+                       after it had sent something (default 2)
+  --max-steps N        exit after N controller updates (default: no limit)
+  --fifo PRIO          realtime: SCHED_FIFO priority (best effort)
+  --lock-memory        realtime: mlockall (best effort)
+  --cpu N              realtime: pin to core N (best effort)
+output:
+  --summary-json FILE  the counters as JSON
+  --quiet              only the final summary
+  --help
+)";
+
+struct Args {
+  tools::LinkOptions link;
+  posix::RealtimeOptions rt;
+  bool realtime = false;
+  double rate = 1000.0;
+  std::uint32_t watchdog_periods = 20;
+  double idle_timeout = 2.0;
+  std::uint64_t max_steps = 0;
+  std::string plugin_path;
+  std::string summary_json;
+};
+
+int parse_args(int argc, char** argv, Args& a) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string opt = argv[i];
+    const bool has_value = tools::option_takes_value(opt) && i + 1 < argc;
+    const char* value = has_value ? argv[i + 1] : nullptr;
+    int r = tools::parse_link_option(kTool, opt, value, has_value, a.link);
+    if (r == 0) r = tools::parse_realtime_option(kTool, opt, value, has_value, a.rt);
+    if (r < 0) return 2;
+    if (r > 0) {
+      if (tools::option_takes_value(opt)) ++i;
+      continue;
+    }
+    if (opt == "--help" || opt == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (opt == "--quiet") continue;
+    if (!has_value) {
+      std::cerr << kTool << ": unknown option or missing value '" << opt << "' (see --help)\n";
+      return 2;
+    }
+    ++i;
+    double v = 0.0;
+    if (opt == "--mode") {
+      const std::string m = value;
+      if (m != "lockstep" && m != "realtime") {
+        std::cerr << kTool << ": --mode is lockstep or realtime\n";
+        return 2;
+      }
+      a.realtime = m == "realtime";
+    } else if (opt == "--plugin") {
+      a.plugin_path = value;
+    } else if (opt == "--summary-json") {
+      a.summary_json = value;
+    } else if (opt == "--rate" || opt == "--watchdog-periods" || opt == "--idle-timeout" ||
+               opt == "--max-steps") {
+      if (!tools::parse_number(value, v) || v <= 0.0) {
+        std::cerr << kTool << ": " << opt << " needs a positive number, got '" << value << "'\n";
+        return 2;
+      }
+      if (opt == "--rate") a.rate = v;
+      if (opt == "--watchdog-periods") a.watchdog_periods = static_cast<std::uint32_t>(v);
+      if (opt == "--idle-timeout") a.idle_timeout = v;
+      if (opt == "--max-steps") a.max_steps = static_cast<std::uint64_t>(v);
+    } else {
+      std::cerr << kTool << ": unknown option '" << opt << "' (see --help)\n";
+      return 2;
+    }
+  }
+  if (a.rate < 100.0 || a.rate > 10000.0) {
+    std::cerr << kTool << ": --rate must be within 100..10000 Hz\n";
+    return 2;
+  }
+  return -1;
+}
+
+std::int64_t now_ns() { return posix::monotonic_now_ns(); }
+
+// ---- the controller host ------------------------------------------------------
+//
+// Everything a flight computer would hold, in static storage.
+class ControllerHost {
+ public:
+  static constexpr std::size_t kReferenceRing = 8;
+
+  ControllerHost(link::Transport& transport, std::uint32_t watchdog_periods)
+      : transport_(transport), watchdog_(watchdog_periods) {}
+
+  Status open(const hodyn_plugin_api* api, double rate) {
+    Status s = controller_.open(api);
+    if (s != Status::kOk) return s;
+    hodyn_parameter p{};
+    hodyn::plugin::copy_name(p.name, "rate_hz");
+    p.value = rate;
+    return controller_.configure(&p, 1);
+  }
+
+  /// Receives once (at most `timeout_us`) and handles every message.
+  /// True when bytes arrived.
+  bool poll(std::int64_t timeout_us) {
+    const std::size_t n = tools::receive_once(
+        transport_, timeout_us,
+        [&](const std::uint8_t* data, std::size_t size) {
+          tools::parse_bytes(parser_, data, size, [&](const link::Message& m) { handle(m); });
+        },
+        &link_error_);
+    if (n > 0) {
+      last_rx_ns_ = now_ns();
+      heard_ = true;
+    }
+    return n > 0;
+  }
+
+  bool has_pending() const { return pending_; }
+  void close() { controller_.close(); }
+
+  /// One control period after the frames of the period: the update on the
+  /// newest accepted sensor frame, or a watchdog tick (and the safe command
+  /// while it is engaged). Returns true when a command was sent.
+  bool period() {
+    if (pending_) {
+      pending_ = false;
+      watchdog_.frame_received();
+      (void)watchdog_.tick();
+      run_update(sensors_, 0);
+      return true;
+    }
+    if (!armed_ || paused_) return false;  // not started yet, or the simulator ended
+    if (!watchdog_.tick()) return false;
+    // The plugin's own safe path: a frame it rejects (NaN time) gives hold
+    // (last good rotor speeds, limited torques) and after hold_timeout hover.
+    hodyn_sensors invalid = sensors_;
+    invalid.time = std::numeric_limits<double>::quiet_NaN();
+    ++watchdog_commands_;
+    run_update(invalid, link::controller_status::kWatchdogEngaged);
+    return true;
+  }
+
+  bool idle(double timeout_s) const {
+    return heard_ && static_cast<double>(now_ns() - last_rx_ns_) * 1e-9 > timeout_s;
+  }
+  std::uint64_t steps() const { return updates_; }
+
+  void print(std::FILE* out) const;
+  void write_json(const std::string& path, const std::string& mode,
+                  const posix::PeriodicLoop* loop) const;
+
+ private:
+  void handle(const link::Message& m) {
+    switch (m.type) {
+      case link::MessageType::kSensors: {
+        ++sensors_received_;
+        if ((m.status_bits & link::sensor_status::kSimulatorPaused) != 0u) {
+          ++paused_frames_;
+          paused_ = true;
+          return;
+        }
+        const auto verdict = monitor_.check(m.sensors.sequence);
+        if (verdict != link::SequenceMonitor::Verdict::kAccept) return;
+        paused_ = false;
+        armed_ = true;
+        sensors_ = m.sensors;
+        pending_ = true;
+        return;
+      }
+      case link::MessageType::kReference: {
+        ++references_received_;
+        references_[reference_next_] = m.reference;
+        reference_next_ = (reference_next_ + 1) % kReferenceRing;
+        reference_count_ = std::min(reference_count_ + 1, kReferenceRing);
+        return;
+      }
+      case link::MessageType::kCommand:
+        ++unexpected_;
+        return;
+    }
+  }
+
+  // The reference of the sensor frame's time; else the newest one not after
+  // it; else the newest one (kReferenceStale in both fallbacks).
+  const hodyn_reference* reference_for(double t, bool& exact) const {
+    const hodyn_reference* best = nullptr;
+    const hodyn_reference* newest = nullptr;
+    exact = false;
+    for (std::size_t k = 0; k < reference_count_; ++k) {
+      const hodyn_reference& r = references_[k];
+      if (newest == nullptr || r.time > newest->time) newest = &r;
+      if (r.time == t) {
+        exact = true;
+        return &r;
+      }
+      if (r.time <= t && (best == nullptr || r.time > best->time)) best = &r;
+    }
+    return best != nullptr ? best : newest;
+  }
+
+  void run_update(const hodyn_sensors& sensors, std::uint32_t bits) {
+    bool exact = false;
+    const hodyn_reference* ref = reference_for(sensors.time, exact);
+    static const hodyn_reference kNone{};
+    if (!exact) {
+      bits |= link::controller_status::kReferenceStale;
+      ++reference_stale_;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const Status s = controller_.update(sensors, ref != nullptr ? *ref : kNone, command_);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (bits == 0 || bits == link::controller_status::kReferenceStale) {
+      ++updates_;
+      step_times_.push_back(std::chrono::duration<double>(t1 - t0).count());
+    }
+    // A frame the plugin refused (its safe path answered); kReferenceJump and
+    // kActuatorSaturated still carry the control law and are not refusals.
+    const bool refused =
+        s != Status::kOk && s != Status::kReferenceJump && s != Status::kActuatorSaturated;
+    if (refused && (bits & link::controller_status::kWatchdogEngaged) == 0u) {
+      bits |= link::controller_status::kSensorFrameRejected;
+      ++plugin_rejected_;
+    }
+    if (command_.mode == HODYN_MODE_HOLD || command_.mode == HODYN_MODE_HOVER) ++safe_commands_;
+    std::uint8_t wire[link::kMaxWireSize];
+    std::size_t written = 0;
+    if (link::encode(command_, monitor_.newest(), bits, link_sequence_++, wire, sizeof wire,
+                     written) != Status::kOk ||
+        transport_.send(wire, written) != Status::kOk) {
+      ++send_failures_;
+      return;
+    }
+    ++commands_sent_;
+  }
+
+  link::Transport& transport_;
+  hodyn::plugin::PluginInstance<64 * 1024> controller_;
+  link::FrameParser parser_;
+  link::SequenceMonitor monitor_;
+  link::Watchdog watchdog_;
+  hodyn_sensors sensors_{};
+  hodyn_command command_{};
+  hodyn_reference references_[kReferenceRing] = {};
+  std::size_t reference_next_ = 0, reference_count_ = 0;
+  bool pending_ = false, armed_ = false, paused_ = false, heard_ = false, link_error_ = false;
+  std::int64_t last_rx_ns_ = 0;
+  std::uint32_t link_sequence_ = 0;
+  std::uint64_t sensors_received_ = 0, references_received_ = 0, paused_frames_ = 0;
+  std::uint64_t unexpected_ = 0, updates_ = 0, watchdog_commands_ = 0, plugin_rejected_ = 0;
+  std::uint64_t safe_commands_ = 0, commands_sent_ = 0, send_failures_ = 0, reference_stale_ = 0;
+  std::vector<double> step_times_;
+};
+
+void ControllerHost::print(std::FILE* out) const {
+  const auto& m = monitor_.counters();
+  const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  std::fprintf(out, "hodyn-fc summary\n");
+  tools::print_link_counters(out, "received", parser_.counters());
+  std::fprintf(out,
+               "  sensor frames %llu: accepted %llu, duplicates %llu, out of order %llu, gaps %llu "
+               "(%llu missing), end-of-run %llu\n",
+               u(sensors_received_), u(m.accepted), u(m.duplicates), u(m.out_of_order), u(m.gaps),
+               u(m.missing), u(paused_frames_));
+  std::fprintf(out, "  reference frames %llu (%llu updates without the matching one)\n",
+               u(references_received_), u(reference_stale_));
+  std::fprintf(out,
+               "  controller updates %llu (plugin rejected %llu), safe-mode commands %llu, "
+               "commands sent %llu (%llu send failures)\n",
+               u(updates_), u(plugin_rejected_), u(safe_commands_), u(commands_sent_),
+               u(send_failures_));
+  std::fprintf(out, "  watchdog: %llu engagements, %llu recoveries, %llu safe commands\n",
+               u(watchdog_.engagements()), u(watchdog_.recoveries()), u(watchdog_commands_));
+  std::fprintf(out, "  update() median %.2f us, p99 %.2f us\n",
+               hodyn::closed_loop::percentile(step_times_, 0.5) * 1e6,
+               hodyn::closed_loop::percentile(step_times_, 0.99) * 1e6);
+}
+
+void ControllerHost::write_json(const std::string& path, const std::string& mode,
+                                const posix::PeriodicLoop* loop) const {
+  tools::JsonObject j;
+  const auto& m = monitor_.counters();
+  j.string("tool", "hodyn-fc");
+  j.string("mode", mode);
+  tools::add_link_counters(j, "rx_", parser_.counters());
+  j.integer("sensor_frames_received", sensors_received_);
+  j.integer("sensor_frames_accepted", m.accepted);
+  j.integer("sensor_duplicates", m.duplicates);
+  j.integer("sensor_out_of_order", m.out_of_order);
+  j.integer("sensor_gaps", m.gaps);
+  j.integer("sensor_missing", m.missing);
+  j.integer("end_of_run_frames", paused_frames_);
+  j.integer("reference_frames_received", references_received_);
+  j.integer("updates_without_matching_reference", reference_stale_);
+  j.integer("unexpected_frames", unexpected_);
+  j.integer("steps", updates_);
+  j.integer("plugin_rejected_frames", plugin_rejected_);
+  j.integer("safe_mode_commands", safe_commands_);
+  j.integer("commands_sent", commands_sent_);
+  j.integer("send_failures", send_failures_);
+  j.integer("watchdog_engagements", watchdog_.engagements());
+  j.integer("watchdog_recoveries", watchdog_.recoveries());
+  j.integer("watchdog_commands", watchdog_commands_);
+  j.raw("watchdog_engaged_at_exit", watchdog_.engaged() ? "true" : "false");
+  j.number("update_median_s", hodyn::closed_loop::percentile(step_times_, 0.5));
+  j.number("update_p99_s", hodyn::closed_loop::percentile(step_times_, 0.99));
+  if (loop != nullptr) {
+    const auto& st = loop->statistics();
+    j.integer("loop_iterations", st.iterations);
+    j.integer("loop_deadline_misses", st.deadline_misses);
+    j.number("loop_period_median_s", static_cast<double>(st.period.median()) * 1e-9);
+    j.number("loop_period_p99_s", static_cast<double>(st.period.p99()) * 1e-9);
+    j.number("loop_period_max_s", static_cast<double>(st.period.max()) * 1e-9);
+    j.number("loop_wake_latency_p99_s", static_cast<double>(st.wake_latency.p99()) * 1e-9);
+  }
+  if (!j.write(path)) std::cerr << kTool << ": cannot write " << path << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  const int parsed = parse_args(argc, argv, args);
+  if (parsed >= 0) return parsed;
+
+  void* library = nullptr;
+  const hodyn_plugin_api* api = nullptr;
+  if (!args.plugin_path.empty()) {
+    library = dlopen(args.plugin_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
+      std::cerr << kTool << ": cannot load " << args.plugin_path << ": " << dlerror() << "\n";
+      return 1;
+    }
+    auto entry = reinterpret_cast<hodyn_plugin_entry_fn>(dlsym(library, HODYN_PLUGIN_ENTRY_SYMBOL));
+    if (entry == nullptr) {
+      std::cerr << kTool << ": " << args.plugin_path << " has no " << HODYN_PLUGIN_ENTRY_SYMBOL
+                << "\n";
+      return 1;
+    }
+    api = entry();
+  } else {
+    api = hodyn::plugin::plugin_registry().find("feedback_linearization");
+  }
+  if (api == nullptr) {
+    std::cerr << kTool << ": no controller plugin\n";
+    return 1;
+  }
+
+  static tools::LinkEndpoint endpoint;
+  if (!endpoint.open(kTool, args.link)) return 1;
+  static ControllerHost host(endpoint.transport(), args.watchdog_periods);
+  const Status s = host.open(api, args.rate);
+  if (s != Status::kOk) {
+    std::cerr << kTool << ": plugin " << api->name << ": " << hodyn::to_string(s) << "\n";
+    return 1;
+  }
+  static posix::StopFlag stop;
+  (void)posix::install_stop_signal_handlers(stop);
+  std::printf("hodyn-fc: plugin \"%s\" (%s) at %.0f Hz, %s mode, %s, watchdog %u periods\n",
+              api->name, args.plugin_path.empty() ? "statically linked" : args.plugin_path.c_str(),
+              args.rate, args.realtime ? "realtime" : "lockstep", endpoint.description().c_str(),
+              args.watchdog_periods);
+  std::fflush(stdout);
+
+  const std::int64_t period_ns = std::llround(1e9 / args.rate);
+  const auto keep_going = [&]() {
+    return !stop.stop_requested() && !host.idle(args.idle_timeout) &&
+           (args.max_steps == 0 || host.steps() < args.max_steps);
+  };
+  static posix::PeriodicLoop loop(period_ns);
+  if (!args.realtime) {
+    // Lockstep: each iteration waits up to one control period for a sensor frame.
+    while (keep_going()) {
+      const std::int64_t deadline = now_ns() + period_ns;
+      while (!host.has_pending() && !stop.stop_requested()) {
+        const std::int64_t left = deadline - now_ns();
+        if (left <= 0) break;
+        host.poll(std::max<std::int64_t>(1, left / 1000));
+      }
+      (void)host.period();
+    }
+  } else {
+    const posix::RealtimeReport report = posix::apply_realtime_setup(args.rt, stderr);
+    posix::print_realtime_report(report, args.rt, stdout);
+    auto step = [&](const posix::LoopTick&) -> bool {
+      while (host.poll(0)) {
+      }
+      (void)host.period();
+      return keep_going();
+    };
+    (void)loop.run(step, 0, &stop);
+  }
+
+  host.print(stdout);
+  if (args.realtime) loop.print_summary(stdout);
+  if (!args.summary_json.empty())
+    host.write_json(args.summary_json, args.realtime ? "realtime" : "lockstep",
+                    args.realtime ? &loop : nullptr);
+  host.close();
+  if (library != nullptr) dlclose(library);
+  return 0;
+}

@@ -1,0 +1,614 @@
+// hodyn-sim — the plant side of the hardware-in-the-loop pair: the plant
+// simulator, the sensor model and the Table 3 reference of the closed-loop
+// scenarios, talking to hodyn-fc over a real link (UDP or serial / pty),
+// with seeded fault injection in both directions. docs/hil.md describes it.
+//
+// Desktop tool: std::vector, std::string and iostreams are fine here; the
+// fault injectors are the fixed-size hodyn::hil::FaultInjector.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "hil_common.hpp"
+#include "hodyn/closed_loop/report.hpp"
+#include "hodyn/closed_loop/tracking.hpp"
+#include "hodyn/hil/fault_injector.hpp"
+#include "hodyn/hil/frame_splitter.hpp"
+#include "hodyn/plugin/frames.hpp"
+#include "hodyn/posix/periodic_loop.hpp"
+#include "hodyn/posix/stop_signal.hpp"
+
+namespace {
+
+using hodyn::Status;
+namespace cl = hodyn::closed_loop;
+namespace hil = hodyn::hil;
+namespace link = hodyn::link;
+namespace posix = hodyn::posix;
+namespace sim = hodyn::sim;
+namespace tools = hodyn::hil_tools;
+
+constexpr const char* kTool = "hodyn-sim";
+constexpr std::uint32_t kNoTag = 0xFFFFFFFFu;
+
+const char* kUsage =
+    R"(usage: hodyn-sim [options]
+
+The plant side of the hardware-in-the-loop pair (docs/hil.md): simulates the
+aerial manipulator, sends SENSORS and REFERENCE frames to hodyn-fc every
+control period and applies the COMMANDs it answers with.
+
+scenario (as hodyn-demo):
+  --scenario NAME      nominal | mismatch | gust | payload | noise_delay (default nominal)
+  --duration S         simulated time (default 10)
+  --rate HZ            control rate, 100..4000 (default 1000)
+  --plant-rate HZ      integration rate, a multiple of --rate (default 8000)
+  --seed N             sensor-noise and fault seed (default 1)
+link (exactly one):
+  --udp LOCAL_PORT:REMOTE_HOST:REMOTE_PORT
+  --serial PATH        a tty
+  --serial-pty         create a pseudo-terminal pair, use its master end and
+                       print the slave path (give it to hodyn-fc --serial)
+  --pty-path-file FILE also write the slave path to FILE
+  --baud N             serial rate (default 921600; a pty ignores it)
+loop:
+  --mode lockstep|realtime
+                       lockstep (default): each period waits for the command
+                       answering its sensor frame; realtime: a periodic loop
+                       at --rate applies whatever arrived by the period's end
+  --command-timeout-ms MS
+                       lockstep: longest wait for a command (default 50)
+  --start-timeout S    wait this long for hodyn-fc's first answer (default 10)
+  --fifo PRIO --lock-memory --cpu N
+                       realtime: best-effort real-time setup
+faults (both directions, seeded by --seed, simulated time):
+  --drop P             fraction of frames lost
+  --delay-ms MIN:MAX   each frame delayed uniformly in [MIN, MAX] ms
+  --corrupt P          fraction of frames with 1-3 bytes changed
+  --outage START_S:DURATION_S
+                       nothing passes either way in that window
+  --duplicate P        fraction of frames sent twice
+  --reorder P          fraction of frames swapped with the next one
+output:
+  --summary-json FILE  tracking errors (SI) and link counters as JSON
+  --help
+)";
+
+struct Args {
+  cl::Scenario scenario = cl::Scenario::kNominal;
+  double duration = 10.0, rate = 1000.0, plant_rate = 8000.0, settle = 1.0;
+  std::uint64_t seed = 1;
+  bool realtime = false;
+  double command_timeout = 0.050, start_timeout = 10.0;
+  hil::FaultConfig faults;
+  tools::LinkOptions link;
+  posix::RealtimeOptions rt;
+  std::string summary_json;
+};
+
+int parse_args(int argc, char** argv, Args& a) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string opt = argv[i];
+    const bool has_value = tools::option_takes_value(opt) && i + 1 < argc;
+    const char* value = has_value ? argv[i + 1] : nullptr;
+    int r = tools::parse_link_option(kTool, opt, value, has_value, a.link);
+    if (r == 0) r = tools::parse_realtime_option(kTool, opt, value, has_value, a.rt);
+    if (r < 0) return 2;
+    if (r > 0) {
+      if (tools::option_takes_value(opt)) ++i;
+      continue;
+    }
+    if (opt == "--help" || opt == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (!has_value) {
+      std::cerr << kTool << ": unknown option or missing value '" << opt << "' (see --help)\n";
+      return 2;
+    }
+    ++i;
+    double v = 0.0, w = 0.0;
+    const auto bad = [&](const char* what) {
+      std::cerr << kTool << ": " << opt << " needs " << what << ", got '" << value << "'\n";
+      return 2;
+    };
+    if (opt == "--scenario") {
+      if (!cl::parse_scenario(value, a.scenario)) return bad("a scenario name");
+    } else if (opt == "--mode") {
+      const std::string m = value;
+      if (m != "lockstep" && m != "realtime") return bad("lockstep or realtime");
+      a.realtime = m == "realtime";
+    } else if (opt == "--summary-json") {
+      a.summary_json = value;
+    } else if (opt == "--delay-ms" || opt == "--outage") {
+      if (!tools::parse_pair(value, v, w) || v < 0.0 || w < 0.0) return bad("A:B (>= 0)");
+      if (opt == "--delay-ms") {
+        if (w < v) return bad("MIN:MAX with MIN <= MAX");
+        a.faults.delay_min = v * 1e-3;
+        a.faults.delay_max = w * 1e-3;
+      } else {
+        a.faults.outage_start = v;
+        a.faults.outage_duration = w;
+      }
+    } else if (opt == "--drop" || opt == "--corrupt" || opt == "--duplicate" ||
+               opt == "--reorder") {
+      if (!tools::parse_number(value, v) || v < 0.0 || v > 1.0) return bad("a fraction 0..1");
+      if (opt == "--drop") a.faults.drop = v;
+      if (opt == "--corrupt") a.faults.corrupt = v;
+      if (opt == "--duplicate") a.faults.duplicate = v;
+      if (opt == "--reorder") a.faults.reorder = v;
+    } else if (opt == "--duration" || opt == "--rate" || opt == "--plant-rate" || opt == "--seed" ||
+               opt == "--command-timeout-ms" || opt == "--start-timeout") {
+      if (!tools::parse_number(value, v) || v <= 0.0) return bad("a positive number");
+      if (opt == "--duration") a.duration = v;
+      if (opt == "--rate") a.rate = v;
+      if (opt == "--plant-rate") a.plant_rate = v;
+      if (opt == "--seed") a.seed = static_cast<std::uint64_t>(v);
+      if (opt == "--command-timeout-ms") a.command_timeout = v * 1e-3;
+      if (opt == "--start-timeout") a.start_timeout = v;
+    } else {
+      std::cerr << kTool << ": unknown option '" << opt << "' (see --help)\n";
+      return 2;
+    }
+  }
+  const double ratio = a.plant_rate / a.rate;
+  if (a.rate < 100.0 || a.rate > 4000.0 || ratio < 1.0 ||
+      std::abs(ratio - std::round(ratio)) > 1e-9) {
+    std::cerr << kTool
+              << ": --rate must be within 100..4000 Hz and --plant-rate a multiple of it\n";
+    return 2;
+  }
+  return -1;
+}
+
+std::int64_t now_ns() { return posix::monotonic_now_ns(); }
+
+struct SimCounters {
+  std::uint64_t frames_submitted = 0, frames_sent = 0, send_failures = 0;
+  std::uint64_t sensor_frames = 0, commands_expected = 0, command_timeouts = 0;
+  std::uint64_t raw_frames_received = 0, commands_received = 0, commands_applied = 0;
+  std::uint64_t stale_commands = 0, watchdog_commands_received = 0, missed_commands = 0;
+  std::uint64_t outage_periods = 0;
+  double wait_total_s = 0.0, wait_max_s = 0.0;
+};
+
+// ---- the simulator side -------------------------------------------------------------
+class SimHost {
+ public:
+  SimHost(const Args& args, link::Transport& transport) : a_(args), transport_(transport) {}
+
+  Status setup() {
+    dt_ = 1.0 / a_.rate;
+    steps_ = std::lround(a_.duration * a_.rate);
+    setup_ = cl::make_scenario(a_.scenario, 1.0 / a_.plant_rate, dt_, a_.seed);
+    Status s = plant_.configure(setup_.plant);
+    if (s == Status::kOk) s = plant_.set_disturbances(setup_.disturbances);
+    if (s == Status::kOk) s = sensors_.configure(setup_.sensors);
+    if (s != Status::kOk) return s;
+    sim::PlantState start;
+    sim::PlantInput input;
+    s = sim::equilibrium_state(setup_.plant, trajectory_.base_pose(0.0),
+                               trajectory_.base_twist(0.0, 0), trajectory_.joints(0.0, 0),
+                               trajectory_.joints(0.0, 1), trajectory_.base_twist(0.0, 1),
+                               trajectory_.joints(0.0, 2), start, input);
+    if (s == Status::kOk) s = plant_.set_state(start);
+    if (s != Status::kOk) return s;
+    command_ = hodyn_command{};
+    command_.num_joints = 6;
+    command_.num_rotors = 6;
+    command_.mode = HODYN_MODE_TRACKING;
+    for (int i = 0; i < 6; ++i) {
+      command_.rotor_speed[i] = input.rotor_speed_command(i);
+      command_.motor_torque[i] = input.motor_torque(i);
+    }
+    s = out_.configure(a_.faults, a_.seed * 2 + 1);
+    if (s == Status::kOk) s = in_.configure(a_.faults, a_.seed * 2 + 2);
+    return s;
+  }
+
+  long steps() const { return steps_; }
+  double dt() const { return dt_; }
+
+  /// Start handshake, outside the fault injection: sends period 0's frames
+  /// every 50 ms until hodyn-fc answers sequence 0.
+  bool handshake(const posix::StopFlag& stop) {
+    measure(0);
+    const std::int64_t end = now_ns() + std::llround(a_.start_timeout * 1e9);
+    while (now_ns() < end && !stop.stop_requested()) {
+      send_direct(reference_wire_, reference_size_);
+      send_direct(sensors_wire_, sensors_size_);
+      const std::int64_t resend = now_ns() + 50'000'000;
+      while (now_ns() < resend) {
+        receive(std::max<std::int64_t>(1, (resend - now_ns()) / 1000), 0.0, true);
+        if (have_candidate_) {  // applied by end_period(0)
+          delivered_newest_ = 0;
+          have_delivered_ = true;
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /// Period k, first half: errors of the true state now, then measure and
+  /// send (through the outgoing injector). Returns the sequence whose
+  /// answer to wait for, or kNoTag when no new sensor frame got through.
+  std::uint32_t begin_period(long k) {
+    const double t = static_cast<double>(k) * dt_;
+    (void)stats_.add_state(trajectory_, t, plant_.state());
+    if (out_.in_outage(t)) ++c_.outage_periods;
+    if (k > 0 && measure(k)) {
+      (void)out_.submit(reference_wire_, reference_size_, t, kNoTag);
+      (void)out_.submit(sensors_wire_, sensors_size_, t, static_cast<std::uint32_t>(k));
+      c_.frames_submitted += 2;
+    }
+    std::uint32_t target = kNoTag;
+    std::uint8_t buffer[link::kMaxWireSize];
+    hil::FaultInjector<>::Released r;
+    while (out_.pop(t, buffer, sizeof buffer, r)) {
+      send_direct(buffer, r.size);
+      if (r.tag == kNoTag || r.corrupted) continue;
+      if (!have_delivered_ || r.tag > delivered_newest_) {
+        delivered_newest_ = r.tag;
+        have_delivered_ = true;
+        target = r.tag;
+      }
+    }
+    if (target != kNoTag) ++c_.commands_expected;
+    return target;
+  }
+
+  /// Receives for at most `timeout_us`; true when the raw answer to
+  /// `target` arrived (whatever the injector then does with it).
+  bool receive(std::int64_t timeout_us, double t, bool direct = false,
+               std::uint32_t target = kNoTag) {
+    bool answered = false;
+    (void)tools::receive_once(transport_, timeout_us,
+                              [&](const std::uint8_t* data, std::size_t size) {
+                                for (std::size_t i = 0; i < size; ++i) {
+                                  if (!splitter_.push(data[i])) continue;
+                                  answered |= raw_frame(t, direct, target);
+                                }
+                              });
+    return answered;
+  }
+
+  /// Frames the incoming injector releases by simulated time `t` into the parser.
+  void deliver(double t) {
+    std::uint8_t buffer[link::kMaxWireSize];
+    hil::FaultInjector<>::Released r;
+    while (in_.pop(t, buffer, sizeof buffer, r)) parse(buffer, r.size);
+  }
+
+  /// Period k, second half: the newest valid command (or the previous one
+  /// held), then the plant over one period.
+  Status end_period() {
+    if (have_candidate_) {
+      apply_candidate();
+    } else {
+      ++c_.missed_commands;
+    }
+    stats_.add_command(command_);
+    sim::PlantInput input;
+    Status s = sim::plant_input_from_command(command_, input);
+    if (s == Status::kOk) s = plant_.step(input, dt_);
+    stats_.add_plant_step(plant_.last_step_saturated());
+    return s;
+  }
+
+  /// Tells hodyn-fc the run is over (SENSORS with kSimulatorPaused, three
+  /// times, outside the fault injection).
+  void finish(long k) {
+    sim::PlantState x = plant_.state();
+    hodyn_sensors frame = sim::exact_sensor_frame(x);
+    frame.sequence = static_cast<std::uint32_t>(k);
+    std::size_t size = 0;
+    if (link::encode(frame, link::sensor_status::kSimulatorPaused, link_sequence_++, sensors_wire_,
+                     sizeof sensors_wire_, size) == Status::kOk)
+      for (int i = 0; i < 3; ++i) send_direct(sensors_wire_, size);
+  }
+
+  void lockstep_wait(std::uint32_t target, long k, const posix::StopFlag& stop) {
+    const double t = static_cast<double>(k) * dt_;
+    const std::int64_t start = now_ns();
+    if (target != kNoTag) {
+      const std::int64_t end = start + std::llround(a_.command_timeout * 1e9);
+      bool answered = false;
+      while (!answered && !stop.stop_requested()) {
+        const std::int64_t left = end - now_ns();
+        if (left <= 0) {
+          ++c_.command_timeouts;
+          break;
+        }
+        answered = receive(std::max<std::int64_t>(1, left / 1000), t, false, target);
+      }
+      const double waited = static_cast<double>(now_ns() - start) * 1e-9;
+      c_.wait_total_s += waited;
+      c_.wait_max_s = std::max(c_.wait_max_s, waited);
+    } else {
+      // No answer to wait for: the period still takes one control period of
+      // wall time, so the far side's wall-clock watchdog sees an outage as long
+      // as it is.
+      const std::int64_t end = start + std::llround(dt_ * 1e9);
+      while (!stop.stop_requested()) {
+        const std::int64_t left = end - now_ns();
+        if (left <= 0) break;
+        (void)receive(std::max<std::int64_t>(1, left / 1000), t);
+      }
+    }
+    deliver(t);
+  }
+
+  void summarize(cl::RunSummary& summary) const {
+    summary = cl::RunSummary{};
+    summary.scenario = a_.scenario;
+    summary.duration = a_.duration;
+    summary.control_rate_hz = a_.rate;
+    summary.plant_rate_hz = a_.plant_rate;
+    summary.settle_time = a_.settle;
+    summary.steps = steps_;
+    stats_.finish(dt_, summary);
+  }
+
+  void print(std::FILE* out) const;
+  void add_json(tools::JsonObject& j) const;
+
+ private:
+  bool measure(long k) {
+    hodyn_sensors frame{};
+    if (sensors_.measure(plant_.state(), frame) != Status::kOk) return false;
+    // A delayed sensor model repeats its first frame until the delay has
+    // passed: as in the in-process loop, only new frames go to the controller.
+    if (frame.time <= last_frame_time_) return false;
+    last_frame_time_ = frame.time;
+    frame.sequence = static_cast<std::uint32_t>(k);
+    hodyn_reference reference{};
+    hodyn::plugin::table3_reference(trajectory_, frame.time, reference);
+    std::uint32_t bits = plant_.last_step_saturated() ? link::sensor_status::kPlantSaturated : 0u;
+    if (plant_.payload_attached()) bits |= link::sensor_status::kPayloadAttached;
+    ++c_.sensor_frames;
+    return link::encode(reference, link_sequence_++, reference_wire_, sizeof reference_wire_,
+                        reference_size_) == Status::kOk &&
+           link::encode(frame, bits, link_sequence_++, sensors_wire_, sizeof sensors_wire_,
+                        sensors_size_) == Status::kOk;
+  }
+
+  void send_direct(const std::uint8_t* data, std::size_t size) {
+    if (transport_.send(data, size) == Status::kOk) {
+      ++c_.frames_sent;
+    } else {
+      ++c_.send_failures;
+    }
+  }
+
+  bool raw_frame(double t, bool direct, std::uint32_t target) {
+    ++c_.raw_frames_received;
+    // Look at the frame as sent (before the injector) to know what it answers.
+    link::Message m{};
+    bool answers = false;
+    std::uint32_t tag = kNoTag;
+    peek_.push(splitter_.frame(), splitter_.size());
+    while (peek_.next(m))
+      if (m.type == link::MessageType::kCommand) tag = m.answered_sequence;
+    answers = tag != kNoTag && tag == target;
+    if (direct) {
+      parse(splitter_.frame(), splitter_.size());
+    } else {
+      (void)in_.submit(splitter_.frame(), splitter_.size(), t, tag);
+    }
+    return answers;
+  }
+
+  void parse(const std::uint8_t* data, std::size_t size) {
+    tools::parse_bytes(parser_, data, size, [&](const link::Message& m) {
+      if (m.type != link::MessageType::kCommand) return;
+      ++c_.commands_received;
+      if ((m.status_bits & link::controller_status::kWatchdogEngaged) != 0u)
+        ++c_.watchdog_commands_received;
+      // Newest wins; commands answering older sequences than the applied one are stale.
+      if ((have_applied_ && m.answered_sequence < applied_sequence_) ||
+          (have_candidate_ && m.answered_sequence < candidate_sequence_)) {
+        ++c_.stale_commands;
+        return;
+      }
+      candidate_ = m.command;
+      candidate_sequence_ = m.answered_sequence;
+      have_candidate_ = true;
+    });
+  }
+
+  void apply_candidate() {
+    command_ = candidate_;
+    applied_sequence_ = candidate_sequence_;
+    have_applied_ = true;
+    have_candidate_ = false;
+    ++c_.commands_applied;
+  }
+
+  const Args& a_;
+  link::Transport& transport_;
+  double dt_ = 1e-3;
+  long steps_ = 0;
+  cl::ScenarioSetup setup_{};
+  sim::Plant plant_;
+  sim::SensorModel sensors_;
+  hodyn::Table3Trajectory trajectory_;
+  cl::RunStatistics stats_{1.0, -1.0};
+  hodyn_command command_{};
+  hil::FaultInjector<> out_, in_;
+  hil::FrameSplitter splitter_;
+  link::FrameParser peek_, parser_;
+  std::uint8_t reference_wire_[link::kMaxWireSize] = {}, sensors_wire_[link::kMaxWireSize] = {};
+  std::size_t reference_size_ = 0, sensors_size_ = 0;
+  std::uint32_t link_sequence_ = 0;
+  double last_frame_time_ = -1.0;
+  bool have_delivered_ = false, have_applied_ = false, have_candidate_ = false;
+  std::uint32_t delivered_newest_ = 0, applied_sequence_ = 0, candidate_sequence_ = 0;
+  hodyn_command candidate_{};
+
+ public:
+  SimCounters c_;
+  void set_statistics(double settle, double payload_time) {
+    stats_ = cl::RunStatistics(settle, payload_time);
+  }
+  const cl::ScenarioSetup& scenario_setup() const { return setup_; }
+};
+
+void SimHost::print(std::FILE* out) const {
+  const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  const auto faults = [&](const char* label, const hil::FaultCounters& f) {
+    std::fprintf(out,
+                 "  injector %s: %llu frames, lost %llu in outage, dropped %llu, corrupted %llu, "
+                 "delayed %llu, duplicated %llu, reordered %llu, overflow %llu\n",
+                 label, u(f.submitted), u(f.outage_lost), u(f.dropped), u(f.corrupted),
+                 u(f.delayed), u(f.duplicated), u(f.reordered), u(f.overflow));
+  };
+  std::fprintf(out, "hodyn-sim link summary\n");
+  std::fprintf(out, "  frames sent %llu (%llu send failures), sensor frames %llu\n",
+               u(c_.frames_sent), u(c_.send_failures), u(c_.sensor_frames));
+  faults("sim->fc", out_.counters());
+  faults("fc->sim", in_.counters());
+  tools::print_link_counters(out, "received", parser_.counters());
+  std::fprintf(out,
+               "  commands received %llu, applied %llu, stale %llu, from the watchdog %llu; "
+               "missed %llu periods, %llu command timeouts, outage periods %llu\n",
+               u(c_.commands_received), u(c_.commands_applied), u(c_.stale_commands),
+               u(c_.watchdog_commands_received), u(c_.missed_commands), u(c_.command_timeouts),
+               u(c_.outage_periods));
+  if (c_.commands_expected > 0)
+    std::fprintf(out, "  round trip (wait for the command) mean %.1f us, max %.1f us\n",
+                 c_.wait_total_s / static_cast<double>(c_.commands_expected) * 1e6,
+                 c_.wait_max_s * 1e6);
+}
+
+void SimHost::add_json(tools::JsonObject& j) const {
+  const auto faults = [&](const std::string& p, const hil::FaultCounters& f) {
+    j.integer(p + "submitted", f.submitted);
+    j.integer(p + "outage_lost", f.outage_lost);
+    j.integer(p + "dropped", f.dropped);
+    j.integer(p + "corrupted", f.corrupted);
+    j.integer(p + "delayed", f.delayed);
+    j.integer(p + "duplicated", f.duplicated);
+    j.integer(p + "reordered", f.reordered);
+    j.integer(p + "overflow", f.overflow);
+    j.integer(p + "released", f.released);
+  };
+  j.integer("frames_sent", c_.frames_sent);
+  j.integer("send_failures", c_.send_failures);
+  j.integer("sensor_frames", c_.sensor_frames);
+  faults("tx_injector_", out_.counters());
+  faults("rx_injector_", in_.counters());
+  tools::add_link_counters(j, "rx_", parser_.counters());
+  j.integer("raw_frames_received", c_.raw_frames_received);
+  j.integer("commands_received", c_.commands_received);
+  j.integer("commands_applied", c_.commands_applied);
+  j.integer("stale_commands", c_.stale_commands);
+  j.integer("watchdog_commands_received", c_.watchdog_commands_received);
+  j.integer("missed_commands", c_.missed_commands);
+  j.integer("commands_expected", c_.commands_expected);
+  j.integer("command_timeouts", c_.command_timeouts);
+  j.integer("outage_periods", c_.outage_periods);
+  j.number("round_trip_mean_s", c_.commands_expected > 0
+                                    ? c_.wait_total_s / static_cast<double>(c_.commands_expected)
+                                    : 0.0);
+  j.number("round_trip_max_s", c_.wait_max_s);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  static Args args;
+  const int parsed = parse_args(argc, argv, args);
+  if (parsed >= 0) return parsed;
+  static tools::LinkEndpoint endpoint;
+  if (!endpoint.open(kTool, args.link)) return 1;
+  static SimHost host(args, endpoint.transport());
+  Status s = host.setup();
+  if (s != Status::kOk) {
+    std::cerr << kTool << ": setup failed: " << hodyn::to_string(s) << "\n";
+    return 1;
+  }
+  const auto& d = host.scenario_setup().disturbances;
+  host.set_statistics(args.settle, d.has_payload ? d.payload.time : -1.0);
+  static posix::StopFlag stop;
+  (void)posix::install_stop_signal_handlers(stop);
+  std::printf("hodyn-sim: scenario %s, %.1f s at %.0f Hz (plant %.0f Hz), %s mode, %s\n",
+              cl::scenario_name(args.scenario), args.duration, args.rate, args.plant_rate,
+              args.realtime ? "realtime" : "lockstep", endpoint.description().c_str());
+  std::fflush(stdout);
+
+  if (!host.handshake(stop)) {
+    std::cerr << kTool << ": no answer from the controller within " << args.start_timeout << " s\n";
+    return 1;
+  }
+  const long steps = host.steps();
+  long done = 0;
+  static posix::PeriodicLoop loop(std::llround(1e9 / args.rate));
+  const std::int64_t t0 = now_ns();
+  if (!args.realtime) {
+    for (long k = 0; k < steps && !stop.stop_requested(); ++k) {
+      const std::uint32_t target = host.begin_period(k);
+      if (k > 0) host.lockstep_wait(target, k, stop);
+      s = host.end_period();
+      if (s != Status::kOk) break;
+      done = k + 1;
+    }
+  } else {
+    const posix::RealtimeReport report = posix::apply_realtime_setup(args.rt, stderr);
+    posix::print_realtime_report(report, args.rt, stdout);
+    // Wake k: the command that arrived during period k-1 drives the plant over
+    // it; then period k's frames go out.
+    host.begin_period(0);
+    auto step = [&](const posix::LoopTick& tick) -> bool {
+      const long k = static_cast<long>(tick.iteration) + 1;
+      const double t_prev = static_cast<double>(k - 1) * host.dt();
+      while (host.receive(0, t_prev)) {
+      }
+      host.deliver(static_cast<double>(k) * host.dt());
+      s = host.end_period();
+      if (s != Status::kOk) return false;
+      done = k;
+      if (k >= steps) return false;
+      (void)host.begin_period(k);
+      return true;
+    };
+    (void)loop.run(step, static_cast<std::uint64_t>(steps), &stop);
+  }
+  const double wall = static_cast<double>(now_ns() - t0) * 1e-9;
+  host.finish(done);
+  if (s != Status::kOk) {
+    std::cerr << kTool << ": simulator error: " << hodyn::to_string(s) << "\n";
+    return 1;
+  }
+
+  cl::RunSummary summary;
+  host.summarize(summary);
+  summary.steps = done;
+  cl::print_run_summary(summary, stdout, false);
+  host.print(stdout);
+  std::printf("  %ld periods in %.2f s wall time (%.2fx real time)\n", done, wall,
+              static_cast<double>(done) / args.rate / wall);
+  if (args.realtime) loop.print_summary(stdout);
+  if (!args.summary_json.empty()) {
+    tools::JsonObject j;
+    j.string("tool", "hodyn-sim");
+    j.string("mode", args.realtime ? "realtime" : "lockstep");
+    j.string("link", endpoint.description());
+    j.raw("tracking", "{\n" + cl::run_summary_json_members(summary, "    ", false) + "\n  }");
+    j.integer("periods", static_cast<std::uint64_t>(done));
+    j.number("wall_time_s", wall);
+    host.add_json(j);
+    if (args.realtime) {
+      const auto& st = loop.statistics();
+      j.integer("loop_iterations", st.iterations);
+      j.integer("loop_deadline_misses", st.deadline_misses);
+      j.number("loop_period_median_s", static_cast<double>(st.period.median()) * 1e-9);
+      j.number("loop_period_p99_s", static_cast<double>(st.period.p99()) * 1e-9);
+      j.number("loop_period_max_s", static_cast<double>(st.period.max()) * 1e-9);
+      j.number("loop_wake_latency_p99_s", static_cast<double>(st.wake_latency.p99()) * 1e-9);
+    }
+    if (!j.write(args.summary_json)) std::cerr << kTool << ": cannot write the summary\n";
+  }
+  return 0;
+}
