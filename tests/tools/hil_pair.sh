@@ -2,7 +2,7 @@
 # ctest hil_*: hodyn-fc and hodyn-sim as two processes over a real link
 # (docs/hil.md). hodyn-fc runs in the background, hodyn-sim in the
 # foreground; both stop by themselves; their summary JSONs are checked.
-# Usage: hil_pair.sh <hodyn-fc> <hodyn-sim> <case: udp|pty|faults|realtime>
+# Usage: hil_pair.sh <hodyn-fc> <hodyn-sim> <case: options|udp|pty|faults|realtime>
 set -uo pipefail
 
 FC=${1:?usage: hil_pair.sh <hodyn-fc> <hodyn-sim> <case>}
@@ -53,6 +53,34 @@ run_udp_pair() {  # extra fc args..., --, extra sim args...
 }
 
 case "$CASE" in
+  options)
+    # --help works, bad options and values give one line on stderr and exit 2.
+    failures=0
+    for exe in "$FC" "$SIM"; do
+      "$exe" --help >"$WORK/h.out" 2>&1 && grep -q "usage:" "$WORK/h.out" ||
+        { echo "FAIL $exe --help"; failures=$((failures + 1)); }
+    done
+    check_bad() {  # exe args...
+      local exe=$1; shift
+      "$exe" "$@" >"$WORK/b.out" 2>"$WORK/b.err"
+      local rc=$?
+      if [ "$rc" -eq 2 ] && [ "$(wc -l <"$WORK/b.err")" -eq 1 ]; then
+        echo "ok   $(basename "$exe") rejects $*"
+      else
+        echo "FAIL $(basename "$exe") $* (exit $rc)"; cat "$WORK/b.err"; failures=$((failures + 1))
+      fi
+    }
+    check_bad "$FC" --bogus
+    check_bad "$FC" --udp 1:2
+    check_bad "$FC" --watchdog-periods 0
+    check_bad "$FC" --mode fast
+    check_bad "$SIM" --bogus
+    check_bad "$SIM" --rate 0
+    check_bad "$SIM" --udp nonsense
+    check_bad "$SIM" --drop 2
+    check_bad "$SIM" --delay-ms 3:1
+    check_bad "$SIM" --scenario bogus
+    exit "$failures" ;;
   udp)
     run_udp_pair -- --scenario nominal --duration 10 ;;
   pty)
