@@ -191,7 +191,9 @@ class ControllerHost {
       run_update(sensors_, 0);
       return true;
     }
-    if (!armed_ || paused_) return false;  // not started yet, or the simulator ended
+    // Not started yet, the simulator ended, or the link itself failed (e.g. the
+    // pty's other end hung up): nothing to guard, no watchdog ticks.
+    if (!armed_ || paused_ || link_error_) return false;
     if (!watchdog_.tick()) return false;
     // The plugin's own safe path: a frame it rejects (NaN time) gives hold
     // (last good rotor speeds, limited torques) and after hold_timeout hover.
@@ -206,6 +208,7 @@ class ControllerHost {
     return heard_ && static_cast<double>(now_ns() - last_rx_ns_) * 1e-9 > timeout_s;
   }
   std::uint64_t steps() const { return updates_; }
+  bool link_failed() const { return link_error_; }
 
   void print(std::FILE* out) const;
   void write_json(const std::string& path, const std::string& mode,
@@ -290,6 +293,7 @@ class ControllerHost {
                      written) != Status::kOk ||
         transport_.send(wire, written) != Status::kOk) {
       ++send_failures_;
+      link_error_ = true;  // the other end is gone (a pty hang-up) or the link broke
       return;
     }
     ++commands_sent_;
@@ -425,7 +429,7 @@ int main(int argc, char** argv) {
 
   const std::int64_t period_ns = std::llround(1e9 / args.rate);
   const auto keep_going = [&]() {
-    return !stop.stop_requested() && !host.idle(args.idle_timeout) &&
+    return !stop.stop_requested() && !host.idle(args.idle_timeout) && !host.link_failed() &&
            (args.max_steps == 0 || host.steps() < args.max_steps);
   };
   static posix::PeriodicLoop loop(period_ns);
