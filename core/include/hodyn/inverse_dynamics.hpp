@@ -109,6 +109,25 @@ void inverse_dynamics_kernel(int order, const Model<Tree, Scalar>& model,
   }
 }
 
+/// Runs the kernel compiled for `order` when order ≤ kMaxFixedOrder (every
+/// Cauchy product unrolled, the lane arrays in registers), else the kernel
+/// with a run-time order.
+inline constexpr int kMaxFixedOrder = 3;
+template <int Order, class Tree, int MaxOrder, class Scalar>
+void dispatch_inverse_dynamics_kernel(int order, const Model<Tree, Scalar>& model,
+                                      InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
+                                      const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
+                                      const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
+  if constexpr (Order > MaxOrder) {
+    (void)order, (void)model, (void)data, (void)motion, (void)loads;
+  } else if constexpr (Order > kMaxFixedOrder) {
+    inverse_dynamics_kernel<-1>(order, model, data, motion, loads);
+  } else {
+    if (order == Order) inverse_dynamics_kernel<Order>(Order, model, data, motion, loads);
+    else dispatch_inverse_dynamics_kernel<Order + 1>(order, model, data, motion, loads);
+  }
+}
+
 }  // namespace detail
 
 /// Inverse dynamics of orders 0..order with applied loads (`loads` may be null).
@@ -122,15 +141,7 @@ Status inverse_dynamics(const Model<Tree, Scalar>& model,
     data.clear_results();
     return input;
   }
-  if (order == 0) {
-    detail::inverse_dynamics_kernel<0>(0, model, data, motion, loads);
-  } else if constexpr (MaxOrder >= 1) {
-    if (order == 1) {
-      detail::inverse_dynamics_kernel<1>(1, model, data, motion, loads);
-    } else {
-      detail::inverse_dynamics_kernel<-1>(order, model, data, motion, loads);
-    }
-  }
+  detail::dispatch_inverse_dynamics_kernel<0>(order, model, data, motion, loads);
   if (!detail::results_finite(data, order)) {
     data.clear_results();
     return Status::kNonFiniteResult;

@@ -89,6 +89,21 @@ HODYN_ALWAYS_INLINE void add_along_axis(const V3<S>& e, const S& s, V3<S>& u) {
   else u += s * e;
 }
 
+/// Component a of u, and the vector with components (va, vb, vd) along the
+/// axes a, b = a + 1, d = a + 2 (mod 3) of an axis-aligned joint.
+template <int A, class S>
+HODYN_ALWAYS_INLINE const S& component(const V3<S>& u) {
+  if constexpr (A == 0) return u.x;
+  else if constexpr (A == 1) return u.y;
+  else return u.z;
+}
+template <int A, class S>
+HODYN_ALWAYS_INLINE V3<S> from_axis_components(const S& va, const S& vb, const S& vd) {
+  if constexpr (A == 0) return {va, vb, vd};
+  else if constexpr (A == 1) return {vd, va, vb};
+  else return {vb, vd, va};
+}
+
 /// Rotation by ±q about the joint axis applied to y, coefficient-wise:
 /// Σ_i Rot(±q)_[i] y_[k−i], with Rot(q) = c 1 + s [e] + (1 − c) e eᵀ.
 /// kInverse selects Rot(−q) = Rot(q)ᵀ.
@@ -223,13 +238,77 @@ void joint_frame_inverse_dynamics(
     const auto q = [&](int m) -> S { return inv_fact[m] * motion.q[m](j - 1); };
     const auto qd = [&](int m) -> S { return inv_fact[m] * motion.q[m + 1](j - 1); };
     const auto qdd = [&](int m) -> S { return inv_fact[m] * motion.q[m + 2](j - 1); };
-    std::array<SV<S>, MaxOrder + 1> u{};     // Ad_{X_j}⁻¹ v_p
-    std::array<SV<S>, MaxOrder + 1> tmp{};   // offset parent series
-    std::array<SV<S>, MaxOrder + 1> tmp2{};
     const auto offset = [&](const SV<S>& w) { return SV<S>{w.ang, w.lin - cross(d, w.ang)}; };
-    if constexpr (is_revolute(K)) {
+    if constexpr (is_revolute(K) && aligned_axis(K) >= 0) {
+      // Axis-aligned revolute joint: the rotation about e_a mixes only the
+      // components b, d of the parent's offset twist and acceleration, so the
+      // four rotations and the − q̇ ad_s u product run as one pass over
+      // lane arrays (twist ang, twist lin, acceleration ang, acceleration lin)
+      // that the compiler keeps in vector registers.
       using std::cos;
       using std::sin;
+      constexpr int ax = aligned_axis(K), bx = (ax + 1) % 3, dx = (ax + 2) % 3;
+      b.cos_q[0] = cos(motion.q[0](j - 1));
+      b.sin_q[0] = sin(motion.q[0](j - 1));
+      for (int k = 0; k < r; ++k) {  // (sin q)' = cos q q̇, (cos q)' = −sin q q̇
+        S sc(0), cc(0);
+        for (int i = 0; i <= k; ++i) {
+          const S rate = qd(k - i);
+          sc += b.cos_q[i] * rate;
+          cc += b.sin_q[i] * rate;
+        }
+        b.sin_q[k + 1] = reciprocal<S>(k + 1) * sc;
+        b.cos_q[k + 1] = -(reciprocal<S>(k + 1) * cc);
+      }
+      std::array<std::array<S, 4>, MaxOrder + 1> pa, pb, pd;  // offset parent series, by axis
+      std::array<std::array<S, 2>, MaxOrder + 1> ub, ud;      // Ad_{X_j}⁻¹ v_p, components b, d
+      for (int k = 0; k <= r; ++k) {
+        const SV<S> t = offset(parent.twist[k]);
+        const SV<S> g = offset(parent.acceleration[k]);
+        pa[k] = {component<ax>(t.ang), component<ax>(t.lin), component<ax>(g.ang),
+                 component<ax>(g.lin)};
+        pb[k] = {component<bx>(t.ang), component<bx>(t.lin), component<bx>(g.ang),
+                 component<bx>(g.lin)};
+        pd[k] = {component<dx>(t.ang), component<dx>(t.lin), component<dx>(g.ang),
+                 component<dx>(g.lin)};
+      }
+      for (int k = 0; k <= r; ++k) {
+        // Rot(−q) about e_a: (y_b, y_d) → (c y_b + s y_d, c y_d − s y_b).
+        S ob[4] = {S(0), S(0), S(0), S(0)};
+        S od[4] = {S(0), S(0), S(0), S(0)};
+        for (int i = 0; i <= k; ++i) {
+          const S c = b.cos_q[i];
+          const S sn = b.sin_q[i];
+          const auto& yb = pb[k - i];
+          const auto& yd = pd[k - i];
+          for (int l = 0; l < 4; ++l) {
+            ob[l] += c * yb[l] + sn * yd[l];
+            od[l] += c * yd[l] - sn * yb[l];
+          }
+        }
+        ub[k] = {ob[0], ob[1]};
+        ud[k] = {od[0], od[1]};
+        b.twist[k] = {from_axis_components<ax>(pa[k][0] + qd(k), ob[0], od[0]),
+                      from_axis_components<ax>(pa[k][1], ob[1], od[1])};
+        // − q̇ ad_s u, s = (e_a; 0): e_a × u = u_b e_d − u_d e_b.
+        S ab[2] = {ob[2], ob[3]};
+        S ad[2] = {od[2], od[3]};
+        for (int i = 0; i <= k; ++i) {
+          const S rate = qd(i);
+          for (int l = 0; l < 2; ++l) {
+            ab[l] += rate * ud[k - i][l];
+            ad[l] -= rate * ub[k - i][l];
+          }
+        }
+        b.acceleration[k] = {from_axis_components<ax>(pa[k][2] + qdd(k), ab[0], ad[0]),
+                             from_axis_components<ax>(pa[k][3], ab[1], ad[1])};
+      }
+    } else if constexpr (is_revolute(K)) {
+      using std::cos;
+      using std::sin;
+      std::array<SV<S>, MaxOrder + 1> u{};     // Ad_{X_j}⁻¹ v_p
+      std::array<SV<S>, MaxOrder + 1> tmp{};   // offset parent series
+      std::array<SV<S>, MaxOrder + 1> tmp2{};
       b.cos_q[0] = cos(motion.q[0](j - 1));
       b.sin_q[0] = sin(motion.q[0](j - 1));
       for (int k = 0; k < r; ++k) {  // (sin q)' = cos q q̇, (cos q)' = −sin q q̇
@@ -267,6 +346,7 @@ void joint_frame_inverse_dynamics(
       }
     } else {
       static_assert(is_prismatic(K), "joint kind must be revolute or prismatic");
+      std::array<SV<S>, MaxOrder + 1> u{};  // Ad_{X_j}⁻¹ v_p
       // X = T(d + e q): Ad_X⁻¹ w = (ω; v − (d + e q) × ω).
       for (int k = 0; k <= r; ++k) {
         SV<S> w = offset(parent.twist[k]);
@@ -294,23 +374,29 @@ void joint_frame_inverse_dynamics(
   for (int j = 0; j < n; ++j) {
     auto& b = body[j];
     const JointFrameInertia<S> m = joint_frame_inertia(model, j);
-    std::array<V3<S>, MaxOrder + 1> u{};
-    std::array<V3<S>, MaxOrder + 1> l{};
+    // The two cross products ω × u and ω × L run as one six-lane product:
+    // lanes (x of u, x of L, y of u, y of L, z of u, z of L, two zero pads for
+    // whole vector registers), with ω and the
+    // factors laid out in the permutations of a × b = a_yzx b_zxy − a_zxy b_yzx.
+    std::array<std::array<S, 8>, MaxOrder + 1> w1, w2, x1, x2;
     for (int k = 0; k <= r; ++k) {
-      u[k] = b.twist[k].lin + cross(b.twist[k].ang, m.com);
-      l[k] = m.inertia * b.twist[k].ang;
+      const V3<S>& w = b.twist[k].ang;
+      const V3<S> u = b.twist[k].lin + cross(w, m.com);
+      const V3<S> l = m.inertia * w;
+      w1[k] = {w.y, w.y, w.z, w.z, w.x, w.x, S(0), S(0)};
+      w2[k] = {w.z, w.z, w.x, w.x, w.y, w.y, S(0), S(0)};
+      x1[k] = {u.z, l.z, u.x, l.x, u.y, l.y, S(0), S(0)};
+      x2[k] = {u.y, l.y, u.z, l.z, u.x, l.x, S(0), S(0)};
     }
     for (int k = 0; k <= r; ++k) {
       const SV<S>& a = b.acceleration[k];
-      V3<S> lin = a.lin + cross(a.ang, m.com);
-      V3<S> ang = m.inertia * a.ang;
-      for (int i = 0; i <= k; ++i) {
-        const V3<S>& w = b.twist[i].ang;
-        lin += cross(w, u[k - i]);
-        ang += cross(w, l[k - i]);
-      }
-      lin = m.mass * lin;
-      b.wrench[k] = {ang + cross(m.com, lin), lin};
+      const V3<S> lin0 = a.lin + cross(a.ang, m.com);
+      const V3<S> ang0 = m.inertia * a.ang;
+      S acc[8] = {lin0.x, ang0.x, lin0.y, ang0.y, lin0.z, ang0.z, S(0), S(0)};
+      for (int i = 0; i <= k; ++i)
+        for (int c = 0; c < 8; ++c) acc[c] += w1[i][c] * x1[k - i][c] - w2[i][c] * x2[k - i][c];
+      const V3<S> lin = m.mass * V3<S>{acc[0], acc[2], acc[4]};
+      b.wrench[k] = {V3<S>{acc[1], acc[3], acc[5]} + cross(m.com, lin), lin};
     }
   }
 
