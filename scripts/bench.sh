@@ -6,10 +6,13 @@
 # 0.2 s warm-up (--benchmark_min_warmup_time; a later argument overrides it).
 # Extra arguments go to every benchmark binary, e.g.:
 #   scripts/bench.sh --benchmark_filter='BM_InverseDynamics/'
+# Suites whose target is not configured (bench_mujoco without MuJoCo) are
+# skipped. At the end bench/report.py turns the JSON files into bench/RESULTS.md
+# and the plots in bench/img/ (Debian python3 + matplotlib).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/deps.sh
+bash scripts/deps.sh libmujoco-dev  # MuJoCo: the bench_mujoco baseline only
 cmake --preset release
 
 mapfile -t benches < <(sed -nE 's/^[[:space:]]*hodyn_add_bench\(([A-Za-z0-9_]+).*/\1/p' bench/CMakeLists.txt)
@@ -17,6 +20,17 @@ if [[ ${#benches[@]} -eq 0 ]]; then
   echo "bench: no hodyn_add_bench(...) entries in bench/CMakeLists.txt" >&2
   exit 1
 fi
+# Keep only the suites this configuration defines (bench_mujoco needs MuJoCo).
+targets=$(cmake --build --preset release --target help)
+configured=()
+for name in "${benches[@]}"; do
+  if grep -qE "(^|[[:space:]])${name}([[:space:]]|$)" <<<"${targets}"; then
+    configured+=("${name}")
+  else
+    echo "bench: ${name} is not configured here, skipped"
+  fi
+done
+benches=("${configured[@]}")
 cmake --build --preset release -j"$(nproc)" --target "${benches[@]}"
 
 pin=()
@@ -42,3 +56,12 @@ echo "== medians (${pin[*]:-unpinned})"
 for name in "${benches[@]}"; do
   grep -E '_median ' "${outdir}/${name}.txt" || true
 done
+
+# Plots and bench/RESULTS.md from the JSON files. Debian's matplotlib lives in
+# the system interpreter, which may not be the first python3 on PATH.
+python=python3
+if [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+  python=/usr/bin/python3
+fi
+echo
+"${python}" bench/report.py --bench-dir "${outdir}" --cpu "${pin[*]:-unpinned}"
