@@ -553,48 +553,6 @@ HODYN_ALWAYS_INLINE SV<S> wrench_to_parent(int k, const ArticulatedBody<MaxOrder
 // Applied loads in joint frames (shared with inverse dynamics)
 // ---------------------------------------------------------------------------
 
-/// Coefficients 0..r of the pose P_j(t) of body j's joint frame, walking down
-/// from the base frame series: P_c = P_p X_c. `qc(c, m)` returns q_c,[m];
-/// `body[c].cos_q`, `sin_q` hold the joint rotation series.
-template <class Tree, int MaxOrder, class S, class Bodies, class QCoef>
-void joint_frame_pose_series(const Model<Tree, S>& model,
-                             const MovingFrame<MaxOrder, S>& base_frame, const Bodies& body,
-                             const QCoef& qc, int j, int r, MovingFrame<MaxOrder, S>& frame) {
-  std::array<int, Tree::kNumBodies> path{};
-  int depth = 0;
-  for (int i = j; i > 0; i = Tree::kParent[i]) path[depth++] = i;
-  frame = base_frame;
-  for (int level = depth - 1; level >= 0; --level) {
-    const int c = path[level];
-    const V3<S> d = V3<S>::from(model.local_offset(c));
-    const V3<S> e = V3<S>::from(model.joint_axis(c));
-    MovingFrame<MaxOrder, S> next = frame;
-    auto extend_pose = [&](auto kind, int) {
-      constexpr JointKind K = decltype(kind)::value;
-      for (int k = 0; k <= r; ++k) {
-        if constexpr (is_revolute(K)) {
-          M3<S> rk;
-          for (int i = 0; i <= k; ++i) {
-            const M3<S> rot = axis_rotation<K>(e, k == i ? S(1) : S(0), body[c].cos_q[k - i],
-                                               body[c].sin_q[k - i]);
-            const M3<S> prod = frame.rotation[i] * rot;
-            for (int a = 0; a < 9; ++a) rk.a[a] += prod.a[a];
-          }
-          next.rotation[k] = rk;
-          next.origin[k] = frame.origin[k] + frame.rotation[k] * d;
-        } else {
-          next.rotation[k] = frame.rotation[k];
-          V3<S> xk = frame.origin[k] + frame.rotation[k] * d;
-          for (int i = 0; i <= k; ++i) xk += qc(c, k - i) * (frame.rotation[i] * e);
-          next.origin[k] = xk;
-        }
-      }
-    };
-    dispatch_joint(Tree::kJoint[c], c, extend_pose);
-    frame = next;
-  }
-}
-
 // ---------------------------------------------------------------------------
 // The engine
 // ---------------------------------------------------------------------------

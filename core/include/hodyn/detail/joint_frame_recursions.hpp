@@ -31,9 +31,9 @@
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/series_recursions.hpp"
 #include "hodyn/detail/small_algebra.hpp"
-#include "hodyn/symmetric_matrix3.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
+#include "hodyn/symmetric_matrix3.hpp"
 #include "hodyn/tree.hpp"
 
 namespace hodyn::detail {
@@ -41,11 +41,11 @@ namespace hodyn::detail {
 /// Taylor coefficients of one body in its joint frame.
 template <int MaxOrder, class S>
 struct JointFrameSeries {
-  std::array<S, MaxOrder + 1> cos_q{};           ///< (cos q_j)_[k]
-  std::array<S, MaxOrder + 1> sin_q{};           ///< (sin q_j)_[k]
-  std::array<SV<S>, MaxOrder + 1> twist{};        ///< v_j,[k]
-  std::array<SV<S>, MaxOrder + 1> acceleration{}; ///< ã_j,[k] = (v̇ − gravity)_[k]
-  std::array<SV<S>, MaxOrder + 1> wrench{};       ///< f_j,[k], joint-frame components
+  std::array<S, MaxOrder + 1> cos_q{};             ///< (cos q_j)_[k]
+  std::array<S, MaxOrder + 1> sin_q{};             ///< (sin q_j)_[k]
+  std::array<SV<S>, MaxOrder + 1> twist{};         ///< v_j,[k]
+  std::array<SV<S>, MaxOrder + 1> acceleration{};  ///< ã_j,[k] = (v̇ − gravity)_[k]
+  std::array<SV<S>, MaxOrder + 1> wrench{};        ///< f_j,[k], joint-frame components
 };
 
 /// The constant spatial inertia of a body in its joint frame: mass, centre of
@@ -67,41 +67,59 @@ HODYN_ALWAYS_INLINE JointFrameInertia<S> joint_frame_inertia(const Model<Tree, S
 template <JointKind K, class S>
 HODYN_ALWAYS_INLINE V3<S> axis_cross(const V3<S>& e, const V3<S>& u) {
   constexpr int a = aligned_axis(K);
-  if constexpr (a == 0) return {S(0), -u.z, u.y};
-  else if constexpr (a == 1) return {u.z, S(0), -u.x};
-  else if constexpr (a == 2) return {-u.y, u.x, S(0)};
-  else return cross(e, u);
+  if constexpr (a == 0)
+    return {S(0), -u.z, u.y};
+  else if constexpr (a == 1)
+    return {u.z, S(0), -u.x};
+  else if constexpr (a == 2)
+    return {-u.y, u.x, S(0)};
+  else
+    return cross(e, u);
 }
 template <JointKind K, class S>
 HODYN_ALWAYS_INLINE S axis_dot(const V3<S>& e, const V3<S>& u) {
   constexpr int a = aligned_axis(K);
-  if constexpr (a == 0) return u.x;
-  else if constexpr (a == 1) return u.y;
-  else if constexpr (a == 2) return u.z;
-  else return dot(e, u);
+  if constexpr (a == 0)
+    return u.x;
+  else if constexpr (a == 1)
+    return u.y;
+  else if constexpr (a == 2)
+    return u.z;
+  else
+    return dot(e, u);
 }
 template <JointKind K, class S>
 HODYN_ALWAYS_INLINE void add_along_axis(const V3<S>& e, const S& s, V3<S>& u) {
   constexpr int a = aligned_axis(K);
-  if constexpr (a == 0) u.x += s;
-  else if constexpr (a == 1) u.y += s;
-  else if constexpr (a == 2) u.z += s;
-  else u += s * e;
+  if constexpr (a == 0)
+    u.x += s;
+  else if constexpr (a == 1)
+    u.y += s;
+  else if constexpr (a == 2)
+    u.z += s;
+  else
+    u += s * e;
 }
 
 /// Component a of u, and the vector with components (va, vb, vd) along the
 /// axes a, b = a + 1, d = a + 2 (mod 3) of an axis-aligned joint.
 template <int A, class S>
 HODYN_ALWAYS_INLINE const S& component(const V3<S>& u) {
-  if constexpr (A == 0) return u.x;
-  else if constexpr (A == 1) return u.y;
-  else return u.z;
+  if constexpr (A == 0)
+    return u.x;
+  else if constexpr (A == 1)
+    return u.y;
+  else
+    return u.z;
 }
 template <int A, class S>
 HODYN_ALWAYS_INLINE V3<S> from_axis_components(const S& va, const S& vb, const S& vd) {
-  if constexpr (A == 0) return {va, vb, vd};
-  else if constexpr (A == 1) return {vd, va, vb};
-  else return {vb, vd, va};
+  if constexpr (A == 0)
+    return {va, vb, vd};
+  else if constexpr (A == 1)
+    return {vd, va, vb};
+  else
+    return {vb, vd, va};
 }
 
 /// Rotation by ±q about the joint axis applied to y, coefficient-wise:
@@ -189,18 +207,61 @@ HODYN_ALWAYS_INLINE M3<S> axis_rotation(const V3<S>& e, const S& one, const S& c
   return r;
 }
 
+/// Coefficients 0..r of the pose P_j(t) of body j's joint frame, walking down
+/// from the base frame series: P_c = P_p X_c. `qc(c, m)` returns q_c,[m];
+/// `body[c].cos_q`, `sin_q` hold the joint rotation series.
+template <class Tree, int MaxOrder, class S, class Bodies, class QCoef>
+void joint_frame_pose_series(const Model<Tree, S>& model,
+                             const MovingFrame<MaxOrder, S>& base_frame, const Bodies& body,
+                             const QCoef& qc, int j, int r, MovingFrame<MaxOrder, S>& frame) {
+  std::array<int, Tree::kNumBodies> path{};
+  int depth = 0;
+  for (int i = j; i > 0; i = Tree::kParent[i]) path[depth++] = i;
+  frame = base_frame;
+  for (int level = depth - 1; level >= 0; --level) {
+    const int c = path[level];
+    const V3<S> d = V3<S>::from(model.local_offset(c));
+    const V3<S> e = V3<S>::from(model.joint_axis(c));
+    MovingFrame<MaxOrder, S> next = frame;
+    auto extend_pose = [&](auto kind, int) {
+      constexpr JointKind K = decltype(kind)::value;
+      for (int k = 0; k <= r; ++k) {
+        if constexpr (is_revolute(K)) {
+          M3<S> rk;
+          for (int i = 0; i <= k; ++i) {
+            const M3<S> rot = axis_rotation<K>(e, k == i ? S(1) : S(0), body[c].cos_q[k - i],
+                                               body[c].sin_q[k - i]);
+            const M3<S> prod = frame.rotation[i] * rot;
+            for (int a = 0; a < 9; ++a) rk.a[a] += prod.a[a];
+          }
+          next.rotation[k] = rk;
+          next.origin[k] = frame.origin[k] + frame.rotation[k] * d;
+        } else {
+          next.rotation[k] = frame.rotation[k];
+          V3<S> xk = frame.origin[k] + frame.rotation[k] * d;
+          for (int i = 0; i <= k; ++i) xk += qc(c, k - i) * (frame.rotation[i] * e);
+          next.origin[k] = xk;
+        }
+      }
+    };
+    dispatch_joint(Tree::kJoint[c], c, extend_pose);
+    frame = next;
+  }
+}
+
 /// Inverse dynamics of orders 0..order in joint frames (see the header).
 /// FixedOrder ≥ 0 makes the order a compile-time constant (small orders unroll).
 /// Results: Taylor coefficients of the base wrench in the base's joint frame
 /// (`body[0].wrench`) and of the joint torques (`torque`).
 template <int FixedOrder, class Tree, int MaxOrder, class S>
-void joint_frame_inverse_dynamics(
-    int run_order, const Model<Tree, S>& model,
-    std::array<JointFrameSeries<MaxOrder, S>, Tree::kNumBodies>& body,
-    std::array<std::array<S, MaxOrder + 1>, Tree::kNumBodies>& torque,
-    MovingFrame<MaxOrder, S>& base_frame, std::array<SV<S>, MaxOrder + 2>& base_series,
-    std::array<V3<S>, MaxOrder + 1>& scratch, const MotionDerivatives<Tree, MaxOrder, S>& motion,
-    const ExternalLoads<Tree, MaxOrder, S>* loads) {
+void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
+                                  std::array<JointFrameSeries<MaxOrder, S>, Tree::kNumBodies>& body,
+                                  std::array<std::array<S, MaxOrder + 1>, Tree::kNumBodies>& torque,
+                                  MovingFrame<MaxOrder, S>& base_frame,
+                                  std::array<SV<S>, MaxOrder + 2>& base_series,
+                                  std::array<V3<S>, MaxOrder + 1>& scratch,
+                                  const MotionDerivatives<Tree, MaxOrder, S>& motion,
+                                  const ExternalLoads<Tree, MaxOrder, S>* loads) {
   const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   constexpr int n = Tree::kNumBodies;
   // 1/m!, m = 0..r+2, once per call (every body scales its joint derivatives by it).
@@ -239,18 +300,13 @@ void joint_frame_inverse_dynamics(
     const auto qd = [&](int m) -> S { return inv_fact[m] * motion.q[m + 1](j - 1); };
     const auto qdd = [&](int m) -> S { return inv_fact[m] * motion.q[m + 2](j - 1); };
     const auto offset = [&](const SV<S>& w) { return SV<S>{w.ang, w.lin - cross(d, w.ang)}; };
-    if constexpr (is_revolute(K) && aligned_axis(K) >= 0) {
-      // Axis-aligned revolute joint: the rotation about e_a mixes only the
-      // components b, d of the parent's offset twist and acceleration, so the
-      // four rotations and the − q̇ ad_s u product run as one pass over
-      // lane arrays (twist ang, twist lin, acceleration ang, acceleration lin)
-      // that the compiler keeps in vector registers.
+    // Taylor coefficients of cos q, sin q: (sin q)' = cos q q̇, (cos q)' = −sin q q̇.
+    const auto rotation_series = [&]() {
       using std::cos;
       using std::sin;
-      constexpr int ax = aligned_axis(K), bx = (ax + 1) % 3, dx = (ax + 2) % 3;
       b.cos_q[0] = cos(motion.q[0](j - 1));
       b.sin_q[0] = sin(motion.q[0](j - 1));
-      for (int k = 0; k < r; ++k) {  // (sin q)' = cos q q̇, (cos q)' = −sin q q̇
+      for (int k = 0; k < r; ++k) {
         S sc(0), cc(0);
         for (int i = 0; i <= k; ++i) {
           const S rate = qd(k - i);
@@ -260,6 +316,15 @@ void joint_frame_inverse_dynamics(
         b.sin_q[k + 1] = reciprocal<S>(k + 1) * sc;
         b.cos_q[k + 1] = -(reciprocal<S>(k + 1) * cc);
       }
+    };
+    if constexpr (is_revolute(K) && aligned_axis(K) >= 0) {
+      // Axis-aligned revolute joint: the rotation about e_a mixes only the
+      // components b, d of the parent's offset twist and acceleration, so the
+      // four rotations and the − q̇ ad_s u product run as one pass over
+      // lane arrays (twist ang, twist lin, acceleration ang, acceleration lin)
+      // that the compiler keeps in vector registers.
+      constexpr int ax = aligned_axis(K), bx = (ax + 1) % 3, dx = (ax + 2) % 3;
+      rotation_series();
       std::array<std::array<S, 4>, MaxOrder + 1> pa, pb, pd;  // offset parent series, by axis
       std::array<std::array<S, 2>, MaxOrder + 1> ub, ud;      // Ad_{X_j}⁻¹ v_p, components b, d
       for (int k = 0; k <= r; ++k) {
@@ -304,23 +369,10 @@ void joint_frame_inverse_dynamics(
                              from_axis_components<ax>(pa[k][3], ab[1], ad[1])};
       }
     } else if constexpr (is_revolute(K)) {
-      using std::cos;
-      using std::sin;
-      std::array<SV<S>, MaxOrder + 1> u{};     // Ad_{X_j}⁻¹ v_p
-      std::array<SV<S>, MaxOrder + 1> tmp{};   // offset parent series
+      std::array<SV<S>, MaxOrder + 1> u{};    // Ad_{X_j}⁻¹ v_p
+      std::array<SV<S>, MaxOrder + 1> tmp{};  // offset parent series
       std::array<SV<S>, MaxOrder + 1> tmp2{};
-      b.cos_q[0] = cos(motion.q[0](j - 1));
-      b.sin_q[0] = sin(motion.q[0](j - 1));
-      for (int k = 0; k < r; ++k) {  // (sin q)' = cos q q̇, (cos q)' = −sin q q̇
-        S sc(0), cc(0);
-        for (int i = 0; i <= k; ++i) {
-          const S rate = qd(k - i);
-          sc += b.cos_q[i] * rate;
-          cc += b.sin_q[i] * rate;
-        }
-        b.sin_q[k + 1] = reciprocal<S>(k + 1) * sc;
-        b.cos_q[k + 1] = -(reciprocal<S>(k + 1) * cc);
-      }
+      rotation_series();
       for (int k = 0; k <= r; ++k) {
         tmp[k] = offset(parent.twist[k]);
         tmp2[k] = offset(parent.acceleration[k]);
@@ -358,7 +410,8 @@ void joint_frame_inverse_dynamics(
         u[k] = w;
         b.twist[k] = w;
         add_along_axis<K>(e, qd(k), b.twist[k].lin);
-        for (int i = 0; i <= k; ++i) a.lin -= qd(i) * axis_cross<K>(e, u[k - i].ang);  // − q̇ ad_s u, s = (0; e)
+        for (int i = 0; i <= k; ++i)
+          a.lin -= qd(i) * axis_cross<K>(e, u[k - i].ang);  // − q̇ ad_s u, s = (0; e)
         add_along_axis<K>(e, qdd(k), a.lin);
         b.acceleration[k] = a;
       }
@@ -410,45 +463,15 @@ void joint_frame_inverse_dynamics(
         const Pose<S> kj =
             Pose<S>::from_translation(model.local_com(j) - model.home_com(j)) * model.home_pose(j);
         for (int k = 0; k <= r; ++k)
-          b.wrench[k] -= SV<S>::from(coadjoint_inverse(
-              kj, Wrench<S>(inv_fact[k] * loads->body_wrench[j][k])));
+          b.wrench[k] -=
+              SV<S>::from(coadjoint_inverse(kj, Wrench<S>(inv_fact[k] * loads->body_wrench[j][k])));
       }
       if (loads->has_world_wrench[j]) {
-        // Pose series of P_j: walk down from the base, P_c = P_p X_c.
-        std::array<int, n> path{};
-        int depth = 0;
-        for (int i = j; i > 0; i = Tree::kParent[i]) path[depth++] = i;
-        MovingFrame<MaxOrder, S> frame = base_frame;
-        for (int level = depth - 1; level >= 0; --level) {
-          const int c = path[level];
-          const V3<S> d = V3<S>::from(model.local_offset(c));
-          const V3<S> e = V3<S>::from(model.joint_axis(c));
-          MovingFrame<MaxOrder, S> next = frame;
-          auto extend_pose = [&](auto kind, int) {
-            constexpr JointKind K = decltype(kind)::value;
-            for (int k = 0; k <= r; ++k) {
-              if constexpr (is_revolute(K)) {
-                M3<S> rk;
-                for (int i = 0; i <= k; ++i) {
-                  const M3<S> rot = axis_rotation<K>(e, k == i ? S(1) : S(0), body[c].cos_q[k - i],
-                                                      body[c].sin_q[k - i]);
-                  const M3<S> prod = frame.rotation[i] * rot;
-                  for (int a = 0; a < 9; ++a) rk.a[a] += prod.a[a];
-                }
-                next.rotation[k] = rk;
-                next.origin[k] = frame.origin[k] + frame.rotation[k] * d;
-              } else {
-                next.rotation[k] = frame.rotation[k];
-                V3<S> xk = frame.origin[k] + frame.rotation[k] * d;
-                for (int i = 0; i <= k; ++i)
-                  xk += (inv_fact[k - i] * motion.q[k - i](c - 1)) * (frame.rotation[i] * e);
-                next.origin[k] = xk;
-              }
-            }
-          };
-          dispatch_joint(Tree::kJoint[c], c, extend_pose);
-          frame = next;
-        }
+        // Pose series of P_j (the world wrench is moved into joint frame j).
+        MovingFrame<MaxOrder, S> frame;
+        joint_frame_pose_series(
+            model, base_frame, body, [&](int c, int m) { return inv_fact[m] * motion.q[m](c - 1); },
+            j, r, frame);
         std::array<SV<S>, MaxOrder + 1> w{};
         for (int k = 0; k <= r; ++k) {
           w[k] = inv_fact[k] * SV<S>::from(loads->world_wrench[j][k]);
@@ -467,8 +490,10 @@ void joint_frame_inverse_dynamics(
     const V3<S> e = V3<S>::from(model.joint_axis(j));
     for (int k = 0; k <= r; ++k) {
       const SV<S>& f = b.wrench[k];
-      if constexpr (is_revolute(K)) torque[j][k] = axis_dot<K>(e, f.ang);
-      else torque[j][k] = axis_dot<K>(e, f.lin);
+      if constexpr (is_revolute(K))
+        torque[j][k] = axis_dot<K>(e, f.ang);
+      else
+        torque[j][k] = axis_dot<K>(e, f.lin);
     }
     for (int k = 0; k <= r; ++k) {
       SV<S> w;
