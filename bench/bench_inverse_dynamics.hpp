@@ -1,12 +1,21 @@
 // bench_inverse_dynamics.hpp — shared fixture of the inverse-dynamics benchmarks
-// (bench_inverse_dynamics.cpp, bench_inverse_dynamics_branched.cpp).
+// (bench_inverse_dynamics*.cpp, and the inputs of bench_dynamics*.cpp,
+// bench_baselines*.cpp, bench_mujoco.cpp).
 //
 // One model, workspace and pool of 64 random motions (fixed seed: random base
-// rotation and position, base twist and joint derivatives N(0,1)) per tree,
-// built once per process on the heap (hundreds of KB for large N); the core
-// itself never allocates. run() checks the Status on the whole pool outside
-// the timed loop, then times one inverse_dynamics call per iteration, cycling
-// through the pool so that branch predictors and caches see varying data.
+// rotation and position, base twist and joint derivatives N(0,1)) per tree and
+// workspace MaxOrder, built once per process on the heap (megabytes for
+// N ≈ 1000); the core itself never allocates. run() checks the Status on the
+// whole pool outside the timed loop, then times one inverse_dynamics call per
+// iteration, cycling through the pool so that branch predictors and caches see
+// varying data.
+//
+// Workspace MaxOrder. A user who needs r ≤ 5 compiles MaxOrder = 5, so the
+// r = 0..5 benchmarks keep kMaxOrder = 5 (their names are unchanged since the
+// first runs, so results stay comparable). Orders 6..10 need kHighMaxOrder = 10;
+// the *MaxOrder10 families run r = 0..10 on that workspace, so every run also
+// measures what the bigger workspace costs at r ≤ 5 (bench/report.py prints
+// the ratio) instead of assuming it is free.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -23,16 +32,18 @@
 
 namespace hodyn_bench {
 
-inline constexpr int kMaxOrder = 5;
+inline constexpr int kMaxOrder = 5;           // workspace of the r ≤ 5 benchmarks
+inline constexpr int kHighMaxOrder = 10;      // workspace of the r ≤ 10 (*MaxOrder10) benchmarks
+inline constexpr int kBranches = 5;           // seed 000 Table 4: 5 chains, N = 1 + 5n
 inline constexpr std::size_t kPoolSize = 64;  // power of two: the index wraps with a mask
 inline constexpr std::uint64_t kSeed = 0x68'6f'64'79'6eULL;  // "hodyn"
 
 /// Model, workspace and input pool of one tree, built once per process.
-template <class Tree>
+template <class Tree, int MaxOrder = kMaxOrder>
 struct Fixture {
   using ModelT = hodyn::Model<Tree, double>;
-  using DataT = hodyn::InverseDynamicsData<Tree, kMaxOrder, double>;
-  using MotionT = hodyn::MotionDerivatives<Tree, kMaxOrder, double>;
+  using DataT = hodyn::InverseDynamicsData<Tree, MaxOrder, double>;
+  using MotionT = hodyn::MotionDerivatives<Tree, MaxOrder, double>;
 
   std::unique_ptr<ModelT> model = std::make_unique<ModelT>();
   std::unique_ptr<DataT> data = std::make_unique<DataT>();
@@ -59,14 +70,30 @@ struct Fixture {
   }
 };
 
-template <class Tree, class MakeModel>
-Fixture<Tree>& fixture(MakeModel&& make) {
-  static Fixture<Tree> f(make);  // built on first use, shared by every r and repetition
+/// The 12-DoF aerial manipulator, one fixture per MaxOrder for the whole
+/// process (every translation unit shares it: an inline function's static),
+/// built on first use and shared by every r and repetition.
+template <int MaxOrder = kMaxOrder>
+Fixture<hodyn::AerialManipulatorTree, MaxOrder>& aerial_manipulator_fixture() {
+  static Fixture<hodyn::AerialManipulatorTree, MaxOrder> f(
+      [](hodyn::AerialManipulatorModel<double>& m) { return hodyn::make_aerial_manipulator(m); });
   return f;
 }
 
-template <class Tree>
-void run(benchmark::State& state, Fixture<Tree>& f) {
+/// Seed 000 Table 4 family: kBranches chains of n links, N = 1 + 5n bodies.
+template <int BodiesPerBranch>
+using BranchedTree = hodyn::BranchedChainsTree<kBranches, BodiesPerBranch>;
+
+template <int BodiesPerBranch, int MaxOrder = kMaxOrder>
+Fixture<BranchedTree<BodiesPerBranch>, MaxOrder>& branched_fixture() {
+  using Tree = BranchedTree<BodiesPerBranch>;
+  static Fixture<Tree, MaxOrder> f(
+      [](hodyn::Model<Tree, double>& m) { return hodyn::make_branched_chains(m); });
+  return f;
+}
+
+template <class Tree, int MaxOrder>
+void run(benchmark::State& state, Fixture<Tree, MaxOrder>& f) {
   const int order = static_cast<int>(state.range(0));
   if (f.build_status != hodyn::Status::kOk) {
     state.SkipWithError(hodyn::to_string(f.build_status));
@@ -96,6 +123,7 @@ void run(benchmark::State& state, Fixture<Tree>& f) {
   }
   state.counters["bodies"] = Tree::kNumBodies;
   state.counters["order"] = order;
+  state.counters["max_order"] = MaxOrder;
 }
 
 // Warm-up: Benchmark 1.7 has MinWarmUpTime(), but setting it per benchmark
@@ -104,13 +132,17 @@ void run(benchmark::State& state, Fixture<Tree>& f) {
 // keeps the names BM_InverseDynamics/<r>.
 inline void configure(benchmark::internal::Benchmark* b) { b->Unit(benchmark::kNanosecond); }
 
-/// BM_InverseDynamicsBranched<n>/<r>: 5 chains of n links, N = 1 + 5n bodies.
+/// BM_InverseDynamicsBranched<n>/<r>: 5 chains of n links, N = 1 + 5n bodies,
+/// MaxOrder 5 workspace.
 template <int BodiesPerBranch>
 void BM_InverseDynamicsBranched(benchmark::State& state) {
-  using Tree = hodyn::BranchedChainsTree<5, BodiesPerBranch>;
-  auto& f = fixture<Tree>(
-      [](hodyn::Model<Tree, double>& m) { return hodyn::make_branched_chains(m); });
-  run(state, f);
+  run(state, branched_fixture<BodiesPerBranch>());
+}
+
+/// BM_InverseDynamicsBranchedMaxOrder10<n>/<r>: the same on a MaxOrder 10 workspace.
+template <int BodiesPerBranch>
+void BM_InverseDynamicsBranchedMaxOrder10(benchmark::State& state) {
+  run(state, branched_fixture<BodiesPerBranch, kHighMaxOrder>());
 }
 
 }  // namespace hodyn_bench

@@ -42,10 +42,7 @@ namespace {
 using Tree = hodyn::AerialManipulatorTree;
 constexpr double kAgreementTolerance = 1e-6;
 
-Fixture<Tree>& aerial_fixture() {
-  return fixture<Tree>(
-      [](hodyn::AerialManipulatorModel<double>& m) { return hodyn::make_aerial_manipulator(m); });
-}
+Fixture<Tree>& aerial_fixture() { return aerial_manipulator_fixture(); }
 
 struct MujocoPool {
   MujocoModelPtr model;

@@ -6,7 +6,7 @@
 // ε's, so the ε₁…ε_r component of an output is its r-th time derivative.
 // This is the classic "nested duals" way of getting higher derivatives through
 // an order-0 algorithm; it is here only as a baseline for hodyn's analytic
-// higher-order recursions (bench_baselines.cpp). Benchmark code: no attempt at
+// higher-order recursions (bench_baselines*.cpp). Benchmark code: no attempt at
 // being complete beyond what the core needs (arithmetic, comparisons on the
 // primal value, sin/cos/sqrt/abs/atan2, hodyn::ScalarTraits, Eigen NumTraits).
 #pragma once

@@ -8,7 +8,8 @@
 #   scripts/bench.sh --benchmark_filter='BM_InverseDynamics/'
 # Suites whose target is not configured (bench_mujoco without MuJoCo) are
 # skipped. At the end bench/report.py turns the JSON files into bench/RESULTS.md
-# and the plots in bench/img/ (Debian python3 + matplotlib).
+# and the plots in bench/img/ (Debian python3 + matplotlib). A full run takes
+# about a quarter of an hour; scripts/build-bench.sh only builds the suites.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

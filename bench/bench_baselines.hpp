@@ -1,15 +1,29 @@
-// bench_baselines.cpp — hodyn's analytic higher-order inverse dynamics against
-// the generic ways of getting the same r-th time derivative, in one binary so
-// that every ratio comes from one run (12-DoF aerial manipulator):
+// bench_baselines.hpp — the machinery of the baseline benchmarks, shared by the
+// translation units of the bench_baselines binary:
 //
-//   BM_InverseDynamicsAnalytic/<r>        hodyn::inverse_dynamics of order r,
-//                                         r = 0..5 (orders 0..r in one call)
+//   bench_baselines_taylor.cpp              BM_InverseDynamicsAnalytic/<r>, r = 0..10,
+//                                           BM_InverseDynamicsTaylorAD/<r>, r = 0..5
+//   bench_baselines_taylor_6_8.cpp          BM_InverseDynamicsTaylorAD/<r>, r = 6..8
+//   bench_baselines_taylor_9_10.cpp         BM_InverseDynamicsTaylorAD/<r>, r = 9, 10
+//   bench_baselines_nested_dual_0_3.cpp     BM_InverseDynamicsNestedDual/<r>, r = 0..3
+//   bench_baselines_nested_dual_4_5.cpp     BM_InverseDynamicsNestedDual/<r>, r = 4, 5
+//   bench_baselines_central_difference.cpp  BM_InverseDynamicsCentralDifference/<r>, r = 1..4
+//
+// One binary, so that every ratio comes from one run; several translation
+// units, so that `-j2` compiles them in parallel (the single file took ~4 min).
+// What is measured (12-DoF aerial manipulator):
+//
+//   BM_InverseDynamicsAnalytic/<r>        hodyn::inverse_dynamics of order r
+//                                         (orders 0..r in one call); r = 0..5 on
+//                                         the MaxOrder 5 workspace, r = 6..10 on
+//                                         the MaxOrder 10 one (see
+//                                         bench_inverse_dynamics.hpp)
 //   BM_InverseDynamicsTaylorAD/<r>        the ORDER-0 inverse dynamics run with
 //                                         the truncated Taylor series scalar
 //                                         Taylor<double, r> (tests/support/
 //                                         taylor.hpp; r + 1 coefficients:
 //                                         velocity and acceleration enter as
-//                                         their own series), r = 0..5
+//                                         their own series), r = 0..10
 //   BM_InverseDynamicsNestedDual/<r>      the order-0 inverse dynamics with a
 //                                         dual number nested r times (2^r
 //                                         doubles per scalar), r = 0..5
@@ -20,11 +34,13 @@
 //                                         2, 3, 4, 5)
 //
 // Analytic, Taylor AD and nested duals cycle through the 64 random states of
-// bench_inverse_dynamics.hpp. The AD scalars are seeded outside the timed loop
-// (pose series from Ċ = [V] C, every input as the series of its derivatives):
-// only the inverse-dynamics call is timed, which favours the baselines. Their
-// r-th derivative is checked against the analytic order-r result on the whole
-// pool before timing (counter max_rel_error; SkipWithError above 1e-8).
+// bench_inverse_dynamics.hpp (those of the MaxOrder 5 pool for r ≤ 5, of the
+// MaxOrder 10 pool for r = 6..10). The AD scalars are seeded outside the timed
+// loop (pose series from Ċ = [V] C, every input as the series of its
+// derivatives): only the inverse-dynamics call is timed, which favours the
+// baselines. Their r-th derivative is checked against the analytic order-r
+// result on the whole pool before timing (counter max_rel_error;
+// SkipWithError above 1e-8).
 //
 // Central differences: the states at the stencil points come from
 // Table3Trajectory::sample (exact), precomputed outside the timed loop at 64
@@ -36,6 +52,8 @@
 // analytic_max_rel_error and accuracy_gap_orders = log10 of their ratio.
 // Relative error = max over the pool of max_i |x_i − x_ref,i| / max_i |x_ref,i|
 // over the 12 outputs (Q₁^(r), τ^(r)).
+#pragma once
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -43,6 +61,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -52,13 +71,11 @@
 #include "dual_number.hpp"
 #include "support/taylor.hpp"
 
-namespace hodyn_bench {
-namespace {
+namespace hodyn_bench::baselines {
 
 using Tree = hodyn::AerialManipulatorTree;
-using PoolMotion = hodyn::MotionDerivatives<Tree, kMaxOrder, double>;
-template <class Real>
-using TrajectoryMotion = hodyn::MotionDerivatives<Tree, kMaxOrder, Real>;
+template <int MaxOrder, class Real>
+using DerivativeMotion = hodyn::MotionDerivatives<Tree, MaxOrder, Real>;
 template <class S>
 using Order0Motion = hodyn::MotionDerivatives<Tree, 0, S>;
 template <class S>
@@ -66,22 +83,18 @@ using Order0Data = hodyn::InverseDynamicsData<Tree, 0, S>;
 template <class Real, int Degree>
 using Taylor = hodyn::test::Taylor<Real, Degree>;
 
-constexpr int kNumOutputs = 12;  // Q₁^(r) (6) and τ^(r) (6)
+inline constexpr int kNumOutputs = 12;  // Q₁^(r) (6) and τ^(r) (6)
 using Outputs = Eigen::Matrix<double, kNumOutputs, 1>;
-constexpr double kAdTolerance = 1e-8;
+inline constexpr double kAdTolerance = 1e-8;
 
-Fixture<Tree>& aerial_fixture() {
-  return fixture<Tree>(
-      [](hodyn::AerialManipulatorModel<double>& m) { return hodyn::make_aerial_manipulator(m); });
+/// The smallest workspace of the analytic benchmarks that holds order r.
+constexpr int workspace_max_order(int order) {
+  return order <= kMaxOrder ? kMaxOrder : kHighMaxOrder;
 }
 
 // ---- seeding series scalars from derivative lists ------------------------------
 
-/// derivatives[k] = x^(k), k = 0..kMaxOrder (entries past what a scalar reads are ignored).
-template <class Real>
-using DerivativeList = std::array<Real, kMaxOrder + 1>;
-
-/// Builds the scalar S whose time derivatives are the given list.
+/// Builds the scalar S whose time derivatives are d[0], d[1], … (as many as S reads).
 template <class S>
 struct Seeded;
 template <>
@@ -119,15 +132,15 @@ double top_derivative(const Dual<T>& x) {
   return top_derivative(x.derivative());
 }
 
-/// C₁^(k), k = 0..kMaxOrder, from C₁ and V₁^(k) by Ċ = [V] C coefficient by coefficient.
-template <class Real>
-std::array<Eigen::Matrix<Real, 4, 4>, kMaxOrder + 1> base_pose_derivatives(
-    const TrajectoryMotion<Real>& m) {
+/// C₁^(k), k = 0..MaxOrder, from C₁ and V₁^(k) by Ċ = [V] C coefficient by coefficient.
+template <int MaxOrder, class Real>
+std::array<Eigen::Matrix<Real, 4, 4>, MaxOrder + 1> base_pose_derivatives(
+    const DerivativeMotion<MaxOrder, Real>& m) {
   using Mat4 = Eigen::Matrix<Real, 4, 4>;
-  std::array<Mat4, kMaxOrder + 1> hat_coefficient{};  // [V₁^(i)] / i!
-  std::array<Mat4, kMaxOrder + 1> coefficient{};      // C₁ Taylor coefficients
+  std::array<Mat4, MaxOrder + 1> hat_coefficient{};  // [V₁^(i)] / i!
+  std::array<Mat4, MaxOrder + 1> coefficient{};      // C₁ Taylor coefficients
   Real factorial(1);
-  for (int i = 0; i <= kMaxOrder; ++i) {
+  for (int i = 0; i <= MaxOrder; ++i) {
     if (i > 1) factorial *= Real(i);
     const auto& v = m.base_twist[static_cast<std::size_t>(i)];
     Mat4 h = Mat4::Zero();
@@ -141,16 +154,16 @@ std::array<Eigen::Matrix<Real, 4, 4>, kMaxOrder + 1> base_pose_derivatives(
     hat_coefficient[static_cast<std::size_t>(i)] = h / factorial;
   }
   coefficient[0] = m.base_pose.matrix();
-  for (int k = 0; k < kMaxOrder; ++k) {
+  for (int k = 0; k < MaxOrder; ++k) {
     Mat4 sum = Mat4::Zero();
     for (int i = 0; i <= k; ++i)
       sum += hat_coefficient[static_cast<std::size_t>(i)] *
              coefficient[static_cast<std::size_t>(k - i)];
     coefficient[static_cast<std::size_t>(k + 1)] = sum / Real(k + 1);
   }
-  std::array<Mat4, kMaxOrder + 1> derivative{};
+  std::array<Mat4, MaxOrder + 1> derivative{};
   factorial = Real(1);
-  for (int k = 0; k <= kMaxOrder; ++k) {
+  for (int k = 0; k <= MaxOrder; ++k) {
     if (k > 1) factorial *= Real(k);
     derivative[static_cast<std::size_t>(k)] = factorial * coefficient[static_cast<std::size_t>(k)];
   }
@@ -158,33 +171,33 @@ std::array<Eigen::Matrix<Real, 4, 4>, kMaxOrder + 1> base_pose_derivatives(
 }
 
 /// The order-0 inputs (C₁, V₁, V̇₁, q, q̇, q̈) as series scalars S along the motion m.
-template <class S, class Real>
-Order0Motion<S> seeded_motion(const TrajectoryMotion<Real>& m) {
+template <class S, int MaxOrder, class Real>
+Order0Motion<S> seeded_motion(const DerivativeMotion<MaxOrder, Real>& m) {
   Order0Motion<S> out;
   const auto pose = base_pose_derivatives(m);
-  DerivativeList<Real> d{};
+  std::array<Real, MaxOrder + 1> d{};  // d[k] = x^(k)
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
-      for (int k = 0; k <= kMaxOrder; ++k)
+      for (int k = 0; k <= MaxOrder; ++k)
         d[static_cast<std::size_t>(k)] = pose[static_cast<std::size_t>(k)](i, j);
       out.base_pose.rotation(i, j) = Seeded<S>::make(d.data());
     }
-    for (int k = 0; k <= kMaxOrder; ++k)
+    for (int k = 0; k <= MaxOrder; ++k)
       d[static_cast<std::size_t>(k)] = pose[static_cast<std::size_t>(k)](i, 3);
     out.base_pose.translation(i) = Seeded<S>::make(d.data());
   }
   for (int a = 0; a < 2; ++a)
     for (int i = 0; i < 6; ++i) {
-      for (int k = 0; k <= kMaxOrder; ++k)
+      for (int k = 0; k <= MaxOrder; ++k)
         d[static_cast<std::size_t>(k)] =
-            m.base_twist[static_cast<std::size_t>(std::min(a + k, kMaxOrder + 1))](i);
+            m.base_twist[static_cast<std::size_t>(std::min(a + k, MaxOrder + 1))](i);
       out.base_twist[static_cast<std::size_t>(a)](i) = Seeded<S>::make(d.data());
     }
   for (int a = 0; a < 3; ++a)
     for (int j = 0; j < Tree::kNumBodies - 1; ++j) {
-      for (int k = 0; k <= kMaxOrder; ++k)
+      for (int k = 0; k <= MaxOrder; ++k)
         d[static_cast<std::size_t>(k)] =
-            m.q[static_cast<std::size_t>(std::min(a + k, kMaxOrder + 2))](j);
+            m.q[static_cast<std::size_t>(std::min(a + k, MaxOrder + 2))](j);
       out.q[static_cast<std::size_t>(a)](j) = Seeded<S>::make(d.data());
     }
   return out;
@@ -208,19 +221,23 @@ Outputs analytic_outputs(const Data& data, int order) {
   return out;
 }
 
-double relative_error(const Outputs& x, const Outputs& reference) {
+inline double relative_error(const Outputs& x, const Outputs& reference) {
   return (x - reference).cwiseAbs().maxCoeff() / reference.cwiseAbs().maxCoeff();
 }
 
 // ---- analytic --------------------------------------------------------------------
 
-void BM_InverseDynamicsAnalytic(benchmark::State& state) { run(state, aerial_fixture()); }
+/// BM_InverseDynamicsAnalytic/<r> for r ≤ MaxOrder on the MaxOrder workspace.
+template <int MaxOrder>
+void BM_InverseDynamicsAnalytic(benchmark::State& state) {
+  run(state, aerial_manipulator_fixture<MaxOrder>());
+}
 
 // ---- Taylor AD and nested duals through the order-0 algorithm ---------------------
 
 /// Model, workspace and seeded pool for one AD scalar, plus the check against
-/// the analytic order-r result.
-template <class S>
+/// the analytic order-r result (on the pool and workspace of MaxOrder).
+template <class S, int MaxOrder>
 struct AdFixture {
   std::unique_ptr<hodyn::AerialManipulatorModel<S>> model =
       std::make_unique<hodyn::AerialManipulatorModel<S>>();
@@ -230,14 +247,14 @@ struct AdFixture {
   double max_rel_error = 0.0;
 
   explicit AdFixture(int order) {
-    auto& base = aerial_fixture();
+    auto& base = aerial_manipulator_fixture<MaxOrder>();
     if (base.build_status != hodyn::Status::kOk ||
         hodyn::make_aerial_manipulator(*model) != hodyn::Status::kOk) {
       error = "model build failed";
       return;
     }
-    auto analytic = std::make_unique<typename Fixture<Tree>::DataT>();
-    for (const PoolMotion& m : base.pool) {
+    auto analytic = std::make_unique<typename std::remove_reference_t<decltype(base)>::DataT>();
+    for (const auto& m : base.pool) {
       pool.push_back(seeded_motion<S>(m));
       const hodyn::Status s = hodyn::inverse_dynamics(*model, *data, pool.back(), 0);
       const hodyn::Status a = hodyn::inverse_dynamics(*base.model, *analytic, m, order);
@@ -255,7 +272,7 @@ struct AdFixture {
 
 template <class S, int Order>
 void BM_InverseDynamicsAd(benchmark::State& state) {
-  static AdFixture<S> f(Order);
+  static AdFixture<S, workspace_max_order(Order)> f(Order);
   if (!f.error.empty()) {
     state.SkipWithError(f.error.c_str());
     return;
@@ -285,7 +302,7 @@ struct Stencil {
   std::array<double, 5> offset;
   std::array<double, 5> weight;
 };
-constexpr std::array<Stencil, 5> kStencils{{
+inline constexpr std::array<Stencil, 5> kStencils{{
     {1, {0, 0, 0, 0, 0}, {1, 0, 0, 0, 0}},
     {2, {-1, 1, 0, 0, 0}, {-0.5, 0.5, 0, 0, 0}},
     {3, {-1, 0, 1, 0, 0}, {1, -2, 1, 0, 0}},
@@ -293,10 +310,10 @@ constexpr std::array<Stencil, 5> kStencils{{
     {5, {-2, -1, 0, 1, 2}, {1, -4, 6, -4, 1}},
 }};
 
-constexpr double kTrajectoryStart = 0.5;  // s
-constexpr double kTrajectoryEnd = 29.5;   // s
+inline constexpr double kTrajectoryStart = 0.5;  // s
+inline constexpr double kTrajectoryEnd = 29.5;   // s
 
-double pool_time(std::size_t i) {
+inline double pool_time(std::size_t i) {
   return kTrajectoryStart + (kTrajectoryEnd - kTrajectoryStart) * static_cast<double>(i) /
                                 static_cast<double>(kPoolSize - 1);
 }
@@ -310,7 +327,7 @@ std::vector<Outputs> long_double_reference(const hodyn::Table3Trajectory& trajec
   std::vector<Outputs> out;
   if (hodyn::make_aerial_manipulator(*model) != hodyn::Status::kOk) return out;
   for (std::size_t i = 0; i < kPoolSize; ++i) {
-    TrajectoryMotion<long double> m;
+    DerivativeMotion<kMaxOrder, long double> m;
     trajectory.sample<kMaxOrder, long double>(static_cast<long double>(pool_time(i)), kMaxOrder, m);
     if (hodyn::inverse_dynamics(*model, *data, seeded_motion<S>(m), 0) != hodyn::Status::kOk)
       return {};
@@ -335,7 +352,7 @@ struct DifferenceFixture {
 
   void sample_pool(double h) {
     pool.assign(kPoolSize * kPoints, Order0Motion<double>());
-    TrajectoryMotion<double> m;
+    DerivativeMotion<kMaxOrder, double> m;
     for (std::size_t i = 0; i < kPoolSize; ++i)
       for (int j = 0; j < kPoints; ++j) {
         trajectory.sample<kMaxOrder>(
@@ -374,7 +391,7 @@ struct DifferenceFixture {
     }
     // hodyn's analytic order r against the reference.
     auto analytic = std::make_unique<hodyn::InverseDynamicsData<Tree, kMaxOrder, double>>();
-    TrajectoryMotion<double> m;
+    DerivativeMotion<kMaxOrder, double> m;
     for (std::size_t i = 0; i < kPoolSize; ++i) {
       trajectory.sample<kMaxOrder>(pool_time(i), Order, m);
       if (hodyn::inverse_dynamics(*model, *analytic, m, Order) != hodyn::Status::kOk) {
@@ -445,34 +462,46 @@ void BM_InverseDynamicsCentralDifference(benchmark::State& state) {
       std::log10(f.fd_max_rel_error / std::max(f.analytic_max_rel_error, 1e-300));
 }
 
-// ---- registration (names <family>/<r>, like the other suites) ---------------------
+// ---- registration helpers (names <family>/<r>, like the other suites) -------------
 
-template <int Order>
-void register_order() {
-  const std::string r = "/" + std::to_string(Order);
-  benchmark::RegisterBenchmark(("BM_InverseDynamicsTaylorAD" + r).c_str(),
-                               BM_InverseDynamicsAd<Taylor<double, Order>, Order>)
-      ->Apply(configure);
-  benchmark::RegisterBenchmark(("BM_InverseDynamicsNestedDual" + r).c_str(),
-                               BM_InverseDynamicsAd<NestedDual<Order>, Order>)
-      ->Apply(configure);
-  if constexpr (Order >= 1 && Order <= 4)
-    benchmark::RegisterBenchmark(("BM_InverseDynamicsCentralDifference" + r).c_str(),
-                                 BM_InverseDynamicsCentralDifference<Order>)
-        ->Apply(configure);
-}
+inline std::string order_suffix(int order) { return "/" + std::to_string(order); }
 
 template <int... Orders>
-bool register_all(std::integer_sequence<int, Orders...>) {
-  benchmark::RegisterBenchmark("BM_InverseDynamicsAnalytic", BM_InverseDynamicsAnalytic)
-      ->DenseRange(0, kMaxOrder)
-      ->Apply(configure);
-  (register_order<Orders>(), ...);
+bool register_taylor_ad(std::integer_sequence<int, Orders...>) {
+  (benchmark::RegisterBenchmark(("BM_InverseDynamicsTaylorAD" + order_suffix(Orders)).c_str(),
+                                BM_InverseDynamicsAd<Taylor<double, Orders>, Orders>)
+       ->Apply(configure),
+   ...);
   return true;
 }
 
-[[maybe_unused]] const bool kRegistered =
-    register_all(std::make_integer_sequence<int, kMaxOrder + 1>{});
+template <int... Orders>
+bool register_nested_dual(std::integer_sequence<int, Orders...>) {
+  (benchmark::RegisterBenchmark(("BM_InverseDynamicsNestedDual" + order_suffix(Orders)).c_str(),
+                                BM_InverseDynamicsAd<NestedDual<Orders>, Orders>)
+       ->Apply(configure),
+   ...);
+  return true;
+}
 
-}  // namespace
-}  // namespace hodyn_bench
+template <int... Orders>
+bool register_central_difference(std::integer_sequence<int, Orders...>) {
+  (benchmark::RegisterBenchmark(
+       ("BM_InverseDynamicsCentralDifference" + order_suffix(Orders)).c_str(),
+       BM_InverseDynamicsCentralDifference<Orders>)
+       ->Apply(configure),
+   ...);
+  return true;
+}
+
+/// std::integer_sequence<int, First, …, Last>.
+template <int First, int... Offsets>
+constexpr auto shifted(std::integer_sequence<int, Offsets...>) {
+  return std::integer_sequence<int, (First + Offsets)...>{};
+}
+template <int First, int Last>
+constexpr auto order_range() {
+  return shifted<First>(std::make_integer_sequence<int, Last - First + 1>{});
+}
+
+}  // namespace hodyn_bench::baselines
