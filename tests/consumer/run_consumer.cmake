@@ -6,7 +6,9 @@
 #   CONSUMER_SOURCE_DIR tests/consumer
 #   HODYN_BUILD_DIR     hodyn build tree (installed from in find_package mode)
 #   WORK_DIR            scratch directory, wiped first
-# Optional: CONFIG, GENERATOR, CXX_COMPILER, CONSUMER_WERROR
+# Optional: CONFIG, GENERATOR, CXX_COMPILER, CONSUMER_WERROR,
+#   TOOLCHAIN_FILE (cross build: the consumer uses the same toolchain) and
+#   EMULATOR (runs the consumer; a list with '|' for ';')
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var MODE HODYN_REPO CONSUMER_SOURCE_DIR HODYN_BUILD_DIR WORK_DIR)
@@ -40,6 +42,10 @@ endif()
 if(CONSUMER_WERROR)
   list(APPEND configure_args -DCONSUMER_WERROR=ON)
 endif()
+if(TOOLCHAIN_FILE)
+  list(APPEND configure_args "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}")
+endif()
+string(REPLACE "|" ";" emulator "${EMULATOR}")
 
 if(MODE STREQUAL "find_package")
   set(prefix "${WORK_DIR}/prefix")
@@ -51,6 +57,11 @@ if(MODE STREQUAL "find_package")
     endif()
   endforeach()
   list(APPEND configure_args "-DCMAKE_PREFIX_PATH=${prefix}")
+  if(TOOLCHAIN_FILE)
+    # A cross toolchain searches packages only below its sysroot; the prefix
+    # is outside it, so the package directory is named explicitly.
+    list(APPEND configure_args "-Dhodyn_DIR=${prefix}/lib/cmake/hodyn")
+  endif()
 elseif(MODE STREQUAL "add_subdirectory")
   list(APPEND configure_args "-DHODYN_SOURCE_DIR=${HODYN_REPO}")
 else()
@@ -65,5 +76,5 @@ if(EXISTS "${WORK_DIR}/build/${CONFIG}/consumer${CMAKE_EXECUTABLE_SUFFIX}")
 else()
   set(exe "${WORK_DIR}/build/consumer${CMAKE_EXECUTABLE_SUFFIX}")
 endif()
-run(run "${exe}")
+run(run ${emulator} "${exe}")
 message(STATUS "[${MODE}] consumer OK")
