@@ -1,0 +1,122 @@
+// boards/stm32h743/board.cpp — STM32H743 port, laid out for a NUCLEO-H743ZI(2)
+// (USART3 on PD8/PD9 = the ST-LINK virtual COM port). See README.md for what
+// to change for your board.
+//
+// NOT TESTED ON HARDWARE. It compiles and links (ctest baremetal_stm32h743_link);
+// the clock tree is a TODO-for-your-board stub that keeps the reset clock
+// (HSI, 64 MHz), which is enough for the UART and SysTick to work as written.
+//
+// Register addresses: RM0433 rev 7 — RCC 8.7 (base 0x58024400), GPIO 11.4
+// (GPIOD base 0x58020C00), USART3 base 0x40004800 (2.3.2 memory map).
+// Cache control: Cortex-M7 TRM / ARMv7-M ARM B2.2.7 (ICIALLU 0xE000EF50,
+// CCR.IC bit 17).
+#include "hodyn/baremetal/board.hpp"
+#include "hodyn/baremetal/cortex_m_registers.hpp"
+
+#include "stm32_usart.hpp"
+
+namespace hodyn {
+namespace baremetal {
+namespace board {
+namespace {
+
+namespace cm = cortex_m;
+
+// After reset the H743 runs from HSI at 64 MHz with every prescaler at /1,
+// so rcc_pclk1 (USART3's default kernel clock) is 64 MHz too (RM0433 8.5).
+// TODO-for-your-board: once configure_clock_tree() sets PLL1 for 480 MHz,
+// set these to 480 MHz and the APB1 clock you chose (e.g. 120 MHz).
+constexpr std::uint32_t kCoreClockHz = 64'000'000;
+constexpr std::uint32_t kUsart3KernelClockHz = 64'000'000;
+constexpr std::uint32_t kConsoleBaud = 115200;
+
+constexpr std::uintptr_t kRccBase = 0x58024400;
+constexpr std::uintptr_t kRccAhb4Enr = kRccBase + 0x0E0;   // GPIOxEN
+constexpr std::uintptr_t kRccApb1lEnr = kRccBase + 0x0E8;  // USART3EN bit 18
+constexpr std::uint32_t kRccAhb4EnrGpiod = 1u << 3;
+constexpr std::uint32_t kRccApb1lEnrUsart3 = 1u << 18;
+
+constexpr std::uintptr_t kGpiodBase = 0x58020C00;
+constexpr std::uintptr_t kGpioModer = 0x00;
+constexpr std::uintptr_t kGpioOspeedr = 0x08;
+constexpr std::uintptr_t kGpioAfrh = 0x24;
+constexpr std::uint32_t kAfUsart3 = 7;  // PD8 = USART3_TX, PD9 = USART3_RX (DS12110 table 9)
+
+constexpr std::uintptr_t kUsart3Base = 0x40004800;
+constexpr std::uintptr_t kScbIciallu = 0xE000EF50;
+constexpr std::uint32_t kCcrInstructionCache = 1u << 17;
+
+Stm32Usart g_usart3{kUsart3Base};
+
+// TODO-for-your-board: the clock tree for 480 MHz (RM0433 8.5, 6.8):
+//   1. PWR_CR3: the supply of YOUR board (LDO on NUCLEO-H743ZI, SMPS on others);
+//      wait ACTVOSRDY.
+//   2. Voltage scale VOS1, then VOS0 (SYSCFG_PWRCR.ODEN on rev V silicon);
+//      wait VOSRDY.
+//   3. HSE on (8 MHz from the ST-LINK MCO: HSEBYP), wait HSERDY.
+//   4. PLL1: source HSE, DIVM1 = 1, DIVN1 = 120, DIVP1 = 2 -> 480 MHz; wait PLL1RDY.
+//   5. FLASH_ACR: LATENCY 4 WS, WRHIGHFREQ 2 — BEFORE switching.
+//   6. D1CFGR: HPRE /2 (240 MHz AXI/AHB), D1PPRE /2; D2CFGR: D2PPRE1/2 /2;
+//      D3CFGR: D3PPRE /2 (120 MHz APBs).
+//   7. CFGR.SW = PLL1, wait SWS.
+// Until then the part stays on HSI at 64 MHz (all of the above is skipped).
+void configure_clock_tree() noexcept {}
+
+void enable_instruction_cache() noexcept {
+  cm::data_synchronization_barrier();
+  cm::instruction_synchronization_barrier();
+  cm::reg32(kScbIciallu) = 0u;  // invalidate all
+  cm::data_synchronization_barrier();
+  cm::instruction_synchronization_barrier();
+  cm::reg32(cm::kCcr) |= kCcrInstructionCache;
+  cm::data_synchronization_barrier();
+  cm::instruction_synchronization_barrier();
+  // TODO-for-your-board: the D-cache (invalidate by set/way, CCR.DC) — and
+  // then clean/invalidate around every DMA buffer, or keep those in a
+  // non-cacheable MPU region.
+}
+
+// A read of an RCC enable register after the write: the peripheral clock is
+// running before the first access to the peripheral (RM0433 8.5.10).
+void read_back(std::uintptr_t address) noexcept {
+  const std::uint32_t value = cm::reg32(address);
+  __asm__ volatile("" : : "r"(value));
+}
+
+void configure_usart3_pins() noexcept {
+  cm::reg32(kRccAhb4Enr) |= kRccAhb4EnrGpiod;
+  read_back(kRccAhb4Enr);  // the clock is on before the GPIO accesses below
+  volatile std::uint32_t& moder = cm::reg32(kGpiodBase + kGpioModer);
+  volatile std::uint32_t& ospeedr = cm::reg32(kGpiodBase + kGpioOspeedr);
+  volatile std::uint32_t& afrh = cm::reg32(kGpiodBase + kGpioAfrh);
+  constexpr std::uint32_t kPins[] = {8u, 9u};
+  for (std::uint32_t pin : kPins) {
+    moder = (moder & ~(3u << (2u * pin))) | (2u << (2u * pin));      // alternate function
+    ospeedr = (ospeedr & ~(3u << (2u * pin))) | (1u << (2u * pin));  // medium speed
+    const std::uint32_t shift = 4u * (pin - 8u);
+    afrh = (afrh & ~(0xFu << shift)) | (kAfUsart3 << shift);
+  }
+  cm::reg32(kRccApb1lEnr) |= kRccApb1lEnrUsart3;
+  read_back(kRccApb1lEnr);
+}
+
+}  // namespace
+
+void init() noexcept {
+  enable_instruction_cache();
+  configure_clock_tree();
+  configure_usart3_pins();
+  (void)g_usart3.init(kUsart3KernelClockHz, kConsoleBaud);
+}
+
+std::uint32_t core_clock_hz() noexcept { return kCoreClockHz; }
+
+const char* name() noexcept { return "stm32h743"; }
+
+SerialPort& serial_port() noexcept { return g_usart3; }
+
+bool has_semihosting() noexcept { return false; }
+
+}  // namespace board
+}  // namespace baremetal
+}  // namespace hodyn

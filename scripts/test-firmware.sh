@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Build and test both firmware presets (docs/firmware.md): Cortex-M7 (double,
+# QEMU mps2-an500, STM32H743 link check) and Cortex-M4F (float, QEMU
+# mps2-an386). Installs the ARM toolchain and QEMU when missing. The firmware
+# HIL tests talk to the native hodyn-sim (build/test/tools/hil/hodyn-sim),
+# which is built first when it is missing.
+# Extra arguments go to ctest (e.g. -R selftest).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/deps.sh gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm
+
+if [[ ! -x build/test/tools/hil/hodyn-sim ]]; then
+  echo "== native hodyn-sim (for the firmware HIL tests)"
+  cmake --preset test
+  cmake --build --preset test --target hodyn-sim -j2
+fi
+
+summary=()
+rc=0
+for preset in firmware-m7 firmware-m4f; do
+  echo "== $preset"
+  start=$SECONDS
+  log=build/$preset/ctest-last.log
+  cmake --preset "$preset"
+  cmake --build --preset "$preset" -j2
+  built=$SECONDS
+  set +e
+  ctest --preset "$preset" "$@" 2>&1 | tee "$log"
+  preset_rc=${PIPESTATUS[0]}
+  set -e
+  [[ $preset_rc -ne 0 ]] && rc=$preset_rc
+  result=$(grep -E 'tests passed|No tests were found' "$log" | tail -n 1 || true)
+  summary+=("$preset: ${result:-ctest exited with $preset_rc} (build $((built - start)) s, tests $((SECONDS - built)) s)")
+  if [[ -f build/$preset/firmware-budget.json ]]; then
+    summary+=("$preset: budgets in build/$preset/firmware-budget.json")
+  fi
+done
+
+echo
+for line in "${summary[@]}"; do echo "== $line"; done
+exit "$rc"
