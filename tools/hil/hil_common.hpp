@@ -1,6 +1,6 @@
 // hil_common.hpp — what hodyn-fc and hodyn-sim share: the transport options
-// (--udp, --serial, --baud, --serial-pty), opening the link, the receive
-// step into a FrameParser, and a small JSON object writer.
+// (--udp, --serial, --baud, --serial-pty), opening the link, and a small
+// JSON object writer (the receive step is hodyn/link/receive.hpp).
 // Desktop tools: std::string and std::vector are fine here.
 #pragma once
 
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hodyn/link/frame_parser.hpp"
+#include "hodyn/link/receive.hpp"
 #include "hodyn/link/transport.hpp"
 #include "hodyn/posix/realtime_setup.hpp"
 #include "hodyn/posix/serial_transport.hpp"
@@ -62,33 +63,9 @@ class LinkEndpoint {
   std::string description_;
 };
 
-/// Receives once (waiting at most `timeout_us`) and feeds the bytes to
-/// `on_bytes(data, size)`. Returns the bytes received (0 on a timeout);
-/// `link_error` set when the transport reported an error.
-template <typename OnBytes>
-std::size_t receive_once(link::Transport& transport, std::int64_t timeout_us, OnBytes&& on_bytes,
-                         bool* link_error = nullptr) {
-  static std::uint8_t buffer[2048];
-  std::size_t received = 0;
-  const Status s = transport.receive(buffer, sizeof buffer, received, timeout_us);
-  if (s != Status::kOk && link_error != nullptr) *link_error = true;
-  if (received > 0) on_bytes(static_cast<const std::uint8_t*>(buffer), received);
-  return received;
-}
-
-/// Pushes `size` bytes into `parser` in pieces small enough that its message
-/// queue never overflows, calling `on_message(message)` for each message.
-template <typename OnMessage>
-void parse_bytes(link::FrameParser& parser, const std::uint8_t* data, std::size_t size,
-                 OnMessage&& on_message) {
-  constexpr std::size_t kPiece = 256;  // < kQueueDepth smallest frames
-  link::Message message{};
-  for (std::size_t at = 0; at < size; at += kPiece) {
-    const std::size_t n = size - at < kPiece ? size - at : kPiece;
-    (void)parser.push(data + at, n);
-    while (parser.next(message)) on_message(message);
-  }
-}
+/// The receive step and the chunked parser feed (hodyn/link/receive.hpp).
+using link::parse_bytes;
+using link::receive_once;
 
 /// A flat JSON object built in order: numbers, strings, raw JSON values.
 class JsonObject {

@@ -15,13 +15,12 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <limits>
 #include <string>
 #include <vector>
 
 #include "hil_common.hpp"
 #include "hodyn/closed_loop/tracking.hpp"
-#include "hodyn/link/link_monitor.hpp"
+#include "hodyn/link/controller_host.hpp"
 #include "hodyn/plugin/plugin_instance.hpp"
 #include "hodyn/plugin/registry.hpp"
 #include "hodyn/posix/periodic_loop.hpp"
@@ -144,32 +143,22 @@ std::int64_t now_ns() { return posix::monotonic_now_ns(); }
 
 // ---- the controller host ------------------------------------------------------
 //
-// Everything a flight computer would hold, in static storage.
-class ControllerHost {
+// The flight-computer part is hodyn::link::ControllerHost (heap-free, shared
+// with the controller firmware); this wrapper adds the desktop's wall-clock
+// idle detection and the update() timing.
+class ControllerHost final : public link::UpdateObserver {
  public:
-  static constexpr std::size_t kReferenceRing = 8;
-
   ControllerHost(link::Transport& transport, std::uint32_t watchdog_periods)
-      : transport_(transport), watchdog_(watchdog_periods) {}
-
-  Status open(const hodyn_plugin_api* api, double rate) {
-    Status s = controller_.open(api);
-    if (s != Status::kOk) return s;
-    hodyn_parameter p{};
-    hodyn::plugin::copy_name(p.name, "rate_hz");
-    p.value = rate;
-    return controller_.configure(&p, 1);
+      : core_(transport, watchdog_periods) {
+    core_.set_update_observer(this);
   }
+
+  Status open(const hodyn_plugin_api* api, double rate) { return core_.open(api, rate); }
 
   /// Receives once (at most `timeout_us`) and handles every message.
   /// True when bytes arrived.
   bool poll(std::int64_t timeout_us) {
-    const std::size_t n = tools::receive_once(
-        transport_, timeout_us,
-        [&](const std::uint8_t* data, std::size_t size) {
-          tools::parse_bytes(parser_, data, size, [&](const link::Message& m) { handle(m); });
-        },
-        &link_error_);
+    const std::size_t n = core_.poll(timeout_us);
     if (n > 0) {
       last_rx_ns_ = now_ns();
       heard_ = true;
@@ -177,165 +166,56 @@ class ControllerHost {
     return n > 0;
   }
 
-  bool has_pending() const { return pending_; }
-  void close() { controller_.close(); }
-
-  /// One control period after the frames of the period: the update on the
-  /// newest accepted sensor frame, or a watchdog tick (and the safe command
-  /// while it is engaged). Returns true when a command was sent.
-  bool period() {
-    if (pending_) {
-      pending_ = false;
-      watchdog_.frame_received();
-      (void)watchdog_.tick();
-      run_update(sensors_, 0);
-      return true;
-    }
-    // Not started yet, the simulator ended, or the link itself failed (e.g. the
-    // pty's other end hung up): nothing to guard, no watchdog ticks.
-    if (!armed_ || paused_ || link_error_) return false;
-    if (!watchdog_.tick()) return false;
-    // The plugin's own safe path: a frame it rejects (NaN time) gives hold
-    // (last good rotor speeds, limited torques) and after hold_timeout hover.
-    hodyn_sensors invalid = sensors_;
-    invalid.time = std::numeric_limits<double>::quiet_NaN();
-    ++watchdog_commands_;
-    run_update(invalid, link::controller_status::kWatchdogEngaged);
-    return true;
-  }
+  bool has_pending() const { return core_.has_pending(); }
+  void close() { core_.close(); }
+  bool period() { return core_.period(); }
 
   bool idle(double timeout_s) const {
     return heard_ && static_cast<double>(now_ns() - last_rx_ns_) * 1e-9 > timeout_s;
   }
-  std::uint64_t steps() const { return updates_; }
-  bool link_failed() const { return link_error_; }
+  std::uint64_t steps() const { return core_.steps(); }
+  bool link_failed() const { return core_.link_failed(); }
 
   void print(std::FILE* out) const;
   void write_json(const std::string& path, const std::string& mode,
                   const posix::PeriodicLoop* loop) const;
 
+  void before_update() noexcept override { update_start_ = std::chrono::steady_clock::now(); }
+  void after_update(bool control_step) noexcept override {
+    const auto end = std::chrono::steady_clock::now();
+    if (control_step)
+      step_times_.push_back(std::chrono::duration<double>(end - update_start_).count());
+  }
+
  private:
-  void handle(const link::Message& m) {
-    switch (m.type) {
-      case link::MessageType::kSensors: {
-        ++sensors_received_;
-        if ((m.status_bits & link::sensor_status::kSimulatorPaused) != 0u) {
-          ++paused_frames_;
-          paused_ = true;
-          return;
-        }
-        const auto verdict = monitor_.check(m.sensors.sequence);
-        if (verdict != link::SequenceMonitor::Verdict::kAccept) return;
-        paused_ = false;
-        armed_ = true;
-        sensors_ = m.sensors;
-        pending_ = true;
-        return;
-      }
-      case link::MessageType::kReference: {
-        ++references_received_;
-        references_[reference_next_] = m.reference;
-        reference_next_ = (reference_next_ + 1) % kReferenceRing;
-        reference_count_ = std::min(reference_count_ + 1, kReferenceRing);
-        return;
-      }
-      case link::MessageType::kCommand:
-        ++unexpected_;
-        return;
-    }
-  }
-
-  // The reference of the sensor frame's time; else the newest one not after
-  // it; else the newest one (kReferenceStale in both fallbacks).
-  const hodyn_reference* reference_for(double t, bool& exact) const {
-    const hodyn_reference* best = nullptr;
-    const hodyn_reference* newest = nullptr;
-    exact = false;
-    for (std::size_t k = 0; k < reference_count_; ++k) {
-      const hodyn_reference& r = references_[k];
-      if (newest == nullptr || r.time > newest->time) newest = &r;
-      if (r.time == t) {
-        exact = true;
-        return &r;
-      }
-      if (r.time <= t && (best == nullptr || r.time > best->time)) best = &r;
-    }
-    return best != nullptr ? best : newest;
-  }
-
-  void run_update(const hodyn_sensors& sensors, std::uint32_t bits) {
-    bool exact = false;
-    const hodyn_reference* ref = reference_for(sensors.time, exact);
-    static const hodyn_reference kNone{};
-    if (!exact) {
-      bits |= link::controller_status::kReferenceStale;
-      ++reference_stale_;
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    const Status s = controller_.update(sensors, ref != nullptr ? *ref : kNone, command_);
-    const auto t1 = std::chrono::steady_clock::now();
-    if (bits == 0 || bits == link::controller_status::kReferenceStale) {
-      ++updates_;
-      step_times_.push_back(std::chrono::duration<double>(t1 - t0).count());
-    }
-    // A frame the plugin refused (its safe path answered); kReferenceJump and
-    // kActuatorSaturated still carry the control law and are not refusals.
-    const bool refused =
-        s != Status::kOk && s != Status::kReferenceJump && s != Status::kActuatorSaturated;
-    if (refused && (bits & link::controller_status::kWatchdogEngaged) == 0u) {
-      bits |= link::controller_status::kSensorFrameRejected;
-      ++plugin_rejected_;
-    }
-    if (command_.mode == HODYN_MODE_HOLD || command_.mode == HODYN_MODE_HOVER) ++safe_commands_;
-    std::uint8_t wire[link::kMaxWireSize];
-    std::size_t written = 0;
-    if (link::encode(command_, monitor_.newest(), bits, link_sequence_++, wire, sizeof wire,
-                     written) != Status::kOk ||
-        transport_.send(wire, written) != Status::kOk) {
-      ++send_failures_;
-      link_error_ = true;  // the other end is gone (a pty hang-up) or the link broke
-      return;
-    }
-    ++commands_sent_;
-  }
-
-  link::Transport& transport_;
-  hodyn::plugin::PluginInstance<64 * 1024> controller_;
-  link::FrameParser parser_;
-  link::SequenceMonitor monitor_;
-  link::Watchdog watchdog_;
-  hodyn_sensors sensors_{};
-  hodyn_command command_{};
-  hodyn_reference references_[kReferenceRing] = {};
-  std::size_t reference_next_ = 0, reference_count_ = 0;
-  bool pending_ = false, armed_ = false, paused_ = false, heard_ = false, link_error_ = false;
+  hodyn::link::ControllerHost<64 * 1024> core_;
+  bool heard_ = false;
   std::int64_t last_rx_ns_ = 0;
-  std::uint32_t link_sequence_ = 0;
-  std::uint64_t sensors_received_ = 0, references_received_ = 0, paused_frames_ = 0;
-  std::uint64_t unexpected_ = 0, updates_ = 0, watchdog_commands_ = 0, plugin_rejected_ = 0;
-  std::uint64_t safe_commands_ = 0, commands_sent_ = 0, send_failures_ = 0, reference_stale_ = 0;
+  std::chrono::steady_clock::time_point update_start_{};
   std::vector<double> step_times_;
 };
 
 void ControllerHost::print(std::FILE* out) const {
-  const auto& m = monitor_.counters();
+  const auto& m = core_.monitor().counters();
+  const auto& c = core_.counters();
+  const auto& watchdog = core_.watchdog();
   const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
   std::fprintf(out, "hodyn-fc summary\n");
-  tools::print_link_counters(out, "received", parser_.counters());
+  tools::print_link_counters(out, "received", core_.parser().counters());
   std::fprintf(out,
                "  sensor frames %llu: accepted %llu, duplicates %llu, out of order %llu, gaps %llu "
                "(%llu missing), end-of-run %llu\n",
-               u(sensors_received_), u(m.accepted), u(m.duplicates), u(m.out_of_order), u(m.gaps),
-               u(m.missing), u(paused_frames_));
+               u(c.sensors_received), u(m.accepted), u(m.duplicates), u(m.out_of_order), u(m.gaps),
+               u(m.missing), u(c.paused_frames));
   std::fprintf(out, "  reference frames %llu (%llu updates without the matching one)\n",
-               u(references_received_), u(reference_stale_));
+               u(c.references_received), u(c.reference_stale));
   std::fprintf(out,
                "  controller updates %llu (plugin rejected %llu), safe-mode commands %llu, "
                "commands sent %llu (%llu send failures)\n",
-               u(updates_), u(plugin_rejected_), u(safe_commands_), u(commands_sent_),
-               u(send_failures_));
+               u(c.updates), u(c.plugin_rejected), u(c.safe_commands), u(c.commands_sent),
+               u(c.send_failures));
   std::fprintf(out, "  watchdog: %llu engagements, %llu recoveries, %llu safe commands\n",
-               u(watchdog_.engagements()), u(watchdog_.recoveries()), u(watchdog_commands_));
+               u(watchdog.engagements()), u(watchdog.recoveries()), u(c.watchdog_commands));
   std::fprintf(out, "  update() median %.2f us, p99 %.2f us\n",
                hodyn::closed_loop::percentile(step_times_, 0.5) * 1e6,
                hodyn::closed_loop::percentile(step_times_, 0.99) * 1e6);
@@ -344,29 +224,31 @@ void ControllerHost::print(std::FILE* out) const {
 void ControllerHost::write_json(const std::string& path, const std::string& mode,
                                 const posix::PeriodicLoop* loop) const {
   tools::JsonObject j;
-  const auto& m = monitor_.counters();
+  const auto& m = core_.monitor().counters();
+  const auto& c = core_.counters();
+  const auto& watchdog = core_.watchdog();
   j.string("tool", "hodyn-fc");
   j.string("mode", mode);
-  tools::add_link_counters(j, "rx_", parser_.counters());
-  j.integer("sensor_frames_received", sensors_received_);
+  tools::add_link_counters(j, "rx_", core_.parser().counters());
+  j.integer("sensor_frames_received", c.sensors_received);
   j.integer("sensor_frames_accepted", m.accepted);
   j.integer("sensor_duplicates", m.duplicates);
   j.integer("sensor_out_of_order", m.out_of_order);
   j.integer("sensor_gaps", m.gaps);
   j.integer("sensor_missing", m.missing);
-  j.integer("end_of_run_frames", paused_frames_);
-  j.integer("reference_frames_received", references_received_);
-  j.integer("updates_without_matching_reference", reference_stale_);
-  j.integer("unexpected_frames", unexpected_);
-  j.integer("steps", updates_);
-  j.integer("plugin_rejected_frames", plugin_rejected_);
-  j.integer("safe_mode_commands", safe_commands_);
-  j.integer("commands_sent", commands_sent_);
-  j.integer("send_failures", send_failures_);
-  j.integer("watchdog_engagements", watchdog_.engagements());
-  j.integer("watchdog_recoveries", watchdog_.recoveries());
-  j.integer("watchdog_commands", watchdog_commands_);
-  j.raw("watchdog_engaged_at_exit", watchdog_.engaged() ? "true" : "false");
+  j.integer("end_of_run_frames", c.paused_frames);
+  j.integer("reference_frames_received", c.references_received);
+  j.integer("updates_without_matching_reference", c.reference_stale);
+  j.integer("unexpected_frames", c.unexpected);
+  j.integer("steps", c.updates);
+  j.integer("plugin_rejected_frames", c.plugin_rejected);
+  j.integer("safe_mode_commands", c.safe_commands);
+  j.integer("commands_sent", c.commands_sent);
+  j.integer("send_failures", c.send_failures);
+  j.integer("watchdog_engagements", watchdog.engagements());
+  j.integer("watchdog_recoveries", watchdog.recoveries());
+  j.integer("watchdog_commands", c.watchdog_commands);
+  j.raw("watchdog_engaged_at_exit", watchdog.engaged() ? "true" : "false");
   j.number("update_median_s", hodyn::closed_loop::percentile(step_times_, 0.5));
   j.number("update_p99_s", hodyn::closed_loop::percentile(step_times_, 0.99));
   if (loop != nullptr) {

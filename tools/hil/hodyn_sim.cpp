@@ -45,6 +45,7 @@ scenario (as hodyn-demo):
   --rate HZ            control rate, 100..4000 (default 1000)
   --plant-rate HZ      integration rate, a multiple of --rate (default 8000)
   --seed N             sensor-noise and fault seed (default 1)
+  --settle S           seconds left out of the error statistics (default 1)
 link (exactly one):
   --udp LOCAL_PORT:REMOTE_HOST:REMOTE_PORT
   --serial PATH        a tty
@@ -138,6 +139,9 @@ int parse_args(int argc, char** argv, Args& a) {
       if (opt == "--corrupt") a.faults.corrupt = v;
       if (opt == "--duplicate") a.faults.duplicate = v;
       if (opt == "--reorder") a.faults.reorder = v;
+    } else if (opt == "--settle") {
+      if (!tools::parse_number(value, v) || v < 0.0) return bad("a number >= 0");
+      a.settle = v;
     } else if (opt == "--duration" || opt == "--rate" || opt == "--plant-rate" || opt == "--seed" ||
                opt == "--command-timeout-ms" || opt == "--start-timeout") {
       if (!tools::parse_number(value, v) || v <= 0.0) return bad("a positive number");

@@ -3,7 +3,8 @@
 // parameters, ABI frames in and out. Registered as "feedback_linearization".
 //
 // The plugin is the thin module; the control law and its safety logic live in
-// FeedbackLinearization<double>, which is unit-tested on its own.
+// FeedbackLinearization<Scalar>, which is unit-tested on its own. Scalar is
+// double (FeedbackLinearizationPlugin) or float (FeedbackLinearizationPluginFloat).
 #pragma once
 
 #include <cstddef>
@@ -27,12 +28,15 @@ struct FeedbackLinearizationSettings {
   FeedbackLinearizationConfig resolved() const;
 };
 
-class FeedbackLinearizationPlugin final : public plugin::ControllerPlugin {
+/// The plugin over FeedbackLinearization<Scalar>: frames (double) are
+/// converted to Scalar on the way in and back to double on the way out.
+template <class Scalar>
+class BasicFeedbackLinearizationPlugin final : public plugin::ControllerPlugin {
  public:
   static constexpr const char* kName = "feedback_linearization";
 
   /// Starts with the default settings applied (so update() works at once).
-  FeedbackLinearizationPlugin() noexcept;
+  BasicFeedbackLinearizationPlugin() noexcept;
 
   Status configure(const plugin::Parameter* parameters, std::size_t count) noexcept override;
   void reset() noexcept override;
@@ -41,16 +45,26 @@ class FeedbackLinearizationPlugin final : public plugin::ControllerPlugin {
   std::size_t parameter_count() const noexcept override;
   Status parameter_info(std::size_t index, plugin::ParameterInfo& info) const noexcept override;
 
-  const FeedbackLinearization<double>& controller() const noexcept { return controller_; }
+  const FeedbackLinearization<Scalar>& controller() const noexcept { return controller_; }
   const FeedbackLinearizationSettings& settings() const noexcept { return settings_; }
 
  private:
   FeedbackLinearizationSettings settings_{};
-  FeedbackLinearization<double> controller_{};
-  FeedbackLinearization<double>::Measurement measurement_{};
-  FeedbackLinearization<double>::Reference reference_{};
-  FeedbackLinearization<double>::Output output_{};
+  FeedbackLinearization<Scalar> controller_{};
+  typename FeedbackLinearization<Scalar>::Measurement measurement_{};
+  typename FeedbackLinearization<Scalar>::Reference reference_{};
+  typename FeedbackLinearization<Scalar>::Output output_{};
 };
+
+/// The plugin in double precision ("feedback_linearization").
+using FeedbackLinearizationPlugin = BasicFeedbackLinearizationPlugin<double>;
+/// The same in float, for single-precision FPUs (Cortex-M4F): library
+/// hodyn::feedback_linearization_float, registered by
+/// hodyn::feedback_linearization_float_static as "feedback_linearization_float".
+using FeedbackLinearizationPluginFloat = BasicFeedbackLinearizationPlugin<float>;
+
+extern template class BasicFeedbackLinearizationPlugin<double>;
+extern template class BasicFeedbackLinearizationPlugin<float>;
 
 }  // namespace control
 }  // namespace hodyn

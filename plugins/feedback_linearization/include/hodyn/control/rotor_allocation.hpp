@@ -46,12 +46,17 @@ class RotorAllocation {
       return Status::kInvalidArgument;
     const Matrix6<double> a = tilthex_allocation<double>(geometry);
     if (!a.allFinite()) return Status::kInvalidArgument;
-    const Eigen::JacobiSVD<Matrix6<double>> svd(a);
+    const Eigen::JacobiSVD<Matrix6<double>> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
     const auto& sigma = svd.singularValues();
     if (!(sigma(5) > 0.0) || sigma(0) / sigma(5) > kMaxCondition)
       return Status::kSingularAllocation;
     allocation_ = a.cast<Scalar>();
-    inverse_ = a.inverse().cast<Scalar>();
+    // A⁻¹ = V Σ⁻¹ Uᵀ from the SVD above, in fixed-size products: a.inverse()
+    // (partial-pivoting LU) instantiates Eigen's blocked triangular solves,
+    // whose heap fallback a bare-metal link must not contain.
+    const Matrix6<double> a_inverse =
+        svd.matrixV() * sigma.cwiseInverse().asDiagonal() * svd.matrixU().transpose();
+    inverse_ = a_inverse.cast<Scalar>();
     const double s_moment = 2.0 / geometry.arm_length;
     weights_ << Scalar(s_moment), Scalar(s_moment), Scalar(s_moment), Scalar(1), Scalar(1),
         Scalar(2);

@@ -1,0 +1,249 @@
+// platform/baremetal/flight_controller/main.cpp — the controller firmware: the
+// hodyn-fc loop on bare metal (docs/firmware.md, "Controller firmware").
+//
+// Link-protocol frames arrive on the board's UART (SerialPortTransport); the
+// shared hodyn::link::ControllerHost runs FrameParser → SequenceMonitor → the
+// statically registered plugin's update() → a COMMAND answering the sensor
+// sequence, with the reference ring and the watchdog, exactly as hodyn-fc.
+// All instance storage is static; nothing allocates.
+//
+// Lockstep, as hodyn-fc's default mode: each iteration waits up to one control
+// period (SysTick time) for an accepted sensor frame; with one it updates and
+// answers, without one it ticks the watchdog. On a link slower than the frame
+// rate (a UART, QEMU's UART in particular) a frame takes longer than a period
+// to arrive, so every received byte restarts the period's wait: a frame in
+// flight is not an outage, and the watchdog counts periods of line silence.
+//
+// The run ends on the simulator's end-of-run frame (kSimulatorPaused), after
+// kIdleTimeoutS of silence once something was heard, or when the link fails;
+// the firmware then prints its summary ("FC key=value" lines) on the console
+// (semihosting under QEMU) and exits with 0. At start it times a calibration
+// loop of known instruction count (the instruction-count method, "Budgets").
+#include <cstddef>
+#include <cstdint>
+
+#include "hodyn/baremetal/runtime.hpp"
+#include "hodyn/control/feedback_linearization_plugin.hpp"
+#include "hodyn/link/controller_host.hpp"
+#include "hodyn/plugin/registry.hpp"
+#include "serial_port_transport.hpp"
+
+namespace {
+
+namespace bm = hodyn::baremetal;
+namespace link = hodyn::link;
+
+#if defined(HODYN_FC_FLOAT)
+using ControllerPlugin = hodyn::control::FeedbackLinearizationPluginFloat;
+constexpr const char* kPluginName = "feedback_linearization_float";
+#else
+using ControllerPlugin = hodyn::control::FeedbackLinearizationPlugin;
+constexpr const char* kPluginName = "feedback_linearization";
+#endif
+
+#ifndef HODYN_FC_RATE_HZ
+#define HODYN_FC_RATE_HZ 1000
+#endif
+constexpr std::uint32_t kRateHz = HODYN_FC_RATE_HZ;
+#ifndef HODYN_FC_WATCHDOG_PERIODS
+#define HODYN_FC_WATCHDOG_PERIODS 20
+#endif
+constexpr std::uint32_t kWatchdogPeriods = HODYN_FC_WATCHDOG_PERIODS;
+constexpr std::uint32_t kIdleTimeoutS = 5;
+/// The plugin instance's storage: its size, rounded up to the alignment.
+constexpr std::size_t kPluginCapacity = (sizeof(ControllerPlugin) + 63u) / 64u * 64u;
+
+/// bm::cycles(), robust against the one SysTick clock after a wrap in which
+/// the counter still reads 0 while the tick is already counted (a read then
+/// comes out one period too high): the smallest of three reads, which span
+/// more than one clock.
+std::uint64_t read_cycles() noexcept {
+  const std::uint64_t a = bm::cycles();
+  const std::uint64_t b = bm::cycles();
+  const std::uint64_t c = bm::cycles();
+  const std::uint64_t ab = a < b ? a : b;
+  return ab < c ? ab : c;
+}
+
+/// Times every update() in SysTick cycles and notes the stack depth at the call.
+class UpdateMeter final : public link::UpdateObserver {
+ public:
+  void before_update() noexcept override {
+    const std::size_t depth = bm::stack_depth_bytes();
+    if (depth > depth_at_call_) depth_at_call_ = depth;
+    start_ = read_cycles();
+  }
+  void after_update(bool control_step) noexcept override {
+    const std::uint64_t elapsed = read_cycles() - start_;
+    if (!control_step) return;
+    ++count_;
+    sum_ += elapsed;
+    if (count_ == 1 || elapsed < min_) min_ = elapsed;
+    if (elapsed > max_) max_ = elapsed;
+  }
+
+  std::uint64_t count() const noexcept { return count_; }
+  std::uint64_t sum() const noexcept { return sum_; }
+  std::uint64_t min() const noexcept { return min_; }
+  std::uint64_t max() const noexcept { return max_; }
+  std::size_t depth_at_call() const noexcept { return depth_at_call_; }
+
+ private:
+  std::uint64_t start_ = 0, count_ = 0, sum_ = 0, min_ = 0, max_ = 0;
+  std::size_t depth_at_call_ = 0;
+};
+
+/// Exactly 2 instructions per iteration (subs + bne), `iterations` ≥ 1.
+__attribute__((noinline)) void count_down(std::uint32_t iterations) noexcept {
+  __asm volatile(
+      "1: subs %0, %0, #1\n"
+      "   bne 1b\n"
+      : "+r"(iterations)
+      :
+      : "cc");
+}
+
+struct Calibration {
+  static constexpr std::uint32_t kShortIterations = 100000;
+  static constexpr std::uint32_t kLongIterations = 2100000;
+  std::uint64_t short_cycles = 0;
+  std::uint64_t long_cycles = 0;
+};
+
+Calibration calibrate() noexcept {
+  Calibration c;
+  const std::uint64_t t0 = read_cycles();
+  count_down(Calibration::kShortIterations);
+  const std::uint64_t t1 = read_cycles();
+  count_down(Calibration::kLongIterations);
+  const std::uint64_t t2 = read_cycles();
+  c.short_cycles = t1 - t0;
+  c.long_cycles = t2 - t1;
+  return c;
+}
+
+bm::Console& line(const char* key) noexcept {
+  return bm::console().print("FC ").print(key).print('=');
+}
+void value(const char* key, unsigned long long v) noexcept { line(key).print(v).print('\n'); }
+void text(const char* key, const char* v) noexcept { line(key).print(v).print('\n'); }
+
+}  // namespace
+
+int main() {
+  static hodyn::firmware::SerialPortTransport transport(bm::board::serial_port());
+  static link::ControllerHost<kPluginCapacity> host(transport, kWatchdogPeriods);
+  static UpdateMeter meter;
+
+  const std::uint32_t clock_hz = bm::board::core_clock_hz();
+  if (!bm::systick_init(clock_hz, 1000)) {
+    bm::console().print("hodyn-fc-firmware: systick_init failed\n");
+    return 1;
+  }
+  const Calibration calibration = calibrate();
+
+  const hodyn_plugin_api* api = hodyn::plugin::plugin_registry().find(kPluginName);
+  const hodyn::Status opened = host.open(api, static_cast<double>(kRateHz));
+  if (opened != hodyn::Status::kOk) {
+    bm::console()
+        .print("hodyn-fc-firmware: plugin ")
+        .print(kPluginName)
+        .print(": ")
+        .print(hodyn::to_string(opened))
+        .print('\n');
+    return 1;
+  }
+  host.set_update_observer(&meter);
+  // Stack painting: configure() above built models on the stack; paint again
+  // so the high-water mark is the control loop's (update() is its deepest call).
+  bm::paint_unused_stack();
+  bm::console()
+      .print("hodyn-fc-firmware: plugin \"")
+      .print(kPluginName)
+      .print("\" (")
+      .print(static_cast<unsigned long>(kPluginCapacity))
+      .print(" bytes) at ")
+      .print(kRateHz)
+      .print(" Hz on ")
+      .print(bm::board::name())
+      .print(", lockstep, watchdog ")
+      .print(kWatchdogPeriods)
+      .print(" periods; waiting for frames on the UART\n");
+  bm::console().flush();
+
+  const std::uint64_t period_cycles = clock_hz / kRateHz;
+  const std::uint64_t idle_cycles = static_cast<std::uint64_t>(clock_hz) * kIdleTimeoutS;
+  std::uint64_t deadline = bm::cycles() + period_cycles;
+  std::uint64_t last_rx = 0;
+  bool heard = false;
+  const char* end_reason = "end-of-run frame";
+  for (;;) {
+    const std::size_t received = host.poll(0);
+    const std::uint64_t now = bm::cycles();
+    if (received > 0) {
+      heard = true;
+      last_rx = now;
+      deadline = now + period_cycles;  // a frame in flight is not an outage
+    }
+    if (host.has_pending() || now >= deadline) {
+      (void)host.period();
+      deadline = bm::cycles() + period_cycles;
+    }
+    if (host.paused()) break;
+    if (host.link_failed()) {
+      end_reason = "link failed";
+      break;
+    }
+    if (heard && now - last_rx > idle_cycles) {
+      end_reason = "idle timeout";
+      break;
+    }
+  }
+
+  const auto& c = host.counters();
+  const auto& m = host.monitor().counters();
+  const auto& rx = host.parser().counters();
+  const auto& watchdog = host.watchdog();
+  bm::console().print("hodyn-fc-firmware summary (").print(end_reason).print(")\n");
+  text("board", bm::board::name());
+  text("plugin", kPluginName);
+  text("end", end_reason);
+  value("rate_hz", kRateHz);
+  value("core_clock_hz", clock_hz);
+  value("steps", c.updates);
+  value("sensor_frames_received", c.sensors_received);
+  value("sensor_frames_accepted", m.accepted);
+  value("sensor_duplicates", m.duplicates);
+  value("sensor_out_of_order", m.out_of_order);
+  value("sensor_gaps", m.gaps);
+  value("end_of_run_frames", c.paused_frames);
+  value("reference_frames_received", c.references_received);
+  value("updates_without_matching_reference", c.reference_stale);
+  value("plugin_rejected_frames", c.plugin_rejected);
+  value("safe_mode_commands", c.safe_commands);
+  value("commands_sent", c.commands_sent);
+  value("send_failures", c.send_failures);
+  value("watchdog_engagements", watchdog.engagements());
+  value("watchdog_recoveries", watchdog.recoveries());
+  value("watchdog_commands", c.watchdog_commands);
+  value("rx_bytes", rx.bytes);
+  value("rx_frames_ok", rx.frames_ok);
+  value("rx_rejected_total", rx.total_rejected());
+  value("uart_overruns", transport.overruns());
+  value("tx_bytes", transport.bytes_sent());
+  value("update_count", meter.count());
+  value("update_cycles_sum", meter.sum());
+  value("update_cycles_min", meter.min());
+  value("update_cycles_max", meter.max());
+  value("calibration_short_iterations", Calibration::kShortIterations);
+  value("calibration_short_cycles", calibration.short_cycles);
+  value("calibration_long_iterations", Calibration::kLongIterations);
+  value("calibration_long_cycles", calibration.long_cycles);
+  value("stack_depth_at_update_call", meter.depth_at_call());
+  value("stack_high_water", bm::stack_high_water_bytes());
+  value("stack_size", bm::stack_size_bytes());
+  value("plugin_instance_capacity", kPluginCapacity);
+  bm::console().flush();
+  host.close();
+  return 0;
+}

@@ -1,0 +1,238 @@
+// hodyn/link/controller_host.hpp — the controller side of the HIL link
+// (docs/hil.md), shared by hodyn-fc (POSIX) and the controller firmware (bare
+// metal): FrameParser → SequenceMonitor → the plugin's update() → a COMMAND
+// answering the sensor sequence, with the reference ring and the watchdog.
+//
+//   static ControllerHost<32 * 1024> host(transport, 20);   // static storage
+//   host.open(plugin_registry().find("feedback_linearization"), 1000.0);
+//   for (;;) {                         // once per control period:
+//     host.poll(timeout_us);           // until has_pending() or the period is over
+//     host.period();                   // update + COMMAND, or a watchdog tick
+//   }
+//
+// Time is the caller's: the host only counts control periods. Heap-free,
+// exception-free, RTTI-free; the plugin instance lives inside (Capacity bytes).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "hodyn/link/frame_parser.hpp"
+#include "hodyn/link/link_monitor.hpp"
+#include "hodyn/link/protocol.hpp"
+#include "hodyn/link/receive.hpp"
+#include "hodyn/link/transport.hpp"
+#include "hodyn/plugin/plugin_instance.hpp"
+#include "hodyn/status.hpp"
+
+namespace hodyn {
+namespace link {
+
+/// Told about every plugin update (e.g. to time it): `control_step` is false
+/// for the watchdog's safe-command updates.
+class UpdateObserver {
+ public:
+  virtual void before_update() noexcept = 0;
+  virtual void after_update(bool control_step) noexcept = 0;
+
+ protected:
+  UpdateObserver() = default;
+  UpdateObserver(const UpdateObserver&) = default;
+  UpdateObserver& operator=(const UpdateObserver&) = default;
+  ~UpdateObserver() = default;  // never deleted through the interface
+};
+
+/// What a ControllerHost counted.
+struct ControllerHostCounters {
+  std::uint64_t sensors_received = 0;     ///< SENSORS frames (any verdict)
+  std::uint64_t references_received = 0;  ///< REFERENCE frames
+  std::uint64_t paused_frames = 0;        ///< SENSORS with kSimulatorPaused (end of run)
+  std::uint64_t unexpected = 0;           ///< COMMAND frames (never sent to a controller)
+  std::uint64_t updates = 0;              ///< control updates (not the watchdog's)
+  std::uint64_t watchdog_commands = 0;    ///< safe commands while the watchdog is engaged
+  std::uint64_t plugin_rejected = 0;      ///< sensor frames the plugin refused
+  std::uint64_t safe_commands = 0;        ///< commands in HOLD or HOVER mode
+  std::uint64_t commands_sent = 0;
+  std::uint64_t send_failures = 0;
+  std::uint64_t reference_stale = 0;  ///< updates without the reference of their time
+};
+
+template <std::size_t PluginCapacity>
+class ControllerHost {
+ public:
+  static constexpr std::size_t kReferenceRing = 8;
+
+  ControllerHost(Transport& transport, std::uint32_t watchdog_periods) noexcept
+      : transport_(transport), watchdog_(watchdog_periods) {}
+  ControllerHost(const ControllerHost&) = delete;
+  ControllerHost& operator=(const ControllerHost&) = delete;
+
+  /// Opens the plugin and gives it `rate_hz` ("rate_hz").
+  Status open(const hodyn_plugin_api* api, double rate_hz) noexcept {
+    const Status s = controller_.open(api);
+    if (s != Status::kOk) return s;
+    hodyn_parameter p{};
+    plugin::copy_name(p.name, "rate_hz");
+    p.value = rate_hz;
+    return controller_.configure(&p, 1);
+  }
+  void close() noexcept { controller_.close(); }
+  void set_update_observer(UpdateObserver* observer) noexcept { observer_ = observer; }
+
+  /// Feeds received bytes (any chunking) and handles every message.
+  void receive_bytes(const std::uint8_t* data, std::size_t size) noexcept {
+    parse_bytes(parser_, data, size, [this](const Message& m) { handle(m); });
+  }
+
+  /// Receives once (at most `timeout_us`) and handles every message; returns
+  /// the bytes received. A transport error marks the link failed.
+  std::size_t poll(std::int64_t timeout_us) noexcept {
+    return receive_once(
+        transport_, timeout_us,
+        [this](const std::uint8_t* data, std::size_t size) { receive_bytes(data, size); },
+        &link_error_);
+  }
+
+  /// An accepted sensor frame waits for period().
+  bool has_pending() const noexcept { return pending_; }
+
+  /// One control period after the frames of the period: the update on the
+  /// newest accepted sensor frame, or a watchdog tick (and the plugin's safe
+  /// command while it is engaged). True when a command was sent.
+  bool period() noexcept {
+    if (pending_) {
+      pending_ = false;
+      watchdog_.frame_received();
+      (void)watchdog_.tick();
+      run_update(sensors_, 0);
+      return true;
+    }
+    // Not started yet, the simulator ended, or the link itself failed (e.g. the
+    // pty's other end hung up): nothing to guard, no watchdog ticks.
+    if (!armed_ || paused_ || link_error_) return false;
+    if (!watchdog_.tick()) return false;
+    // The plugin's own safe path: a frame it rejects (NaN time) gives hold
+    // (last good rotor speeds, limited torques) and after hold_timeout hover.
+    hodyn_sensors& invalid = scratch_sensors_;
+    invalid = sensors_;
+    invalid.time = std::numeric_limits<double>::quiet_NaN();
+    ++counters_.watchdog_commands;
+    run_update(invalid, controller_status::kWatchdogEngaged);
+    return true;
+  }
+
+  /// The simulator's end-of-run frame arrived (and no sensor frame after it).
+  bool paused() const noexcept { return paused_; }
+  /// A sensor frame has been accepted (the watchdog is armed).
+  bool armed() const noexcept { return armed_; }
+  bool link_failed() const noexcept { return link_error_; }
+  std::uint64_t steps() const noexcept { return counters_.updates; }
+
+  const ControllerHostCounters& counters() const noexcept { return counters_; }
+  const FrameParser& parser() const noexcept { return parser_; }
+  const SequenceMonitor& monitor() const noexcept { return monitor_; }
+  const Watchdog& watchdog() const noexcept { return watchdog_; }
+  const hodyn_command& last_command() const noexcept { return command_; }
+
+ private:
+  void handle(const Message& m) noexcept {
+    switch (m.type) {
+      case MessageType::kSensors: {
+        ++counters_.sensors_received;
+        if ((m.status_bits & sensor_status::kSimulatorPaused) != 0u) {
+          ++counters_.paused_frames;
+          paused_ = true;
+          return;
+        }
+        if (monitor_.check(m.sensors.sequence) != SequenceMonitor::Verdict::kAccept) return;
+        paused_ = false;
+        armed_ = true;
+        sensors_ = m.sensors;
+        pending_ = true;
+        return;
+      }
+      case MessageType::kReference: {
+        ++counters_.references_received;
+        references_[reference_next_] = m.reference;
+        reference_next_ = (reference_next_ + 1) % kReferenceRing;
+        if (reference_count_ < kReferenceRing) ++reference_count_;
+        return;
+      }
+      case MessageType::kCommand:
+        ++counters_.unexpected;
+        return;
+    }
+  }
+
+  // The reference of the sensor frame's time; else the newest one not after
+  // it; else the newest one (kReferenceStale in both fallbacks).
+  const hodyn_reference* reference_for(double t, bool& exact) const noexcept {
+    const hodyn_reference* best = nullptr;
+    const hodyn_reference* newest = nullptr;
+    exact = false;
+    for (std::size_t k = 0; k < reference_count_; ++k) {
+      const hodyn_reference& r = references_[k];
+      if (newest == nullptr || r.time > newest->time) newest = &r;
+      if (r.time == t) {
+        exact = true;
+        return &r;
+      }
+      if (r.time <= t && (best == nullptr || r.time > best->time)) best = &r;
+    }
+    return best != nullptr ? best : newest;
+  }
+
+  void run_update(const hodyn_sensors& sensors, std::uint32_t bits) noexcept {
+    bool exact = false;
+    const hodyn_reference* ref = reference_for(sensors.time, exact);
+    if (!exact) {
+      bits |= controller_status::kReferenceStale;
+      ++counters_.reference_stale;
+    }
+    const bool control_step = (bits & controller_status::kWatchdogEngaged) == 0u;
+    if (observer_ != nullptr) observer_->before_update();
+    const Status s = controller_.update(sensors, ref != nullptr ? *ref : no_reference_, command_);
+    if (observer_ != nullptr) observer_->after_update(control_step);
+    if (control_step) ++counters_.updates;
+    // A frame the plugin refused (its safe path answered); kReferenceJump and
+    // kActuatorSaturated still carry the control law and are not refusals.
+    const bool refused =
+        s != Status::kOk && s != Status::kReferenceJump && s != Status::kActuatorSaturated;
+    if (refused && control_step) {
+      bits |= controller_status::kSensorFrameRejected;
+      ++counters_.plugin_rejected;
+    }
+    if (command_.mode == HODYN_MODE_HOLD || command_.mode == HODYN_MODE_HOVER)
+      ++counters_.safe_commands;
+    std::size_t written = 0;
+    if (encode(command_, monitor_.newest(), bits, link_sequence_++, wire_, sizeof wire_, written) !=
+            Status::kOk ||
+        transport_.send(wire_, written) != Status::kOk) {
+      ++counters_.send_failures;
+      link_error_ = true;  // the other end is gone (a pty hang-up) or the link broke
+      return;
+    }
+    ++counters_.commands_sent;
+  }
+
+  Transport& transport_;
+  UpdateObserver* observer_ = nullptr;
+  plugin::PluginInstance<PluginCapacity> controller_;
+  FrameParser parser_;
+  SequenceMonitor monitor_;
+  Watchdog watchdog_;
+  hodyn_sensors sensors_{};
+  hodyn_sensors scratch_sensors_{};
+  hodyn_command command_{};
+  hodyn_reference no_reference_{};
+  hodyn_reference references_[kReferenceRing] = {};
+  std::uint8_t wire_[kMaxWireSize] = {};
+  std::size_t reference_next_ = 0, reference_count_ = 0;
+  bool pending_ = false, armed_ = false, paused_ = false, link_error_ = false;
+  std::uint32_t link_sequence_ = 0;
+  ControllerHostCounters counters_{};
+};
+
+}  // namespace link
+}  // namespace hodyn

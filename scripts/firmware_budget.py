@@ -1,0 +1,308 @@
+#!/usr/bin/env python3
+"""Budgets of the controller firmware (docs/firmware.md, "Budgets").
+
+  firmware_budget.py static --json F --image NAME --board B --precision DOUBLE|FLOAT
+                            --elf IMAGE.elf --size-tool arm-none-eabi-size
+                            --entry 'BasicFeedbackLinearizationPluginIdE6update' (a regex on the symbol)
+                            --callgraph-dir BUILD_DIR
+      After every link: flash (.text + .rodata + .data + the vector table and
+      other loaded sections), RAM (.data + .bss, plus the stack region
+      reserved by the linker script, reported separately) and the static
+      worst-case stack of update() from GCC's -fcallgraph-info=su call graphs
+      (*.ci next to the objects): the deepest path of frame sizes from the
+      entry. Written into F under images.NAME (other images kept).
+
+  firmware_budget.py check --json F --image NAME [--hil HIL.json]
+      Merges the firmware HIL's measurements (instructions per step, stack
+      high-water mark) into F, prints the table and exits 1 when a budget is
+      exceeded (or a figure is missing).
+
+Python 3 standard library only.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+BUDGETS = {
+    "flash_bytes": 256 * 1024,
+    "ram_bytes": 64 * 1024,
+    "ram_total_bytes": 64 * 1024,
+    "stack_update_static_bytes": 8 * 1024,
+    "stack_update_measured_bytes": 8 * 1024,
+    "instructions_per_step_mean": 150000,
+}
+
+# Sections that take flash (loaded) and RAM (allocated at run time). The
+# stack region is reserved by the linker script, not used by data: reported
+# on its own, not in ram_bytes.
+FLASH_SECTIONS = re.compile(r"^\.(isr_vector|vectors|text|rodata|ARM\.exidx|ARM\.extab|init_array|fini_array|preinit_array|data)")
+RAM_SECTIONS = re.compile(r"^\.(data|bss|noinit)")
+STACK_SECTIONS = re.compile(r"^\.(stack|heap)")
+
+
+def load(path):
+    if os.path.exists(path):
+        with open(path) as f:
+            try:
+                return json.load(f)
+            except json.JSONDecodeError:
+                pass
+    return {"budgets": BUDGETS, "images": {}}
+
+
+def save(path, data):
+    data["budgets"] = BUDGETS
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(data, f, indent=2, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def section_sizes(size_tool, elf):
+    out = subprocess.run([size_tool, "-A", "-d", elf], check=True, capture_output=True,
+                         text=True).stdout
+    sections = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 3 and parts[0].startswith(".") and parts[1].isdigit():
+            sections[parts[0]] = int(parts[1])
+    return sections
+
+
+# ---- the call graph (-fcallgraph-info=su, VCG text) -----------------------------
+
+NODE = re.compile(r'node:\s*\{\s*title:\s*"([^"]+)"\s*label:\s*"([^"]*)"')
+EDGE = re.compile(r'edge:\s*\{\s*sourcename:\s*"([^"]+)"\s*targetname:\s*"([^"]+)"')
+STACK = re.compile(r"(\d+) bytes \((static|dynamic|bounded)[^)]*\)")
+
+
+def read_callgraph(directory):
+    """All nodes (title -> (label, frame bytes, kind)) and edges of *.ci under directory."""
+    nodes, edges = {}, {}
+    files = glob.glob(os.path.join(directory, "**", "*.ci"), recursive=True)
+    for path in files:
+        with open(path, errors="replace") as f:
+            text = f.read()
+        for title, label in NODE.findall(text):
+            m = STACK.search(label.replace("\\n", "\n"))
+            frame = int(m.group(1)) if m else None
+            kind = m.group(2) if m else "external"
+            first = label.split("\\n")[0]
+            # A defined function (with its frame) wins over an external mention.
+            if title not in nodes or (nodes[title][1] is None and frame is not None):
+                nodes[title] = (first, frame, kind)
+        for src, dst in EDGE.findall(text):
+            edges.setdefault(src, set()).add(dst)
+    return nodes, edges, len(files)
+
+
+# ---- library functions without -fstack-usage (libm, libc): from the image ---------
+
+PUSH = re.compile(r"\b(push|stmdb)(\.w)?\s+(sp!,\s*)?\{([^}]*)\}")
+VPUSH = re.compile(r"\bvpush\s+\{([^}]*)\}")
+SUBSP = re.compile(r"\bsub(w|\.w)?\s+sp,\s*(sp,\s*)?#(\d+)")
+CALL = re.compile(r"\bbl\s+[0-9a-f]+\s+<([^>+]+)>")
+FUNC = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
+
+
+def reg_count(reglist):
+    n = 0
+    for part in reglist.split(","):
+        part = part.strip()
+        if "-" in part:
+            a, b = part.split("-")
+            n += int(b.strip()[1:]) - int(a.strip()[1:]) + 1
+        elif part:
+            n += 1
+    return n
+
+
+def image_frames(objdump, elf):
+    """Function -> (frame bytes from its prologue pushes and sp adjustments, callees)."""
+    out = subprocess.run([objdump, "-d", "--no-show-raw-insn", elf], check=True,
+                         capture_output=True, text=True).stdout
+    funcs, name, frame = {}, None, 0
+    for line in out.splitlines():
+        m = FUNC.match(line)
+        if m:
+            name, frame = m.group(1), 0
+            funcs[name] = [0, set()]
+            continue
+        if name is None:
+            continue
+        m = VPUSH.search(line)
+        if m:
+            regs = m.group(1)
+            funcs[name][0] += reg_count(regs) * (8 if "d" in regs else 4)
+            continue
+        m = PUSH.search(line)
+        if m:
+            funcs[name][0] += reg_count(m.group(4)) * 4
+            continue
+        m = SUBSP.search(line)
+        if m:
+            funcs[name][0] += int(m.group(3))
+            continue
+        m = CALL.search(line)
+        if m and m.group(1) != name:
+            funcs[name][1].add(m.group(1))
+    return funcs
+
+
+def worst_path(entry_titles, nodes, edges, library):
+    """Deepest sum of frames from the entries; notes what the sum cannot see."""
+    memo = {}
+    notes = {"recursion": set(), "unknown": set(), "dynamic": set(), "indirect": set(),
+             "from_image": set()}
+    on_path = set()
+    by_symbol = {}
+    for title, node in nodes.items():
+        if node[1] is not None:
+            by_symbol.setdefault(title.rsplit(":", 1)[-1], title)
+
+    def depth(title):
+        if title in memo:
+            return memo[title]
+        if title in on_path:
+            notes["recursion"].add(nodes.get(title, (title,))[0])
+            return (0, [])
+        on_path.add(title)
+        label, frame, kind = nodes.get(title, (title, None, "external"))
+        callees = set(edges.get(title, ()))
+        if frame is None and title in by_symbol:  # defined in another object
+            title2 = by_symbol[title]
+            label, frame, kind = nodes[title2]
+            callees = set(edges.get(title2, ()))
+        if frame is None and title in library:  # a library function: its prologue
+            frame = library[title][0]
+            kind = "static"
+            callees = {c for c in library[title][1]}
+            notes["from_image"].add(title)
+        if frame is None:
+            notes["unknown"].add(label)
+            frame = 0
+        if kind != "static":
+            notes["dynamic"].add(label)
+        best = (0, [])
+        for callee in callees:
+            if callee.startswith("__indirect_call"):
+                notes["indirect"].add(label)
+                continue
+            d = depth(callee)
+            if d[0] > best[0]:
+                best = d
+        on_path.discard(title)
+        memo[title] = (frame + best[0], [(label, frame)] + best[1])
+        return memo[title]
+
+    results = [depth(t) for t in entry_titles]
+    best = max(results, key=lambda r: r[0]) if results else (0, [])
+    return best, {k: sorted(v) for k, v in notes.items()}
+
+
+def cmd_static(a):
+    sections = section_sizes(a.size_tool, a.elf)
+    flash = sum(v for k, v in sections.items() if FLASH_SECTIONS.match(k))
+    ram = sum(v for k, v in sections.items() if RAM_SECTIONS.match(k))
+    stack_region = sum(v for k, v in sections.items() if STACK_SECTIONS.match(k))
+    nodes, edges, ci_files = read_callgraph(a.callgraph_dir)
+    entry = re.compile(a.entry)
+    entries = [t for t, (label, frame, _) in nodes.items() if entry.search(t) and frame is not None]
+    objdump = re.sub(r"size$", "objdump", a.size_tool)
+    (stack, path), notes = worst_path(entries, nodes, edges, image_frames(objdump, a.elf))
+    data = load(a.json)
+    image = data["images"].setdefault(a.image, {})
+    image.update({
+        "board": a.board,
+        "precision": a.precision.lower(),
+        "elf": a.elf,
+        "sections": sections,
+        "flash_bytes": flash,
+        "ram_bytes": ram,
+        "stack_region_bytes": stack_region,
+        "ram_total_bytes": ram + stack_region,
+        "stack_update_static_bytes": stack if entries else None,
+        "stack_update_static_path": [f"{frame:6d}  {label}" for label, frame in path],
+        "stack_update_static_notes": notes,
+        "callgraph_files": ci_files,
+    })
+    save(a.json, data)
+    print(f"firmware budget {a.image}: flash {flash} B (<= {BUDGETS['flash_bytes']}), "
+          f"RAM {ram} B (<= {BUDGETS['ram_bytes']}) + stack region {stack_region} B, "
+          f"static stack of update() {stack if entries else 'n/a'} B "
+          f"(<= {BUDGETS['stack_update_static_bytes']}) over {len(path)} frames -> {a.json}")
+    for label, frame in path:
+        print(f"  {frame:6d}  {label.split(' [with')[0][:110]}")
+    for kind in ("unknown", "indirect", "recursion", "dynamic"):
+        if notes[kind]:
+            print(f"  {kind}: {', '.join(n[:60] for n in notes[kind][:6])}")
+    if not entries:
+        print(f"firmware_budget.py: no call-graph node matches '{a.entry}' in {ci_files} .ci files",
+              file=sys.stderr)
+    return 0
+
+
+def cmd_check(a):
+    data = load(a.json)
+    image = data["images"].get(a.image)
+    if image is None:
+        print(f"FAIL: {a.image} is not in {a.json} (build the image first)")
+        return 1
+    if a.hil:
+        if not os.path.exists(a.hil):
+            print(f"FAIL: {a.hil} missing (the firmware HIL test did not produce it)")
+            return 1
+        with open(a.hil) as f:
+            hil = json.load(f)
+        for key in ("instructions_per_step_mean", "instructions_per_step_max",
+                    "instructions_per_step_min", "calibration", "stack_update_measured_bytes",
+                    "stack_high_water_bytes", "hil_steps", "hil_position_rms_m"):
+            if key in hil:
+                image[key] = hil[key]
+        save(a.json, data)
+    failed = False
+    print(f"{a.image} ({image.get('board')}, {image.get('precision')}):")
+    for key, limit in BUDGETS.items():
+        v = image.get(key)
+        if v is None:
+            if key in ("instructions_per_step_mean", "stack_update_measured_bytes") and not a.hil:
+                print(f"  {key:32s} not measured (no HIL run given)")
+                continue
+            print(f"  FAIL {key:27s} missing")
+            failed = True
+            continue
+        ok = v <= limit
+        failed |= not ok
+        print(f"  {'ok  ' if ok else 'FAIL'} {key:27s} {v:>10.0f} <= {limit}")
+    cal = image.get("calibration")
+    if cal:
+        print(f"  calibration: {cal['expected_instructions']} instructions measured as "
+              f"{cal['measured_instructions']:.0f} (ratio {cal['ratio']:.5f})")
+        if abs(cal["ratio"] - 1.0) > 0.01:
+            print("  FAIL calibration off by more than 1 %: the instruction counts are not valid")
+            failed = True
+    return 1 if failed else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("static")
+    for opt in ("--json", "--image", "--board", "--precision", "--elf", "--size-tool", "--entry",
+                "--callgraph-dir"):
+        s.add_argument(opt, required=True)
+    c = sub.add_parser("check")
+    c.add_argument("--json", required=True)
+    c.add_argument("--image", required=True)
+    c.add_argument("--hil")
+    a = p.parse_args()
+    return cmd_static(a) if a.command == "static" else cmd_check(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

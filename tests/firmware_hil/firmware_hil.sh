@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# ctest firmware_hil_<board>: the controller firmware under QEMU against the
+# native hodyn-sim, lockstep, over a pseudo-terminal (docs/firmware.md,
+# "Firmware HIL"):
+#
+#   hodyn-sim --serial /dev/pts/N ── pty ── qemu -serial pty ── CMSDK UART0 ── firmware
+#
+# QEMU runs with -icount shift=0 (one instruction = 1 ns of virtual time), so
+# the firmware's SysTick cycles around update() convert to instructions
+# (core clock 25 MHz: 40 instructions per cycle). Checks the tracking, the
+# link and the firmware's own summary ("FC key=value" lines on semihosting),
+# and writes the measured figures to --out (JSON) for firmware_budget.py.
+#
+# Usage: firmware_hil.sh --qemu Q --machine M --image IMAGE.elf --sim HODYN_SIM
+#          --python PY --duration S --rate HZ --precision DOUBLE|FLOAT --out OUT.json
+set -uo pipefail
+
+QEMU=qemu-system-arm MACHINE= IMAGE= SIM= PY=python3 DURATION=1 RATE=1000 PRECISION=DOUBLE OUT=
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --qemu) QEMU=$2 ;;
+    --machine) MACHINE=$2 ;;
+    --image) IMAGE=$2 ;;
+    --sim) SIM=$2 ;;
+    --python) PY=$2 ;;
+    --duration) DURATION=$2 ;;
+    --rate) RATE=$2 ;;
+    --precision) PRECISION=$2 ;;
+    --out) OUT=$2 ;;
+    *) echo "firmware_hil.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift 2
+done
+[[ -n $MACHINE && -n $IMAGE && -n $SIM && -n $OUT ]] || { echo "firmware_hil.sh: missing options" >&2; exit 2; }
+if [[ ! -x $SIM ]]; then
+  echo "FAIL: the native hodyn-sim is not at $SIM."
+  echo "      Build it first (cmake --preset test && cmake --build build/test --target hodyn-sim),"
+  echo "      or point the firmware build at one: -DHODYN_HOST_HIL_SIM=/path/to/hodyn-sim."
+  exit 1
+fi
+[[ -f $IMAGE ]] || { echo "FAIL: no firmware image $IMAGE"; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/hodyn-fw-hil.XXXXXX")
+SIM_PID= QEMU_PID= HOLDER_PID=
+cleanup() {
+  [[ -n $HOLDER_PID ]] && kill "$HOLDER_PID" 2>/dev/null
+  [[ -n $QEMU_PID ]] && kill "$QEMU_PID" 2>/dev/null
+  [[ -n $SIM_PID ]] && kill "$SIM_PID" 2>/dev/null
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+start_ns=$(date +%s%N)
+# QEMU creates the pty pair (-serial pty) and prints the slave's path; the
+# simulator opens the slave. (The other way round, the simulator's exit would
+# hang up the pty before QEMU read its end-of-run frames.)
+"$QEMU" -M "$MACHINE" -display none -monitor none -serial pty \
+  -semihosting-config enable=on,target=native -icount shift=0 \
+  -kernel "$IMAGE" </dev/null >"$WORK/qemu.out" 2>&1 &
+QEMU_PID=$!
+PTY=
+for _ in $(seq 200); do
+  PTY=$(grep -o '/dev/pts/[0-9]*' "$WORK/qemu.out" | head -1)
+  [[ -n $PTY ]] && break
+  sleep 0.05
+done
+[[ -n $PTY ]] || { echo "FAIL: QEMU did not create its pty"; cat "$WORK/qemu.out"; exit 1; }
+
+# Hold the slave open for the whole run (never reading it): QEMU's pty backend
+# notices a connected slave only by polling (about once a second) and drops
+# what it would send before; and the simulator's exit then does not hang up
+# the pty before QEMU has read the end-of-run frames.
+"$PY" -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY)
+while True: time.sleep(3600)' "$PTY" &
+HOLDER_PID=$!
+sleep 1.5
+
+# The simulator waits (--start-timeout) for the firmware's answer to period 0;
+# each period it waits up to --command-timeout-ms for the COMMAND (QEMU's UART
+# is slow: docs/firmware.md, "Firmware HIL").
+"$SIM" --serial "$PTY" --scenario nominal --duration "$DURATION" --settle 0.1 \
+  --rate "$RATE" --start-timeout 120 --command-timeout-ms 10000 \
+  --summary-json "$WORK/sim.json" >"$WORK/sim.out" 2>&1 &
+SIM_PID=$!
+
+wait "$SIM_PID"
+SIM_RC=$?
+SIM_PID=
+# The firmware ends on the simulator's end-of-run frame (or 5 s of silence).
+for _ in $(seq 300); do kill -0 "$QEMU_PID" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$QEMU_PID" 2>/dev/null; then
+  echo "firmware did not end within 30 s after hodyn-sim: killing QEMU"
+  kill "$QEMU_PID"
+fi
+wait "$QEMU_PID"
+QEMU_RC=$?
+QEMU_PID=
+end_ns=$(date +%s%N)
+WALL_MS=$(((end_ns - start_ns) / 1000000))
+
+echo "---- hodyn-sim (exit $SIM_RC)"; cat "$WORK/sim.out"
+echo "---- firmware under $MACHINE (QEMU exit $QEMU_RC)"; cat "$WORK/qemu.out"
+echo "---- wall time $((WALL_MS / 1000)).$(printf %03d $((WALL_MS % 1000))) s"
+[[ $SIM_RC -eq 0 && $QEMU_RC -eq 0 ]] || { echo "FAIL: exit codes hodyn-sim $SIM_RC, QEMU $QEMU_RC"; exit 1; }
+
+"$PY" - "$WORK/sim.json" "$WORK/qemu.out" "$OUT" "$WALL_MS" "$PRECISION" "$DURATION" "$RATE" <<'PYEOF'
+import json, math, re, sys
+sim_path, fw_path, out_path, wall_ms, precision, duration, rate = sys.argv[1:]
+sim = json.load(open(sim_path))
+fw = {}
+for line in open(fw_path, errors="replace"):
+    m = re.match(r"FC (\w+)=(.*)$", line.strip())
+    if m:
+        v = m.group(2)
+        fw[m.group(1)] = int(v) if re.fullmatch(r"\d+", v) else v
+failed = []
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond: failed.append(what)
+check("steps" in fw, "the firmware printed its summary")
+if "steps" not in fw:
+    sys.exit(1)
+t = sim["tracking"]
+deg = math.pi / 180
+pos, att, joints = t["base_position_error_rms_m"], t["attitude_error_rms_rad"], max(t["joint_error_rms_rad"])
+print(f"tracking: position RMS {pos*1e3:.4f} mm, attitude RMS {att/deg:.5f} deg, "
+      f"worst joint RMS {joints/deg:.5f} deg over {sim['periods']} periods")
+# The desktop lockstep pair asserts 1 mm / 0.05 deg (tests/tools/hil_pair.sh);
+# the float controller gets 2 mm / 0.1 deg.
+scale = 2.0 if precision.upper() == "FLOAT" else 1.0
+check(pos <= 1e-3 * scale, f"position RMS <= {scale:g} mm")
+check(att <= 0.05 * deg * scale, f"attitude RMS <= {0.05*scale:g} deg")
+check(joints <= 0.05 * deg * scale, f"joints RMS <= {0.05*scale:g} deg")
+check(sim["periods"] == round(float(duration) * float(rate)), "every period simulated")
+check(fw["steps"] == sim["periods"], f"one firmware update per period ({fw['steps']} for {sim['periods']})")
+check(sim["missed_commands"] == 0 and sim["command_timeouts"] == 0, "every period got its command")
+check(sim["rx_rejected_total"] == 0 and fw["rx_rejected_total"] == 0, "no rejected frames either way")
+check(fw["uart_overruns"] == 0, "no UART receive overruns")
+# The firmware's watchdog counts control periods of line silence in virtual
+# time, which under -icount runs at QEMU's speed while the firmware polls: a
+# host stall of a few hundred ms (the simulator descheduled on a loaded
+# machine) is an outage for it. Allowed, as long as it recovered and the
+# safe commands were the watchdog's (not the plugin refusing frames).
+print(f"watchdog: {fw['watchdog_engagements']} engagements, {fw['watchdog_recoveries']} recoveries, "
+      f"{fw['watchdog_commands']} safe commands")
+check(fw["watchdog_recoveries"] == fw["watchdog_engagements"], "the watchdog released after every engagement")
+check(fw["plugin_rejected_frames"] == 0 and fw["safe_mode_commands"] == fw["watchdog_commands"],
+      "no frame refused by the plugin, safe commands only from the watchdog")
+check(fw["end"] == "end-of-run frame", "the firmware ended on the end-of-run frame")
+# Instructions: -icount shift=0 makes 1 instruction = 1 ns; SysTick counts the
+# 25 MHz core clock, so one cycle is 1e9 / clock instructions.
+per_cycle = 1e9 / fw["core_clock_hz"]
+n = fw["update_count"]
+expected = 2 * (fw["calibration_long_iterations"] - fw["calibration_short_iterations"])
+measured = (fw["calibration_long_cycles"] - fw["calibration_short_cycles"]) * per_cycle
+cal = {"expected_instructions": expected, "measured_instructions": measured,
+       "ratio": measured / expected, "instructions_per_cycle": per_cycle,
+       "long_loop_expected": 2 * fw["calibration_long_iterations"],
+       "long_loop_measured": fw["calibration_long_cycles"] * per_cycle}
+print(f"calibration: {expected} instructions (loop difference) measured as {measured:.0f} "
+      f"(ratio {measured/expected:.5f}); long loop {cal['long_loop_expected']} -> {cal['long_loop_measured']:.0f}")
+check(abs(cal["ratio"] - 1) <= 0.01, "calibration within 1 %")
+result = {
+    "plugin": fw.get("plugin"), "board": fw.get("board"), "precision": precision.lower(),
+    "hil_steps": fw["steps"], "hil_periods": sim["periods"], "hil_rate_hz": float(rate),
+    "hil_position_rms_m": pos, "hil_attitude_rms_rad": att, "hil_worst_joint_rms_rad": joints,
+    "hil_wall_s": int(wall_ms) / 1000.0,
+    "instructions_per_step_mean": fw["update_cycles_sum"] / n * per_cycle if n else None,
+    "instructions_per_step_min": fw["update_cycles_min"] * per_cycle,
+    "instructions_per_step_max": fw["update_cycles_max"] * per_cycle,
+    "calibration": cal,
+    "stack_update_measured_bytes": fw["stack_high_water"] - fw["stack_depth_at_update_call"],
+    "stack_high_water_bytes": fw["stack_high_water"],
+    "stack_region_bytes": fw["stack_size"],
+    "firmware": fw,
+}
+print(f"instructions per step: mean {result['instructions_per_step_mean']:.0f}, "
+      f"min {result['instructions_per_step_min']:.0f}, max {result['instructions_per_step_max']:.0f}; "
+      f"stack below the update() call {result['stack_update_measured_bytes']} B "
+      f"(high water {fw['stack_high_water']} of {fw['stack_size']} B); wall {result['hil_wall_s']:.1f} s")
+json.dump(result, open(out_path, "w"), indent=2, sort_keys=True)
+sys.exit(1 if failed else 0)
+PYEOF
