@@ -1,19 +1,82 @@
 #!/usr/bin/env bash
-# Build hodyn with the `test` preset and run every test.
-# Extra arguments go to ctest, e.g.:  scripts/test.sh -L packaging
+# Build and run every hodyn test, one suite after the other:
+#   native    preset `test`: unit, oracle, closed-loop, HIL, tool tests (ctest)
+#   cross     presets `cross-aarch64`, `cross-armhf`: the same suite cross-built
+#             and run under qemu-user (scripts/test-cross.sh, label `cross`)
+#   firmware  presets `firmware-m7`, `firmware-m4f`: bare-metal self-tests,
+#             firmware HIL and budgets under qemu-system-arm
+#             (scripts/test-firmware.sh, label `firmware`)
+#   bench     builds (does not run) every benchmark (scripts/build-bench.sh)
+# Every suite runs even when an earlier one fails; the exit status is non-zero
+# if any failed. Installs the missing Debian packages first.
+#
+#   scripts/test.sh                          # everything (what CI runs)
+#   HODYN_TEST_SUITES="native firmware" scripts/test.sh
+#   scripts/test.sh -L core                  # extra arguments go to the native
+#                                            # ctest, and select the native suite
+#                                            # unless HODYN_TEST_SUITES says otherwise
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-bash scripts/deps.sh
-cmake --preset test
-cmake --build --preset test -j2
+if [[ $# -gt 0 ]]; then
+  suites=${HODYN_TEST_SUITES:-native}
+else
+  suites=${HODYN_TEST_SUITES:-native cross firmware bench}
+fi
 
-log=build/test/ctest-last.log
-set +e
-ctest --preset test "$@" 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
-set -e
+packages=()
+for suite in $suites; do
+  case "$suite" in
+    native) ;;
+    cross) packages+=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user googletest) ;;
+    firmware) packages+=(gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm) ;;
+    bench) packages+=(libmujoco-dev) ;;
+    *)
+      echo "test.sh: unknown suite '$suite' (native, cross, firmware, bench)" >&2
+      exit 2 ;;
+  esac
+done
+bash scripts/deps.sh "${packages[@]}"
+
+summary=()
+failed=0
+run_suite() {  # run_suite <name> <command...>
+  local name=$1 start=$SECONDS rc
+  shift
+  echo
+  echo "======== $name"
+  set +e
+  "$@"
+  rc=$?
+  set -e
+  local took=$((SECONDS - start))
+  if [[ $rc -eq 0 ]]; then
+    summary+=("$name: passed ($((took / 60)) min $((took % 60)) s)")
+  else
+    summary+=("$name: FAILED, exit $rc ($((took / 60)) min $((took % 60)) s)")
+    failed=1
+  fi
+}
+
+native() {
+  cmake --preset test && cmake --build --preset test -j2 || return
+  local log=build/test/ctest-last.log rc
+  ctest --preset test "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  echo "== $(grep -E 'tests passed|No tests were found' "$log" | tail -n 1 || echo "ctest exited with $rc")"
+  return "$rc"
+}
+
+for suite in $suites; do
+  case "$suite" in
+    native) run_suite native native "$@" ;;
+    cross) run_suite cross bash scripts/test-cross.sh all ;;
+    firmware) run_suite firmware bash scripts/test-firmware.sh ;;
+    bench) run_suite "bench (build only)" bash scripts/build-bench.sh ;;
+  esac
+done
 
 echo
-echo "== $(grep -E 'tests passed|No tests were found' "$log" | tail -n 1 || echo "ctest exited with $rc")"
-exit "$rc"
+echo "======== summary"
+for line in "${summary[@]}"; do echo "== $line"; done
+exit "$failed"
