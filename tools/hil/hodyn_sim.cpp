@@ -170,6 +170,9 @@ std::int64_t now_ns() { return posix::monotonic_now_ns(); }
 
 struct SimCounters {
   std::uint64_t frames_submitted = 0, frames_sent = 0, send_failures = 0;
+  // Corrupted copies the injectors actually released (a copy still delayed
+  // when the run ends is counted as corrupted but never reaches a parser).
+  std::uint64_t tx_corrupted_released = 0, rx_corrupted_released = 0;
   std::uint64_t sensor_frames = 0, commands_expected = 0, command_timeouts = 0;
   std::uint64_t raw_frames_received = 0, commands_received = 0, commands_applied = 0;
   std::uint64_t stale_commands = 0, watchdog_commands_received = 0, missed_commands = 0;
@@ -252,6 +255,7 @@ class SimHost {
     hil::FaultInjector<>::Released r;
     while (out_.pop(t, buffer, sizeof buffer, r)) {
       send_direct(buffer, r.size);
+      if (r.corrupted) ++c_.tx_corrupted_released;
       if (r.tag == kNoTag || r.corrupted) continue;
       if (!have_delivered_ || r.tag > delivered_newest_) {
         delivered_newest_ = r.tag;
@@ -282,7 +286,10 @@ class SimHost {
   void deliver(double t) {
     std::uint8_t buffer[link::kMaxWireSize];
     hil::FaultInjector<>::Released r;
-    while (in_.pop(t, buffer, sizeof buffer, r)) parse(buffer, r.size);
+    while (in_.pop(t, buffer, sizeof buffer, r)) {
+      if (r.corrupted) ++c_.rx_corrupted_released;
+      parse(buffer, r.size);
+    }
   }
 
   /// Period k, second half: the newest valid command (or the previous one
@@ -499,6 +506,8 @@ void SimHost::add_json(tools::JsonObject& j) const {
     j.integer(p + "released", f.released);
   };
   j.integer("frames_sent", c_.frames_sent);
+  j.integer("tx_corrupted_released", c_.tx_corrupted_released);
+  j.integer("rx_corrupted_released", c_.rx_corrupted_released);
   j.integer("send_failures", c_.send_failures);
   j.integer("sensor_frames", c_.sensor_frames);
   faults("tx_injector_", out_.counters());
