@@ -56,18 +56,18 @@ DynamicsPool<MaxOrder>& dynamics_pool() {
   return p;
 }
 
-/// One forward_dynamics call of order r (orders 0..r together) per iteration.
-template <int MaxOrder>
-void run_forward_dynamics(benchmark::State& st) {
+/// Times `solve(model, data, input, order)` over the pool of inputs, one call
+/// per iteration, after checking the Status on the whole pool.
+template <int MaxOrder, class Inputs, class Solve>
+void run_pool(benchmark::State& st, const Inputs& inputs, Solve solve, const char* what) {
   auto& p = dynamics_pool<MaxOrder>();
   const int order = static_cast<int>(st.range(0));
   if (p.status != hodyn::Status::kOk) return st.SkipWithError(hodyn::to_string(p.status));
-  for (const auto& in : p.forward)
-    if (hodyn::forward_dynamics(*p.model, *p.data, in, order) != hodyn::Status::kOk)
-      return st.SkipWithError("forward_dynamics failed on the pool");
+  for (const auto& in : inputs)
+    if (solve(*p.model, *p.data, in, order) != hodyn::Status::kOk) return st.SkipWithError(what);
   std::size_t i = 0;
   for (auto _ : st) {
-    hodyn::Status s = hodyn::forward_dynamics(*p.model, *p.data, p.forward[i], order);
+    hodyn::Status s = solve(*p.model, *p.data, inputs[i], order);
     i = (i + 1) & (kPoolSize - 1);
     benchmark::DoNotOptimize(s);
     benchmark::DoNotOptimize(p.data->motion.q.data());
@@ -77,25 +77,26 @@ void run_forward_dynamics(benchmark::State& st) {
   st.counters["max_order"] = MaxOrder;
 }
 
+/// One forward_dynamics call of order r (orders 0..r together) per iteration.
+template <int MaxOrder>
+void run_forward_dynamics(benchmark::State& st) {
+  run_pool<MaxOrder>(
+      st, dynamics_pool<MaxOrder>().forward,
+      [](const auto& m, auto& d, const auto& in, int r) {
+        return hodyn::forward_dynamics(m, d, in, r);
+      },
+      "forward_dynamics failed on the pool");
+}
+
 /// One hybrid_dynamics call of order r per iteration.
 template <int MaxOrder>
 void run_hybrid_dynamics(benchmark::State& st) {
-  auto& p = dynamics_pool<MaxOrder>();
-  const int order = static_cast<int>(st.range(0));
-  if (p.status != hodyn::Status::kOk) return st.SkipWithError(hodyn::to_string(p.status));
-  for (const auto& in : p.hybrid)
-    if (hodyn::hybrid_dynamics(*p.model, *p.data, in, order) != hodyn::Status::kOk)
-      return st.SkipWithError("hybrid_dynamics failed on the pool");
-  std::size_t i = 0;
-  for (auto _ : st) {
-    hodyn::Status s = hodyn::hybrid_dynamics(*p.model, *p.data, p.hybrid[i], order);
-    i = (i + 1) & (kPoolSize - 1);
-    benchmark::DoNotOptimize(s);
-    benchmark::DoNotOptimize(p.data->motion.q.data());
-    benchmark::ClobberMemory();
-  }
-  st.counters["order"] = order;
-  st.counters["max_order"] = MaxOrder;
+  run_pool<MaxOrder>(
+      st, dynamics_pool<MaxOrder>().hybrid,
+      [](const auto& m, auto& d, const auto& in, int r) {
+        return hodyn::hybrid_dynamics(m, d, in, r);
+      },
+      "hybrid_dynamics failed on the pool");
 }
 
 }  // namespace hodyn_bench
