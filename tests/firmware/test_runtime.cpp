@@ -30,6 +30,29 @@ void run_runtime_checks(Checks& checks) noexcept {
   while (bm::millis() - t0 < 2u) {
   }
   checks.expect(bm::cycles() > c0, "SysTick cycles advance");
+  // cycles() is read against the tick interrupt: across 30 wraps (and the
+  // reads that land between a wrap and its exception entry) it must never run
+  // backwards, and it must agree with the tick count.
+  std::uint64_t previous = bm::cycles();
+  std::uint32_t backwards = 0;
+  std::uint64_t worst_step_back = 0;
+  const std::uint32_t t1 = bm::ticks();
+  while (bm::ticks() - t1 < 30u) {
+    const std::uint64_t now = bm::cycles();
+    if (now < previous) {
+      ++backwards;
+      if (previous - now > worst_step_back) worst_step_back = previous - now;
+    }
+    previous = now;
+  }
+  checks.expect(backwards == 0u, "SysTick cycles never run backwards across tick wraps");
+  checks.measure_count("cycles() reads that ran backwards", backwards);
+  checks.measure_count("largest step back", worst_step_back, " cycles");
+  const std::uint64_t per_tick = bm::board::core_clock_hz() / 1000u;
+  const std::uint64_t from_ticks = static_cast<std::uint64_t>(bm::ticks()) * per_tick;
+  const std::uint64_t from_cycles = bm::cycles();
+  checks.expect(from_cycles + per_tick >= from_ticks && from_cycles <= from_ticks + 2u * per_tick,
+                "cycles() within one tick of the tick count");
   checks.expect(bm::stack_high_water_bytes() < bm::stack_size_bytes(),
                 "stack painted, not exhausted");
   checks.measure_count("stack region", bm::stack_size_bytes(), " bytes");

@@ -53,28 +53,16 @@ constexpr std::uint32_t kIdleTimeoutS = 5;
 /// The plugin instance's storage: its size, rounded up to the alignment.
 constexpr std::size_t kPluginCapacity = (sizeof(ControllerPlugin) + 63u) / 64u * 64u;
 
-/// bm::cycles(), robust against the one SysTick clock after a wrap in which
-/// the counter still reads 0 while the tick is already counted (a read then
-/// comes out one period too high): the smallest of three reads, which span
-/// more than one clock.
-std::uint64_t read_cycles() noexcept {
-  const std::uint64_t a = bm::cycles();
-  const std::uint64_t b = bm::cycles();
-  const std::uint64_t c = bm::cycles();
-  const std::uint64_t ab = a < b ? a : b;
-  return ab < c ? ab : c;
-}
-
 /// Times every update() in SysTick cycles and notes the stack depth at the call.
 class UpdateMeter final : public link::UpdateObserver {
  public:
   void before_update() noexcept override {
     const std::size_t depth = bm::stack_depth_bytes();
     if (depth > depth_at_call_) depth_at_call_ = depth;
-    start_ = read_cycles();
+    start_ = bm::cycles();
   }
   void after_update(bool control_step) noexcept override {
-    const std::uint64_t elapsed = read_cycles() - start_;
+    const std::uint64_t elapsed = bm::cycles() - start_;
     if (!control_step) return;
     ++count_;
     sum_ += elapsed;
@@ -112,11 +100,11 @@ struct Calibration {
 
 Calibration calibrate() noexcept {
   Calibration c;
-  const std::uint64_t t0 = read_cycles();
+  const std::uint64_t t0 = bm::cycles();
   count_down(Calibration::kShortIterations);
-  const std::uint64_t t1 = read_cycles();
+  const std::uint64_t t1 = bm::cycles();
   count_down(Calibration::kLongIterations);
-  const std::uint64_t t2 = read_cycles();
+  const std::uint64_t t2 = bm::cycles();
   c.short_cycles = t1 - t0;
   c.long_cycles = t2 - t1;
   return c;

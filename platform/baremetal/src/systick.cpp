@@ -11,10 +11,24 @@ namespace {
 
 namespace cm = cortex_m;
 
-volatile std::uint32_t g_ticks = 0;
+// 64 bits: cycles() stays monotonic past 2^32 ticks (49 days at 1 kHz).
+// Written by the handler only, read with interrupts masked where both halves
+// must match.
+volatile std::uint64_t g_ticks = 0;
 std::uint32_t g_cycles_per_tick = 0;
 std::uint32_t g_tick_hz = 0;
 std::uint32_t g_core_clock_hz = 0;
+// The last reading cycles() returned: its period and counter value.
+std::uint64_t g_last_period = 0;
+std::uint32_t g_last_value = 0;
+
+/// The tick count, both halves from the same moment.
+std::uint64_t tick_count() noexcept {
+  const std::uint32_t primask = cm::save_and_disable_interrupts();
+  const std::uint64_t t = g_ticks;
+  cm::restore_interrupts(primask);
+  return t;
+}
 
 }  // namespace
 
@@ -28,31 +42,55 @@ bool systick_init(std::uint32_t core_clock_hz, std::uint32_t tick_hz) noexcept {
   g_cycles_per_tick = cycles_per_tick;
   g_tick_hz = tick_hz;
   g_core_clock_hz = core_clock_hz;
+  g_last_period = 0;
+  g_last_value = cycles_per_tick - 1u;
   st.rvr = cycles_per_tick - 1u;
   st.cvr = 0u;  // any write clears the counter and COUNTFLAG
   st.csr = cm::kSysTickEnable | cm::kSysTickInterrupt | cm::kSysTickProcessorClock;
+  // The cleared counter loads the reload value on the next clock (without an
+  // exception). Wait for it, so that cycles() never sees that first load as
+  // a wrap (it reads the counter going up as a reload).
+  for (std::uint32_t spin = 0; st.cvr == 0u && spin < cycles_per_tick; ++spin) {
+  }
   return true;
 }
 
-std::uint32_t ticks() noexcept { return g_ticks; }
+std::uint32_t ticks() noexcept { return static_cast<std::uint32_t>(tick_count()); }
 
 std::uint32_t millis() noexcept {
   if (g_tick_hz == 0u) return 0u;
-  return static_cast<std::uint32_t>(static_cast<std::uint64_t>(g_ticks) * 1000u / g_tick_hz);
+  return static_cast<std::uint32_t>(tick_count() * 1000u / g_tick_hz);
 }
 
 std::uint64_t cycles() noexcept {
   if (g_cycles_per_tick == 0u) return 0u;
   const cm::SysTickRegisters& st = cm::systick_registers();
-  std::uint32_t before, value, after;
-  // Re-read when the tick interrupt ran in between (value and tick count
-  // must belong to the same period).
+  const volatile std::uint32_t& icsr = cm::reg32(cm::kIcsr);
+  // SysTick counts reload..0 and raises its exception on the 1 -> 0 step
+  // (DDI 0403E B3.3.1). Interrupts are masked for the few reads below, so the
+  // tick count is stable; a wrap whose exception has not run yet shows as
+  // ICSR.PENDSTSET, and a counter value other than 0 then belongs to the next
+  // period. The counter is read again after the pending bit: a larger second
+  // value means it reloaded in between, and the reads are repeated.
+  const std::uint32_t primask = cm::save_and_disable_interrupts();
+  const std::uint64_t ticks = g_ticks;
+  std::uint32_t value, pending, value_again;
   do {
-    before = g_ticks;
     value = st.cvr;
-    after = g_ticks;
-  } while (before != after);
-  return static_cast<std::uint64_t>(before) * g_cycles_per_tick + (g_cycles_per_tick - 1u - value);
+    pending = icsr & cm::kIcsrSysTickPending;
+    value_again = st.cvr;
+  } while (value_again > value);
+  std::uint64_t period = ticks + ((pending != 0u && value != 0u) ? 1u : 0u);
+  // Never behind the last reading, and a counter that went up within the same
+  // period reloaded: QEMU under -icount reloads the counter a few instructions
+  // before it raises the exception (real SysTick sets PENDSTSET with the
+  // reload), which made time run back by one period at most wraps.
+  if (period < g_last_period) period = g_last_period;
+  if (period == g_last_period && value > g_last_value) ++period;
+  g_last_period = period;
+  g_last_value = value;
+  cm::restore_interrupts(primask);
+  return period * g_cycles_per_tick + (g_cycles_per_tick - 1u - value);
 }
 
 std::uint64_t micros() noexcept {

@@ -25,6 +25,10 @@ inline constexpr std::uintptr_t kMmfar = 0xE000ED34;  ///< MemManage Fault Addre
 inline constexpr std::uintptr_t kBfar = 0xE000ED38;   ///< BusFault Address
 inline constexpr std::uintptr_t kVtor = 0xE000ED08;   ///< Vector Table Offset
 inline constexpr std::uintptr_t kCcr = 0xE000ED14;    ///< Configuration and Control
+inline constexpr std::uintptr_t kIcsr = 0xE000ED04;   ///< Interrupt Control and State
+
+/// ICSR.PENDSTSET: the SysTick exception is pending (DDI 0403E, B3.2.4).
+inline constexpr std::uint32_t kIcsrSysTickPending = 1u << 26;
 
 /// CPACR: CP10 and CP11 (the FPU) full access, bits [23:20] (DDI 0403E, B3.2.20).
 inline constexpr std::uint32_t kCpacrFpuFullAccess = 0xFu << 20;
@@ -52,6 +56,17 @@ inline void instruction_synchronization_barrier() noexcept { __asm__ volatile("i
 inline void wait_for_interrupt() noexcept { __asm__ volatile("wfi"); }
 inline void disable_interrupts() noexcept { __asm__ volatile("cpsid i" ::: "memory"); }
 inline void enable_interrupts() noexcept { __asm__ volatile("cpsie i" ::: "memory"); }
+
+/// Masks interrupts (PRIMASK = 1) and returns the previous PRIMASK, for
+/// restore_interrupts(): a critical section that nests.
+inline std::uint32_t save_and_disable_interrupts() noexcept {
+  std::uint32_t primask;
+  __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(primask)::"memory");
+  return primask;
+}
+inline void restore_interrupts(std::uint32_t primask) noexcept {
+  __asm__ volatile("msr primask, %0" ::"r"(primask) : "memory");
+}
 
 inline std::uintptr_t stack_pointer() noexcept {
   std::uintptr_t sp;

@@ -23,7 +23,10 @@ std::uint32_t ticks() noexcept;
 std::uint32_t millis() noexcept;
 
 /// Core clock cycles since systick_init, to one cycle: ticks × reload + the
-/// elapsed part of the current period (consistent across a tick boundary).
+/// elapsed part of the current period. Monotonic, also across a wrap whose
+/// exception has not run yet (interrupts masked, or QEMU -icount, which
+/// reloads the counter before it raises the exception); callable from
+/// interrupt handlers (it masks interrupts for a few instructions).
 std::uint64_t cycles() noexcept;
 
 /// Microseconds since systick_init, from cycles().
