@@ -11,19 +11,25 @@
 // At the home pose at rest, base_wrench[0] = (0,0,0, 0,0, m_total g).
 //
 // Internally the recursions run on Taylor coefficients (see
-// detail/series_recursions.hpp) in a kernel compiled for each order up to
-// MaxOrder, so every sum is unrolled. Cost O(N r²); no heap, no exceptions;
-// bad input gives a Status and zero outputs.
+// detail/series_recursions.hpp) in body-fixed joint frames
+// (detail/joint_frame_recursions.hpp): for orders ≥ 1 in double or float on a
+// SIMD target with the coefficients of each quantity in one vector
+// (detail/joint_frame_lanes.hpp), otherwise — order 0, other scalar types,
+// applied body or world wrenches, Cortex-M — in scalar kernels compiled for
+// each order up to 3. Cost O(N r²); no heap, no exceptions; bad input gives a
+// Status and zero outputs.
 #pragma once
 
 #include <array>
 
 #include "hodyn/detail/applied_loads.hpp"
+#include "hodyn/detail/coefficient_lanes.hpp"
 #include "hodyn/detail/compile_time.hpp"
+#include "hodyn/detail/joint_frame_lanes.hpp"
 #include "hodyn/detail/joint_frame_recursions.hpp"
+#include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/series_recursions.hpp"
 #include "hodyn/detail/small_algebra.hpp"
-#include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
@@ -48,9 +54,10 @@ struct InverseDynamicsData {
   // ---- workspace (Taylor coefficients, joint frames) ----
   std::array<detail::JointFrameSeries<MaxOrder, Scalar>, kNumBodies> body{};
   std::array<std::array<Scalar, MaxOrder + 1>, kNumBodies> torque{};  ///< τ_j,[k]
-  detail::MovingFrame<MaxOrder, Scalar> base_frame{};                 ///< P₀(t) = C₁(t) (A⁰_0)⁻¹
+  detail::MovingFrame<MaxOrder, Scalar> base_frame{};  ///< P₀(t) = C₁(t) (A⁰_0)⁻¹
   std::array<detail::SV<Scalar>, MaxOrder + 2> base_series{};
   std::array<detail::V3<Scalar>, MaxOrder + 1> scratch{};
+  detail::LaneWorkspace<Tree, MaxOrder, Scalar> lanes{};  ///< coefficient lanes (orders ≥ 1)
 
   InverseDynamicsData() { clear_results(); }
   void clear_results() {
@@ -86,27 +93,69 @@ bool results_finite(const InverseDynamicsData<Tree, MaxOrder, Scalar>& data, int
   return true;
 }
 
-/// Runs the joint-frame recursions and converts their coefficients into the
-/// results: Q₁^(k) = k! (Ad_{P₀}⁻ᵀ f₀)_[k], (Ad_C₁ᵀ Q₁)^(k) = k! Ad_{A⁰_0}ᵀ f₀,[k],
+/// Converts the coefficients of the joint-frame recursions into the results:
+/// Q₁^(k) = k! (Ad_{P₀}⁻ᵀ f₀)_[k], (Ad_C₁ᵀ Q₁)^(k) = k! Ad_{A⁰_0}ᵀ f₀,[k],
 /// τ^(k) = k! τ_[k] − τ_ext^(k).
-template <int FixedOrder, class Tree, int MaxOrder, class Scalar>
-void inverse_dynamics_kernel(int order, const Model<Tree, Scalar>& model,
-                             InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
-                             const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
-                             const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
+template <class Tree, int MaxOrder, class Scalar>
+void write_inverse_dynamics_results(int r, const Model<Tree, Scalar>& model,
+                                    InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
+                                    const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
   using S = Scalar;
-  const int r = FixedOrder >= 0 ? FixedOrder : order;
-  joint_frame_inverse_dynamics<FixedOrder>(r, model, data.body, data.torque, data.base_frame,
-                                           data.base_series, data.scratch, motion, loads);
   const Pose<S>& a0 = model.home_pose(0);
   const auto& f0 = data.body[0].wrench;
   for (int k = 0; k <= r; ++k) {
     const S scale = factorial<S>(k);
     data.base_wrench[k] = (scale * data.base_frame.to_world(k, f0)).eigen();
     data.base_wrench_body[k] = scale * coadjoint(a0, Wrench<S>(f0[k].eigen()));
-    for (int j = 1; j < Tree::kNumBodies; ++j) data.joint_torque[k](j - 1) = scale * data.torque[j][k];
+    for (int j = 1; j < Tree::kNumBodies; ++j)
+      data.joint_torque[k](j - 1) = scale * data.torque[j][k];
     if (loads != nullptr) data.joint_torque[k] -= loads->joint_torque[k];
   }
+}
+
+/// Runs the scalar joint-frame recursions (FixedOrder ≥ 0: compiled for that order).
+template <int FixedOrder, class Tree, int MaxOrder, class Scalar>
+void inverse_dynamics_kernel(int order, const Model<Tree, Scalar>& model,
+                             InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
+                             const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
+                             const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
+  const int r = FixedOrder >= 0 ? FixedOrder : order;
+  joint_frame_inverse_dynamics<FixedOrder>(r, model, data.body, data.torque, data.base_frame,
+                                           data.base_series, data.scratch, motion, loads);
+  write_inverse_dynamics_results(r, model, data, loads);
+}
+
+template <class Tree, int MaxOrder, class Scalar>
+bool has_applied_wrenches(const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
+  if (loads == nullptr) return false;
+  for (int j = 0; j < Tree::kNumBodies; ++j)
+    if (loads->has_world_wrench[j] || loads->has_body_wrench[j]) return true;
+  return false;
+}
+
+/// Runs the coefficient-lane kernel compiled for `order` (see the file
+/// comment); false where the scalar kernels must run: order 0, an order whose
+/// lanes do not fit one register of the target, applied body/world wrenches.
+template <int Order, class Tree, int MaxOrder, class Scalar>
+bool dispatch_lane_kernel(int order, const Model<Tree, Scalar>& model,
+                          InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
+                          const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
+                          const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
+#if HODYN_COEFFICIENT_LANES
+  if constexpr (Order <= LaneWorkspace<Tree, MaxOrder, Scalar>::kMaxOrder) {
+    if constexpr (Order == 1) {
+      if (order < 1 || has_applied_wrenches(loads)) return false;
+    }
+    if (order == Order) {
+      joint_frame_inverse_dynamics_lanes<lane_width(Order), Order>(order, model, data, motion,
+                                                                   loads);
+      return true;
+    }
+    return dispatch_lane_kernel<Order + 1>(order, model, data, motion, loads);
+  }
+#endif
+  (void)order, (void)model, (void)data, (void)motion, (void)loads;
+  return false;
 }
 
 /// Runs the kernel compiled for `order` when order ≤ kMaxFixedOrder (every
@@ -123,8 +172,10 @@ void dispatch_inverse_dynamics_kernel(int order, const Model<Tree, Scalar>& mode
   } else if constexpr (Order > kMaxFixedOrder) {
     inverse_dynamics_kernel<-1>(order, model, data, motion, loads);
   } else {
-    if (order == Order) inverse_dynamics_kernel<Order>(Order, model, data, motion, loads);
-    else dispatch_inverse_dynamics_kernel<Order + 1>(order, model, data, motion, loads);
+    if (order == Order)
+      inverse_dynamics_kernel<Order>(Order, model, data, motion, loads);
+    else
+      dispatch_inverse_dynamics_kernel<Order + 1>(order, model, data, motion, loads);
   }
 }
 
@@ -141,7 +192,8 @@ Status inverse_dynamics(const Model<Tree, Scalar>& model,
     data.clear_results();
     return input;
   }
-  detail::dispatch_inverse_dynamics_kernel<0>(order, model, data, motion, loads);
+  if (!detail::dispatch_lane_kernel<1>(order, model, data, motion, loads))
+    detail::dispatch_inverse_dynamics_kernel<0>(order, model, data, motion, loads);
   if (!detail::results_finite(data, order)) {
     data.clear_results();
     return Status::kNonFiniteResult;

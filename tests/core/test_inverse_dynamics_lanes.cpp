@@ -1,0 +1,160 @@
+// Inverse dynamics on coefficient lanes (detail/joint_frame_lanes.hpp) against
+// the scalar joint-frame kernels (detail/joint_frame_recursions.hpp) that
+// serve order 0, other scalar types and targets without SIMD: the same
+// recursions in two data layouts must give the same numbers at every order
+// the lane kernel serves on this build, for every joint kind (the aerial
+// manipulator's axis-aligned revolute joints; OracleTree's general revolute,
+// general and aligned prismatic joints) and with external joint torques.
+//
+// This file is built three times (tests/CMakeLists.txt): with the default
+// flags (on x86-64 no AVX: lanes for float up to order 3 only) and, where the
+// build machine has them, with AVX2 (double up to order 3) and AVX-512
+// (double up to order 7, float beyond); each binary prints which orders its
+// lanes serve. The Taylor-series oracle suite is built with the same flags,
+// so the lane kernel is checked against exact derivatives too.
+#include <hodyn/hodyn.hpp>
+
+#include "support/oracle_models.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+
+namespace {
+
+using namespace hodyn::test::oracle;
+constexpr int kMaxOrder = 7;
+
+template <class S>
+const char* scalar_name() {
+  return sizeof(S) == sizeof(double) ? "double" : "float";
+}
+
+/// Runs the scalar kernel and, where it serves the order, the lane kernel on
+/// the same motion; returns false when the lane kernel did not run.
+template <class Tree, class S>
+bool run_both(const hodyn::Model<Tree, S>& model,
+              const hodyn::MotionDerivatives<Tree, kMaxOrder, S>& motion,
+              const hodyn::ExternalLoads<Tree, kMaxOrder, S>* loads, int order,
+              hodyn::InverseDynamicsData<Tree, kMaxOrder, S>& scalar,
+              hodyn::InverseDynamicsData<Tree, kMaxOrder, S>& lanes) {
+  hodyn::detail::dispatch_inverse_dynamics_kernel<0>(order, model, scalar, motion, loads);
+  return hodyn::detail::dispatch_lane_kernel<1>(order, model, lanes, motion, loads);
+}
+
+/// max_i |a_i − b_i| / max_i |b_i| over Q₁, (Ad_C₁ᵀ Q₁) and τ of one order.
+template <class Data>
+double difference(const Data& a, const Data& b, int k) {
+  const auto K = static_cast<std::size_t>(k);
+  double num = 0, den = 0;
+  const auto accumulate = [&](const auto& x, const auto& y) {
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+      num = std::max(num, std::abs(static_cast<double>(x(i) - y(i))));
+      den = std::max(den, std::abs(static_cast<double>(y(i))));
+    }
+  };
+  accumulate(a.base_wrench[K], b.base_wrench[K]);
+  accumulate(a.base_wrench_body[K], b.base_wrench_body[K]);
+  accumulate(a.joint_torque[K], b.joint_torque[K]);
+  return num / den;
+}
+
+template <class Tree, class S>
+void compare(const hodyn::Model<Tree, S>& model, const char* robot) {
+  constexpr int kLaneOrders = hodyn::detail::LaneWorkspace<Tree, kMaxOrder, S>::kMaxOrder;
+  std::printf("[ lanes    ] %s, %s: lane kernel for orders 1..%d of %d\n", robot, scalar_name<S>(),
+              kLaneOrders, kMaxOrder);
+  // Relative agreement: a few hundred rounding errors of the order's largest
+  // term (the layouts sum the same products in a different order).
+  const double tol = 500.0 * static_cast<double>(std::numeric_limits<S>::epsilon());
+  auto motion = std::make_unique<hodyn::MotionDerivatives<Tree, kMaxOrder, S>>();
+  auto loads = std::make_unique<hodyn::ExternalLoads<Tree, kMaxOrder, S>>();
+  auto scalar = std::make_unique<hodyn::InverseDynamicsData<Tree, kMaxOrder, S>>();
+  auto lanes = std::make_unique<hodyn::InverseDynamicsData<Tree, kMaxOrder, S>>();
+  double worst = 0;
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    // Derivatives ~ N(0, 1) scaled by 1/2^k, so that the highest orders stay
+    // representable in float.
+    std::mt19937 gen(seed);
+    std::normal_distribution<double> g(0.0, 1.0);
+    Eigen::Quaterniond quat(g(gen), g(gen), g(gen), g(gen));
+    quat.normalize();
+    motion->base_pose.rotation = quat.toRotationMatrix().cast<S>();
+    for (int i = 0; i < 3; ++i) motion->base_pose.translation(i) = S(g(gen));
+    for (std::size_t k = 0; k < motion->base_twist.size(); ++k)
+      for (int i = 0; i < 6; ++i)
+        motion->base_twist[k](i) = S(std::ldexp(g(gen), -static_cast<int>(k)));
+    for (std::size_t k = 0; k < motion->q.size(); ++k)
+      for (int i = 0; i < Tree::kNumBodies - 1; ++i)
+        motion->q[k](i) = S(std::ldexp(g(gen), -static_cast<int>(k)));
+    for (auto& t : loads->joint_torque)
+      for (int i = 0; i < Tree::kNumBodies - 1; ++i) t(i) = S(g(gen));
+    for (int order = 1; order <= kMaxOrder; ++order) {
+      const bool with_loads = seed % 2 == 0;
+      const bool ran =
+          run_both(model, *motion, with_loads ? loads.get() : nullptr, order, *scalar, *lanes);
+      EXPECT_EQ(ran, order <= kLaneOrders) << robot << " order " << order;
+      if (!ran) continue;
+      for (int k = 0; k <= order; ++k) {
+        const double e = difference(*lanes, *scalar, k);
+        worst = std::max(worst, e);
+        EXPECT_LE(e, tol) << robot << " " << scalar_name<S>() << " order " << order << " k " << k
+                          << " seed " << seed;
+      }
+    }
+  }
+  std::printf("[ lanes    ] %s, %s: worst relative difference %.3g (bound %.3g)\n", robot,
+              scalar_name<S>(), worst, tol);
+}
+
+TEST(InverseDynamicsLanes, AerialManipulatorMatchesScalarKernelDouble) {
+  compare(core_aerial_manipulator(), "aerial manipulator");
+}
+
+TEST(InverseDynamicsLanes, AerialManipulatorMatchesScalarKernelFloat) {
+  hodyn::AerialManipulatorModel<float> model;
+  ASSERT_EQ(hodyn::make_aerial_manipulator(model), Status::kOk);
+  compare(model, "aerial manipulator");
+}
+
+TEST(InverseDynamicsLanes, GeneralAxesAndPrismaticJointsMatchScalarKernel) {
+  const auto tree = random_reference_tree<OracleTree, double>(11);
+  compare(core_model<OracleTree>(tree), "random tree");
+  const auto tree_f = random_reference_tree<OracleTree, float>(11);
+  compare(core_model<OracleTree>(tree_f), "random tree");
+}
+
+// The public call takes the lane kernel where it applies and the scalar one
+// with applied body or world wrenches; both give the scalar kernel's numbers.
+TEST(InverseDynamicsLanes, PublicCallAgreesWithScalarKernelWithAndWithoutWrenches) {
+  using Tree = OracleTree;
+  const auto model = core_model<Tree>(random_reference_tree<Tree, double>(5));
+  auto motion = std::make_unique<hodyn::MotionDerivatives<Tree, kMaxOrder, double>>();
+  auto loads = std::make_unique<hodyn::ExternalLoads<Tree, kMaxOrder, double>>();
+  auto scalar = std::make_unique<hodyn::InverseDynamicsData<Tree, kMaxOrder, double>>();
+  auto data = std::make_unique<hodyn::InverseDynamicsData<Tree, kMaxOrder, double>>();
+  const State<double> st = random_state<double>(3, Tree::kNumBodies - 1);
+  motion->base_pose = Pose<double>::from_matrix(st.C1);
+  for (int k = 0; k <= kR + 1; ++k)
+    motion->base_twist[static_cast<std::size_t>(k)] = st.V1[static_cast<std::size_t>(k)];
+  for (int k = 0; k <= kR + 2; ++k)
+    motion->q[static_cast<std::size_t>(k)] = st.q[static_cast<std::size_t>(k)];
+  loads->has_body_wrench[3] = true;
+  for (auto& w : loads->body_wrench[3]) w.setConstant(0.5);
+  for (const bool wrench : {false, true}) {
+    loads->has_body_wrench[3] = wrench;
+    for (int order = 0; order <= kR; ++order) {
+      ASSERT_EQ(hodyn::inverse_dynamics(model, *data, *motion, loads.get(), order), Status::kOk);
+      hodyn::detail::dispatch_inverse_dynamics_kernel<0>(order, model, *scalar, *motion,
+                                                         loads.get());
+      for (int k = 0; k <= order; ++k)
+        EXPECT_LE(difference(*data, *scalar, k), 1e-13)
+            << "order " << order << " wrench " << wrench;
+    }
+  }
+}
+
+}  // namespace
