@@ -234,6 +234,7 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     momentum_factors(0, b, com, model.home_inertia(0));
     set_rigid_inertia(b.inertia, model.mass(0), com, model.home_inertia(0));
   }
+  ws.joint_sine_cosine.compute([&](int j) { return in.q(j - 1); });
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
     auto& b = body[j];
@@ -243,10 +244,8 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     b.q[0] = in.q(j - 1);
     b.rate[0] = in.q_dot(j - 1);
     if constexpr (is_revolute(K)) {
-      using std::cos;
-      using std::sin;
-      b.cos_q[0] = cos(b.q[0]);
-      b.sin_q[0] = sin(b.q[0]);
+      b.cos_q[0] = ws.joint_sine_cosine.cosine[static_cast<std::size_t>(j)];
+      b.sin_q[0] = ws.joint_sine_cosine.sine[static_cast<std::size_t>(j)];
       if (need_gravity)
         b.gravity[0] = axis_rotate<K, true, true>(e, b.cos_q[0], b.sin_q[0], parent.gravity[0]);
     } else {

@@ -29,6 +29,7 @@
 #include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/series_recursions.hpp"
+#include "hodyn/detail/sine_cosine.hpp"
 #include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/model.hpp"
@@ -58,6 +59,7 @@ struct InverseDynamicsData {
   std::array<detail::SV<Scalar>, MaxOrder + 2> base_series{};
   std::array<detail::V3<Scalar>, MaxOrder + 1> scratch{};
   detail::LaneWorkspace<Tree, MaxOrder, Scalar> lanes{};  ///< coefficient lanes (orders ≥ 1)
+  detail::JointSineCosine<Scalar, kNumBodies> joint_sine_cosine{};  ///< cos q_j, sin q_j
 
   InverseDynamicsData() { clear_results(); }
   void clear_results() {
@@ -120,8 +122,10 @@ void inverse_dynamics_kernel(int order, const Model<Tree, Scalar>& model,
                              const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                              const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
   const int r = FixedOrder >= 0 ? FixedOrder : order;
+  data.joint_sine_cosine.compute([&](int j) { return motion.q[0](j - 1); });
   joint_frame_inverse_dynamics<FixedOrder>(r, model, data.body, data.torque, data.base_frame,
-                                           data.base_series, data.scratch, motion, loads);
+                                           data.base_series, data.scratch, data.joint_sine_cosine,
+                                           motion, loads);
   write_inverse_dynamics_results(r, model, data, loads);
 }
 

@@ -181,6 +181,11 @@ template <class S, int W>
 HODYN_ALWAYS_INLINE LaneV3<S, W> operator*(S s, const LaneV3<S, W>& a) {
   return {s * a.x, s * a.y, s * a.z};
 }
+/// Lane-wise product s_k u_k (e.g. the k! that turns coefficients into derivatives).
+template <class S, int W>
+HODYN_ALWAYS_INLINE LaneV3<S, W> lanewise(const Lanes<S, W>& s, const LaneV3<S, W>& u) {
+  return {s * u.x, s * u.y, s * u.z};
+}
 /// c × u for a constant c (every order at once).
 template <class S, int W, class C>
 HODYN_ALWAYS_INLINE LaneV3<S, W> cross_constant(const C& c, const LaneV3<S, W>& u) {

@@ -39,6 +39,7 @@
 #include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/series_recursions.hpp"
+#include "hodyn/detail/sine_cosine.hpp"
 #include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
@@ -567,6 +568,7 @@ struct ArticulatedWorkspace {
   std::array<V3<S>, MaxOrder + 1> scratch{};
   std::array<V3<S>, MaxOrder + 1> world_spin{};  ///< (R ã.ang)_[k] of the base
   Ldlt6<S> base_factor{};
+  JointSineCosine<S, Tree::kNumBodies> joint_sine_cosine{};  ///< cos q_j, sin q_j at order 0
 };
 
 }  // namespace hodyn::detail

@@ -25,6 +25,7 @@
 #include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/series_recursions.hpp"
+#include "hodyn/detail/sine_cosine.hpp"
 #include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
@@ -362,6 +363,10 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
                        lanes::body_wrench(joint_frame_inertia(model, 0), t, a, r));
   }
 
+  // cos q, sin q of every joint in one vectorized pass (sine_cosine.hpp).
+  auto& trig = data.joint_sine_cosine;
+  trig.compute([&](int j) { return motion.q[0](j - 1); });
+
   // ---- forward pass: twist, acceleration and wrench of every body ----
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
@@ -383,10 +388,8 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
       // lanes as the coefficients appear (no round trip through memory).
       L cos_q{}, sin_q{};
       {
-        using std::cos;
-        using std::sin;
-        cos_q[0] = cos(motion.q[0](j - 1));
-        sin_q[0] = sin(motion.q[0](j - 1));
+        cos_q[0] = trig.cosine[static_cast<std::size_t>(j)];
+        sin_q[0] = trig.sine[static_cast<std::size_t>(j)];
         const L lane = lanes::lane_indices<S, W>();
         L sin_sum{}, cos_sum{};
         for (int k = 0; k < r; ++k) {
@@ -470,17 +473,25 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
   // ---- results: Q₁^(k) = k! (Ad_{P₀}⁻ᵀ f₀)_[k], (Ad_C₁ᵀ Q₁)^(k) = k! Ad_{A⁰_0}ᵀ f₀,[k],
   //      τ^(k) = k! τ_[k] − τ_ext^(k) ----
   const LaneSV<S, W> f0 = lanes::load_sv<W>(ws, 0, WS::kWrench);
+  const L scale = lanes::gather<S, W>([&](int k) { return factorial<S>(k); }, r);
   const LaneSV<S, W> world = lanes::wrench_to_world(base_frame.rotation, base_frame.origin, f0, r);
+  // Ad_{A⁰_0}ᵀ f = (Rᵀ (n − p × f); Rᵀ f), a constant map: one lane operation per entry.
   const Pose<S>& a0 = model.home_pose(0);
-  S scale(1);
+  const auto& rt = a0.rotation;
+  const LaneV3<S, W> n = f0.ang - cross_constant(V3<S>::from(a0.translation), f0.lin);
+  const auto rotate_back = [&](const LaneV3<S, W>& v) -> LaneV3<S, W> {
+    return lanewise(scale, LaneV3<S, W>{rt(0, 0) * v.x + rt(1, 0) * v.y + rt(2, 0) * v.z,
+                                        rt(0, 1) * v.x + rt(1, 1) * v.y + rt(2, 1) * v.z,
+                                        rt(0, 2) * v.x + rt(1, 2) * v.y + rt(2, 2) * v.z});
+  };
+  const LaneV3<S, W> body_n = rotate_back(n), body_f = rotate_back(f0.lin);
+  const LaneV3<S, W> world_n = lanewise(scale, world.ang), world_f = lanewise(scale, world.lin);
   for (int k = 0; k <= r; ++k) {
-    if (k > 1) scale *= S(k);
-    data.base_wrench[k] << scale * world.ang.x[k], scale * world.ang.y[k], scale * world.ang.z[k],
-        scale * world.lin.x[k], scale * world.lin.y[k], scale * world.lin.z[k];
-    Wrench<S> fk;
-    fk << f0.ang.x[k], f0.ang.y[k], f0.ang.z[k], f0.lin.x[k], f0.lin.y[k], f0.lin.z[k];
-    data.base_wrench_body[k] = scale * coadjoint(a0, fk);
-    data.joint_torque[k] *= scale;
+    data.base_wrench[k] << world_n.x[k], world_n.y[k], world_n.z[k], world_f.x[k], world_f.y[k],
+        world_f.z[k];
+    data.base_wrench_body[k] << body_n.x[k], body_n.y[k], body_n.z[k], body_f.x[k], body_f.y[k],
+        body_f.z[k];
+    data.joint_torque[k] *= scale[k];
     if (ext_torque != nullptr) data.joint_torque[k] -= ext_torque->joint_torque[k];
   }
 }

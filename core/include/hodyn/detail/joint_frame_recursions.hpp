@@ -30,6 +30,7 @@
 #include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/series_recursions.hpp"
+#include "hodyn/detail/sine_cosine.hpp"
 #include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
@@ -260,6 +261,7 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
                                   MovingFrame<MaxOrder, S>& base_frame,
                                   std::array<SV<S>, MaxOrder + 2>& base_series,
                                   std::array<V3<S>, MaxOrder + 1>& scratch,
+                                  const JointSineCosine<S, Tree::kNumBodies>& trig,
                                   const MotionDerivatives<Tree, MaxOrder, S>& motion,
                                   const ExternalLoads<Tree, MaxOrder, S>* loads) {
   const int r = FixedOrder >= 0 ? FixedOrder : run_order;
@@ -302,10 +304,8 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
     const auto offset = [&](const SV<S>& w) { return SV<S>{w.ang, w.lin - cross(d, w.ang)}; };
     // Taylor coefficients of cos q, sin q: (sin q)' = cos q q̇, (cos q)' = −sin q q̇.
     const auto rotation_series = [&]() {
-      using std::cos;
-      using std::sin;
-      b.cos_q[0] = cos(motion.q[0](j - 1));
-      b.sin_q[0] = sin(motion.q[0](j - 1));
+      b.cos_q[0] = trig.cosine[static_cast<std::size_t>(j)];
+      b.sin_q[0] = trig.sine[static_cast<std::size_t>(j)];
       for (int k = 0; k < r; ++k) {
         S sc(0), cc(0);
         for (int i = 0; i <= k; ++i) {
