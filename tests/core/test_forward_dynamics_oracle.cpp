@@ -563,8 +563,10 @@ void check_lemma2(const ReferenceTree<double>& tree, const hodyn::Model<Tree, do
   ASSERT_EQ(hodyn::forward_dynamics(model, *d5, *fin, kR), Status::kOk);
   bool bitwise = true;
   for (int j = 0; j < Tree::kNumBodies; ++j) {
-    const auto J = static_cast<std::size_t>(j);
-    const MatX a0 = d0->articulated_inertia[J], a5 = d5->articulated_inertia[J];
+    hodyn::Matrix6<double> m0, m5;
+    ASSERT_EQ(hodyn::articulated_inertia(*d0, j, m0), Status::kOk);
+    ASSERT_EQ(hodyn::articulated_inertia(*d5, j, m5), Status::kOk);
+    const MatX a0 = m0, a5 = m5;
     EXPECT_LE((a0 - a5).norm(), 1e-15 * a0.norm()) << j;
     bitwise = bitwise && std::memcmp(a0.data(), a5.data(), sizeof(double) * 36) == 0;
   }
@@ -575,7 +577,9 @@ void check_lemma2(const ReferenceTree<double>& tree, const hodyn::Model<Tree, do
   const MatX mbar = reference_mass_matrix(tree, x);
   const MatX mbb = mbar.topLeftCorner<6, 6>(), mbq = mbar.topRightCorner(6, nj), mqq = mbar.bottomRightCorner(nj, nj);
   const MatX schur = mbb - mbq * mqq.llt().solve(mbq.transpose());
-  const MatX ma = d0->articulated_inertia[0];
+  hodyn::Matrix6<double> base_inertia;
+  ASSERT_EQ(hodyn::articulated_inertia(*d0, 0, base_inertia), Status::kOk);
+  const MatX ma = base_inertia;
   EXPECT_LE((ma - schur).norm() / schur.norm(), 1e-11);
 
   // ∂V1^(r+1)/∂Q1^(r) = (M^A_0)⁻¹ at every order r (FD is affine in Q1^(r), so a
@@ -653,6 +657,85 @@ TEST(ForwardDynamicsBadInput, MasslessLastLinkIsSingular) {
   hin->motion_prescribed[5] = false;
   EXPECT_EQ(hodyn::hybrid_dynamics(model, *d, *hin, kR), Status::kSingularInertia);
   EXPECT_TRUE(outputs_zero(*d));
+}
+
+TEST(ForwardDynamicsBadInput, ArticulatedInertiaNeedsASuccessfulCallAndABodyIndex) {
+  const auto model = core_aerial_manipulator();
+  auto fin = std::make_unique<FdInput<AMTree>>();
+  set_state(random_state<double>(8u, 6), *fin);
+  set_inputs(random_inputs(8u, 6), *fin);
+  auto d = std::make_unique<FdData<AMTree>>();
+  hodyn::Matrix6<double> m = hodyn::Matrix6<double>::Constant(7.0);
+  EXPECT_EQ(hodyn::articulated_inertia(*d, 1, m), Status::kInvalidArgument);  // no call yet
+  EXPECT_TRUE(m.isZero(0.0));
+  ASSERT_EQ(hodyn::forward_dynamics(model, *d, *fin, 1), Status::kOk);
+  for (int j : {-1, AMTree::kNumBodies}) {
+    m.setConstant(7.0);
+    EXPECT_EQ(hodyn::articulated_inertia(*d, j, m), Status::kInvalidArgument) << j;
+    EXPECT_TRUE(m.isZero(0.0)) << j;
+  }
+  ASSERT_EQ(hodyn::articulated_inertia(*d, 3, m), Status::kOk);
+  EXPECT_GT(m.trace(), 0.0);
+  // A failed call leaves nothing to read.
+  fin->q_dot(2) = std::numeric_limits<double>::quiet_NaN();
+  ASSERT_EQ(hodyn::forward_dynamics(model, *d, *fin, 1), Status::kNonFiniteInput);
+  EXPECT_EQ(hodyn::articulated_inertia(*d, 3, m), Status::kInvalidArgument);
+  EXPECT_TRUE(m.isZero(0.0));
+}
+
+// The base solve (Schur complement of the linear block) against Eigen's LDLᵀ
+// on random positive-definite matrices of articulated-inertia shape, and its
+// "not positive definite" answer on singular, indefinite and NaN matrices.
+hodyn::detail::Inertia6<double> blocks_of(const MatX& m) {
+  hodyn::detail::Inertia6<double> out;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      out.a.a[3 * i + j] = m(i, j);
+      out.b.a[3 * i + j] = m(i, 3 + j);
+      out.c.a[3 * i + j] = m(3 + i, 3 + j);
+    }
+  return out;
+}
+
+TEST(ForwardDynamicsBaseSolve, MatchesLdltAndRejectsMatricesThatAreNotPositiveDefinite) {
+  std::mt19937 rng(11u);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  hodyn::detail::SchurSolve6<double> solver;
+  for (int trial = 0; trial < 200; ++trial) {
+    MatX g(6, 6);
+    for (int i = 0; i < 36; ++i) g(i) = normal(rng);
+    // Scales like a body's: inertia ~0.05 kg m², mass ~3 kg, coupling m|c| ~0.3 kg m.
+    const Eigen::VectorXd scale = (Eigen::VectorXd(6) << 0.2, 0.2, 0.2, 1.7, 1.7, 1.7).finished();
+    const MatX m = scale.asDiagonal() * (g * g.transpose() + 0.1 * MatX::Identity(6, 6)) *
+                   scale.asDiagonal();
+    ASSERT_TRUE(solver.compute(blocks_of(m))) << trial;
+    Vec6 f;
+    for (int i = 0; i < 6; ++i) f(i) = normal(rng);
+    const hodyn::detail::SV<double> x = solver.solve(hodyn::detail::SV<double>::from(f));
+    const Vec6 expected = m.ldlt().solve(f);
+    Vec6 got;
+    got << x.ang.x, x.ang.y, x.ang.z, x.lin.x, x.lin.y, x.lin.z;
+    const double cond = 1.0 / m.ldlt().rcond();
+    EXPECT_LE((got - expected).norm(), 1e-15 * cond * expected.norm()) << trial;
+    EXPECT_LE((m * got - f).norm(), 1e-13 * m.norm() * got.norm()) << trial;
+  }
+  // Rank 5, indefinite (one block positive, the Schur complement not), a
+  // negative mass block, and a NaN entry.
+  MatX base(6, 6);
+  for (int i = 0; i < 36; ++i) base(i) = normal(rng);
+  const Eigen::VectorXd v = base.col(0);
+  MatX rank5 = base * base.transpose();
+  rank5 -= (rank5 * v) * (rank5 * v).transpose() / v.dot(rank5 * v);  // kills direction v
+  EXPECT_FALSE(solver.compute(blocks_of(rank5)));
+  MatX indefinite = base * base.transpose();
+  indefinite.topLeftCorner(3, 3) -= 100.0 * MatX::Identity(3, 3);
+  EXPECT_FALSE(solver.compute(blocks_of(indefinite)));
+  MatX negative_mass = base * base.transpose();
+  negative_mass.bottomRightCorner(3, 3) *= -1.0;
+  EXPECT_FALSE(solver.compute(blocks_of(negative_mass)));
+  MatX with_nan = base * base.transpose() + MatX::Identity(6, 6);
+  with_nan(4, 4) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(solver.compute(blocks_of(with_nan)));
 }
 
 TEST(ForwardDynamicsBadInput, NonFiniteVelocityAndOrderOutOfRange) {

@@ -10,7 +10,7 @@
 // Everything runs in body-fixed joint frames (detail/joint_frame_articulated.hpp,
 // the frames of the inverse dynamics), not in the paper's world frame. The
 // articulated inertias M^A_j (eq. 23), the joint scalars D_j = s_jᵀ M^A_j s_j
-// and the LDLᵀ factor of the base's M^A are computed once and reused at every
+// and the Schur-complement inverse blocks of the base's M^A are computed once and reused at every
 // order (Lemma 2); each order only runs a bias pass, a backward pass (eqs.
 // 24-25, with W^A_{j,r} read as the order-r bias, digest erratum E9) and a
 // forward pass (eq. 26), and the kinematics of the next order follow from the
@@ -107,14 +107,9 @@ struct ForwardDynamicsData {
   std::array<Wrench<Scalar>, MaxOrder + 1> base_wrench{};
   /// τ^(k): the input torques, and (hybrid) the torques of the prescribed joints.
   std::array<JointVector, MaxOrder + 1> joint_torque{};
+  /// Order of the last successful call; −1 before one and after a failed one.
+  /// The articulated inertias of that call: `articulated_inertia(data, j, M)`.
   int order = -1;
-
-  /// Articulated inertias (eq. 23), order-free (Lemma 2): entry 0 is the
-  /// base's M^A in the world frame (spatial, as eq. 23 and the mass matrix
-  /// use it); entry j ≥ 1 is M^A_j in body j's joint frame B_j (origin on
-  /// joint j's axis, axes fixed to the body and parallel to the world at
-  /// home; see detail/joint_frame_articulated.hpp).
-  std::array<Matrix6<Scalar>, kNumBodies> articulated_inertia{};
 
   // ---- workspace (Taylor coefficients in joint frames, i.e. /k!) ----
   detail::ArticulatedWorkspace<Tree, MaxOrder, Scalar> workspace{};
@@ -264,7 +259,6 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     auto& parent = body[Tree::kParent[j]];
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
-    b.inertia.to_matrix(data.articulated_inertia[j]);
     const SV<S> u = inertia_times_screw<K>(b.inertia, e);
     b.screw_inertia = u;
     bool torque_driven = true;
@@ -301,21 +295,8 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     parent.inertia += carried;
   });
   if (singular) return false;
-  // The base's M^A in the world frame: Ad_{P_0}⁻ᵀ M^A Ad_{P_0}⁻¹, P_0 = T(x) R.
-  {
-    const Inertia6<S>& m0 = body[0].inertia;
-    const M3<S>& r0 = ws.base_frame.rotation[0];
-    Inertia6<S> w;
-    rotate_general(m0.a, r0, w.a);
-    rotate_general(m0.b, r0, w.b);
-    rotate_general(m0.c, r0, w.c);
-    translate_inertia(w, ws.base_frame.origin[0]);
-    w.to_matrix(data.articulated_inertia[0]);
-  }
   if (!factor_base) return true;
-  S m0[6][6];
-  body[0].inertia.lower(m0);
-  return ws.base_factor.compute([&](int i, int j) -> const S& { return m0[i][j]; });
+  return ws.base_factor.compute(body[0].inertia);
 }
 
 /// Orders 0..order of Alg. 3 (kHybrid = false) or Alg. 4 (kHybrid = true) in
@@ -614,6 +595,37 @@ Status forward_dynamics(const Model<Tree, Scalar>& model,
   return forward_dynamics(model, data, input,
                           static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr),
                           order);
+}
+
+/// The articulated inertia M^A_j (eq. 23) of the last successful forward or
+/// hybrid dynamics call on `data`, order-free (Lemma 2). Body 0 (the base)
+/// comes in the world frame, spatial, as eq. 23 and the mass matrix use it;
+/// body j ≥ 1 in its joint frame B_j (origin on joint j's axis, axes fixed to
+/// the body and parallel to the world at home; see
+/// detail/joint_frame_articulated.hpp). Assembled on request from the
+/// workspace, so the dynamics calls do not pay for dense 6x6 copies nobody
+/// reads. `kInvalidArgument` and a zero `out` for a body index out of range
+/// or when `data` holds no successful call.
+template <class Tree, int MaxOrder, class Scalar>
+Status articulated_inertia(const ForwardDynamicsData<Tree, MaxOrder, Scalar>& data, int body,
+                           Matrix6<Scalar>& out) noexcept {
+  out.setZero();
+  if (data.order < 0 || body < 0 || body >= Tree::kNumBodies) return Status::kInvalidArgument;
+  const auto& ws = data.workspace;
+  const auto& m = ws.body[static_cast<std::size_t>(body)].inertia;
+  if (body > 0) {
+    m.to_matrix(out);
+    return Status::kOk;
+  }
+  // The base's M^A in the world frame: Ad_{P_0}⁻ᵀ M^A Ad_{P_0}⁻¹, P_0 = T(x) R.
+  const detail::M3<Scalar>& r0 = ws.base_frame.rotation[0];
+  detail::Inertia6<Scalar> w;
+  detail::rotate_general(m.a, r0, w.a);
+  detail::rotate_general(m.b, r0, w.b);
+  detail::rotate_general(m.c, r0, w.c);
+  detail::translate_inertia(w, ws.base_frame.origin[0]);
+  w.to_matrix(out);
+  return Status::kOk;
 }
 
 /// Hybrid dynamics of orders 0..order (`loads` may be null).

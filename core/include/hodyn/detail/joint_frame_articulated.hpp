@@ -148,16 +148,6 @@ struct Inertia6 {
         m(3 + i, 3 + j) = c.a[3 * i + j];
       }
   }
-  /// The lower triangle as a dense array (for the factorization).
-  void lower(S (&m)[6][6]) const {
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j <= i; ++j) {
-        m[i][j] = a.a[3 * i + j];
-        m[3 + i][3 + j] = c.a[3 * i + j];
-      }
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) m[3 + i][j] = b.a[3 * j + i];
-  }
 };
 
 /// r = the rigid spatial inertia of mass m, centre of mass c and rotational
@@ -404,70 +394,75 @@ HODYN_ALWAYS_INLINE void add_reduced_revolute(const Inertia6<S>& m, const SV<S>&
   }
 }
 
-template <class F, int... I>
-HODYN_ALWAYS_INLINE void unrolled_for(F& f, std::integer_sequence<int, I...>) {
-  (f(std::integral_constant<int, I>{}), ...);
-}
-/// f(integral_constant<int, 0>), …, f(integral_constant<int, N−1>): a loop the
-/// compiler sees with constant indices (the factorization below is too
-/// deeply nested for its unrolling heuristics).
-template <int N, class F>
-HODYN_ALWAYS_INLINE void unrolled_for(F&& f) {
-  unrolled_for(f, std::make_integer_sequence<int, N>{});
+/// The inverse of a symmetric positive-definite 3x3 matrix (full storage,
+/// symmetric input) by its adjugate, with Sylvester's criterion on the leading
+/// minors as the LDLᵀ pivots would see them: pivot_k = minor_k / minor_{k−1}
+/// > tiny, checked as minor_k > tiny · minor_{k−1} (no division).
+template <class S, class Primal>
+HODYN_ALWAYS_INLINE bool invert_positive_definite(const M3<S>& m, const Primal& tiny, M3<S>& out) {
+  using Traits = ScalarTraits<S>;
+  const S* a = m.a;
+  const S c00 = a[4] * a[8] - a[5] * a[5];
+  const S c01 = a[2] * a[5] - a[1] * a[8];
+  const S c02 = a[1] * a[5] - a[2] * a[4];
+  const S c11 = a[0] * a[8] - a[2] * a[2];
+  const S c12 = a[1] * a[2] - a[0] * a[5];
+  const S c22 = a[0] * a[4] - a[1] * a[1];  // the leading 2x2 minor
+  const S det = a[0] * c00 + a[1] * c01 + a[2] * c02;
+  const Primal m1 = Traits::primal(a[0]), m2 = Traits::primal(c22), m3 = Traits::primal(det);
+  const bool ok = Traits::is_finite(det) && m1 > tiny && m2 > tiny * m1 && m3 > tiny * m2;
+  const S inv = S(1) / det;
+  out.a[0] = inv * c00;
+  out.a[4] = inv * c11;
+  out.a[8] = inv * c22;
+  out.a[1] = out.a[3] = inv * c01;
+  out.a[2] = out.a[6] = inv * c02;
+  out.a[5] = out.a[7] = inv * c12;
+  return ok;
 }
 
-/// LDLᵀ of a symmetric positive-definite 6x6 matrix (lower triangle read),
-/// with an explicit "not positive definite" answer.
+/// Solves M x = f for a symmetric positive-definite 6x6 M = [A B; Bᵀ C] (the
+/// base's articulated inertia) through the Schur complement of C:
+///   E = B C⁻¹,  S = A − E Bᵀ,  x_ang = S⁻¹ (f_ang − E f_lin),
+///   x_lin = C⁻¹ f_lin − Eᵀ x_ang.
+/// Two 3x3 inversions and a few independent 3x3 products instead of the six
+/// chained pivots of an LDLᵀ; each solve is four 3x3 products. M is positive
+/// definite iff C and S are; `compute` says whether both are, with pivots
+/// above 64 ε · max diag M (as an LDLᵀ would check them).
 template <class S>
-struct Ldlt6 {
-  S l[6][6]{};   ///< unit lower factor (strictly lower part)
-  S d_inv[6]{};  ///< inverse pivots
+struct SchurSolve6 {
+  M3<S> c_inv{};  ///< C⁻¹
+  M3<S> e{};      ///< E = B C⁻¹
+  M3<S> s_inv{};  ///< (A − E Bᵀ)⁻¹
 
-  template <class Entry>
-  bool compute(const Entry& m) {
+  bool compute(const Inertia6<S>& m) {
     using Traits = ScalarTraits<S>;
     using Primal = decltype(Traits::primal(S(0)));
     Primal scale(0);
-    for (int i = 0; i < 6; ++i) {
-      const Primal p = Traits::primal(m(i, i));
-      if (p > scale) scale = p;
+    for (int i = 0; i < 9; i += 4) {
+      const Primal pa = Traits::primal(m.a.a[i]), pc = Traits::primal(m.c.a[i]);
+      if (pa > scale) scale = pa;
+      if (pc > scale) scale = pc;
     }
     const Primal tiny = scale * std::numeric_limits<Primal>::epsilon() * Primal(64);
-    S d[6];
-    bool ok = true;
-    unrolled_for<6>([&](auto jc) {
-      constexpr int j = decltype(jc)::value;
-      S w[6];  // w_k = L_jk d_k, k < j
-      S pivot = m(j, j);
-      for (int k = 0; k < j; ++k) {
-        w[k] = l[j][k] * d[k];
-        pivot -= w[k] * l[j][k];
-      }
-      const Primal p = Traits::primal(pivot);
-      if (!Traits::is_finite(pivot) || !(p > tiny)) ok = false;
-      d[j] = pivot;
-      d_inv[j] = S(1) / pivot;
-      for (int i = j + 1; i < 6; ++i) {
-        S t = m(i, j);
-        for (int k = 0; k < j; ++k) t -= l[i][k] * w[k];
-        l[i][j] = t * d_inv[j];
-      }
-    });
+    bool ok = invert_positive_definite(m.c, tiny, c_inv);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        e.a[3 * i + j] = m.b.a[3 * i] * c_inv.a[j] + m.b.a[3 * i + 1] * c_inv.a[3 + j] +
+                         m.b.a[3 * i + 2] * c_inv.a[6 + j];
+    M3<S> schur;
+    for (int i = 0; i < 3; ++i)
+      for (int j = i; j < 3; ++j)
+        schur.a[3 * i + j] = schur.a[3 * j + i] =
+            m.a.a[3 * i + j] - (e.a[3 * i] * m.b.a[3 * j] + e.a[3 * i + 1] * m.b.a[3 * j + 1] +
+                                e.a[3 * i + 2] * m.b.a[3 * j + 2]);
+    ok = invert_positive_definite(schur, tiny, s_inv) && ok;
     return ok;
   }
 
-  SV<S> solve(const SV<S>& rhs) const {
-    S y[6] = {rhs.ang.x, rhs.ang.y, rhs.ang.z, rhs.lin.x, rhs.lin.y, rhs.lin.z};
-    unrolled_for<6>([&](auto ic) {
-      constexpr int i = decltype(ic)::value;
-      for (int k = 0; k < i; ++k) y[i] -= l[i][k] * y[k];
-    });
-    for (int i = 0; i < 6; ++i) y[i] *= d_inv[i];
-    unrolled_for<6>([&](auto ic) {
-      constexpr int i = 5 - decltype(ic)::value;
-      for (int k = i + 1; k < 6; ++k) y[i] -= l[k][i] * y[k];
-    });
-    return {{y[0], y[1], y[2]}, {y[3], y[4], y[5]}};
+  HODYN_ALWAYS_INLINE SV<S> solve(const SV<S>& f) const {
+    const V3<S> ang = s_inv * (f.ang - e * f.lin);
+    return {ang, c_inv * f.lin - e.transpose_times(ang)};
   }
 };
 
@@ -567,7 +562,7 @@ struct ArticulatedWorkspace {
   std::array<SV<S>, MaxOrder + 1> base_input{};  ///< Q_[k] world, or (V̇₁ − G)_[k]
   std::array<V3<S>, MaxOrder + 1> scratch{};
   std::array<V3<S>, MaxOrder + 1> world_spin{};  ///< (R ã.ang)_[k] of the base
-  Ldlt6<S> base_factor{};
+  SchurSolve6<S> base_factor{};
   JointSineCosine<S, Tree::kNumBodies> joint_sine_cosine{};  ///< cos q_j, sin q_j at order 0
 };
 
