@@ -69,18 +69,27 @@ HODYN_ALWAYS_INLINE void sine_cosine_reduced(double x, double& c, double& s) {
 
 /// c[i] = cos x[i], s[i] = sin x[i] for i < n ≤ N (float or double): one
 /// vectorizable loop; libm for the arguments the reduction does not cover.
+/// The loop runs on local arrays padded to a multiple of eight, so that the
+/// compiler needs neither aliasing checks nor a scalar remainder (on the
+/// caller's arrays of seven it vectorized two lanes wide).
 template <std::size_t N, class S>
 void sine_cosine(const std::array<S, N>& x, std::array<S, N>& c, std::array<S, N>& s, int n) {
   static_assert(std::is_same<S, double>::value || std::is_same<S, float>::value,
                 "float or double (other scalar types call their own sin, cos)");
+  constexpr std::size_t kPadded = (N + 7) / 8 * 8;
+  alignas(64) double xs[kPadded] = {};
+  alignas(64) double cs[kPadded];
+  alignas(64) double ss[kPadded];
   for (std::size_t i = 0; i < N; ++i) {
     // Out-of-range, infinite and NaN arguments are replaced by 0 here (a NaN
     // or huge n must not reach the integer conversion) and by libm below.
     const double xi = static_cast<double>(x[i]);
-    double ci, si;
-    sine_cosine_reduced(std::fabs(xi) <= 1e5 ? xi : 0.0, ci, si);
-    c[i] = static_cast<S>(ci);
-    s[i] = static_cast<S>(si);
+    xs[i] = std::fabs(xi) <= 1e5 ? xi : 0.0;
+  }
+  for (std::size_t i = 0; i < kPadded; ++i) sine_cosine_reduced(xs[i], cs[i], ss[i]);
+  for (std::size_t i = 0; i < N; ++i) {
+    c[i] = static_cast<S>(cs[i]);
+    s[i] = static_cast<S>(ss[i]);
   }
   for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
     if (std::fabs(static_cast<double>(x[i])) <= 1e5) continue;
