@@ -12,25 +12,21 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <type_traits>
 
 namespace {
 
-/// Distance in units in the last place between two finite doubles.
-std::int64_t ulps(double a, double b) {
+/// Distance in units in the last place between two finite floats or doubles.
+template <class F>
+std::int64_t ulps(F a, F b) {
+  using Bits = std::conditional_t<sizeof(F) == 8, std::int64_t, std::int32_t>;
+  static_assert(sizeof(Bits) == sizeof(F), "float or double");
   if (a == b) return 0;
-  std::int64_t ia, ib;
+  Bits ia, ib;
   std::memcpy(&ia, &a, sizeof ia);
   std::memcpy(&ib, &b, sizeof ib);
   if ((ia < 0) != (ib < 0)) return std::numeric_limits<std::int64_t>::max();
-  return ia > ib ? ia - ib : ib - ia;
-}
-std::int64_t ulps(float a, float b) {
-  if (a == b) return 0;
-  std::int32_t ia, ib;
-  std::memcpy(&ia, &a, sizeof ia);
-  std::memcpy(&ib, &b, sizeof ib);
-  if ((ia < 0) != (ib < 0)) return std::numeric_limits<std::int64_t>::max();
-  return ia > ib ? ia - ib : ib - ia;
+  return ia > ib ? std::int64_t{ia} - ib : std::int64_t{ib} - ia;
 }
 
 TEST(SineCosine, DoubleWithinOneUlpOfLibm) {

@@ -74,14 +74,6 @@ struct LaneVector {
 template <class S, int W>
 using Lanes = typename LaneVector<S, W>::type;
 
-/// The lanes of a coefficient array (entries 0..r, zero above).
-template <class S, int W>
-HODYN_ALWAYS_INLINE Lanes<S, W> lanes_from(const S* coefficients, int r) {
-  Lanes<S, W> v{};
-  for (int k = 0; k <= r; ++k) v[k] = coefficients[k];
-  return v;
-}
-
 template <int I, class V, std::size_t... L>
 HODYN_ALWAYS_INLINE V shifted_lanes(V a, std::index_sequence<L...>) {
   constexpr int kW = static_cast<int>(sizeof...(L));
@@ -139,7 +131,7 @@ struct LaneV3 {
   Lanes<S, W> x{}, y{}, z{};
 
   template <int A>
-  HODYN_ALWAYS_INLINE Lanes<S, W>& at() {
+  HODYN_ALWAYS_INLINE const Lanes<S, W>& at() const {
     if constexpr (A == 0)
       return x;
     else if constexpr (A == 1)
@@ -148,13 +140,8 @@ struct LaneV3 {
       return z;
   }
   template <int A>
-  HODYN_ALWAYS_INLINE const Lanes<S, W>& at() const {
-    if constexpr (A == 0)
-      return x;
-    else if constexpr (A == 1)
-      return y;
-    else
-      return z;
+  HODYN_ALWAYS_INLINE Lanes<S, W>& at() {
+    return const_cast<Lanes<S, W>&>(static_cast<const LaneV3&>(*this).template at<A>());
   }
   HODYN_ALWAYS_INLINE LaneV3& operator+=(const LaneV3& o) {
     x += o.x;
