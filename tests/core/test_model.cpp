@@ -171,11 +171,29 @@ TEST_F(ModelSetters, NonUnitAxisIsRejected) {
 TEST_F(ModelSetters, AxisNotMatchingAlignedKindIsRejected) {
   // Joint 1 is kRevoluteY: an x axis (unit, valid otherwise) must be refused.
   EXPECT_EQ(model_.set_revolute_axis(1, Vec3(1, 0, 0), Vec3(0.09, 0, -0.1)), Status::kInvalidModel);
-  // Negative y is not "its own axis, positive direction".
-  EXPECT_EQ(model_.set_revolute_axis(1, Vec3(0, -1, 0), Vec3(0.09, 0, -0.1)), Status::kInvalidModel);
+  // Nor a tilted axis near y (only ±y within the orthonormality tolerance).
+  EXPECT_EQ(model_.set_revolute_axis(1, Vec3(0, 0.6, 0.8), Vec3(0.09, 0, -0.1)), Status::kInvalidModel);
   // A prismatic screw on a revolute joint.
   EXPECT_EQ(model_.set_prismatic_axis(1, Vec3(0, 1, 0)), Status::kInvalidModel);
   expect_unchanged();
+}
+
+TEST_F(ModelSetters, NegativeAlignedAxisSetsTheSense) {
+  // kRevoluteY about −y through (0.09, 0, −0.1): accepted with sense −1; the
+  // screw keeps the direction as given, the fast-path axis stays +y, and the
+  // axis point is the same as for +y.
+  ASSERT_EQ(model_.set_revolute_axis(1, Vec3(0, -1, 0), Vec3(0.09, 0, -0.1)), Status::kOk);
+  EXPECT_EQ(model_.joint_sense(1), -1.0);
+  EXPECT_EQ(model_.joint_axis(1), Vec3(0, 1, 0));
+  EXPECT_LT(max_abs(model_.joint_screw(1) - v6(0, -1, 0, -0.1, 0, -0.09)), 1e-15);
+  EXPECT_LT(max_abs(model_.joint_axis_point(1) - Vec3(0.09, 0, -0.1)), 1e-15);
+  // Back to +y: sense +1 again; the other joints were never touched.
+  ASSERT_EQ(model_.set_revolute_axis(1, Vec3(0, 1, 0), Vec3(0.09, 0, -0.1)), Status::kOk);
+  EXPECT_EQ(model_.joint_sense(1), 1.0);
+  for (int j = 0; j < 7; ++j) EXPECT_EQ(model_.joint_sense(j), 1.0) << j;
+  // The sense survives a cast.
+  ASSERT_EQ(model_.set_revolute_axis(3, Vec3(0, 0, -1), model_.joint_axis_point(3)), Status::kOk);
+  EXPECT_EQ(model_.cast<float>().joint_sense(3), -1.0f);
 }
 
 TEST_F(ModelSetters, PitchOnRevoluteIsRejected) {

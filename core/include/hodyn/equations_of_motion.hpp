@@ -203,8 +203,9 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
     if constexpr (is_revolute(K)) {
       using std::cos;
       using std::sin;
-      rot[j] = detail::axis_rotation<K>(V3<S>::from(model.joint_axis(j)), S(1), S(cos(q(j - 1))),
-                                          S(sin(q(j - 1))));
+      const S theta = model.joint_sense(j) * q(j - 1);  // about the positive axis
+      rot[j] = detail::axis_rotation<K>(V3<S>::from(model.joint_axis(j)), S(1), S(cos(theta)),
+                                          S(sin(theta)));
     } else {
       rot[j] = M3<S>{{S(1), S(0), S(0), S(0), S(1), S(0), S(0), S(0), S(1)}};
     }
@@ -212,7 +213,8 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
   // Offset of joint frame j in its parent's frame (prismatic: d + e q).
   const auto offset = [&](int j) {
     V3<S> d = V3<S>::from(model.local_offset(j));
-    if (is_prismatic(Tree::kJoint[j])) d += q(j - 1) * V3<S>::from(model.joint_axis(j));
+    if (is_prismatic(Tree::kJoint[j]))
+      d += (model.joint_sense(j) * q(j - 1)) * V3<S>::from(model.joint_axis(j));
     return d;
   };
   for_each_joint_reverse<Tree>([&](auto, int j) {
@@ -234,8 +236,10 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
     constexpr JointKind K = decltype(kind)::value;
     const int col = 5 + j;
     const V3<S> e = V3<S>::from(model.joint_axis(j));
+    const S sense = model.joint_sense(j);  // S_j = s_j (e; 0) or s_j (0; e)
     SV<S> f = comp[j].template times_screw<K>(e);  // M^C_j S_j in frame j
-    mm(col, col) = is_revolute(K) ? dot(e, f.ang) : dot(e, f.lin);
+    f = {sense * f.ang, sense * f.lin};
+    mm(col, col) = sense * (is_revolute(K) ? dot(e, f.ang) : dot(e, f.lin));
     // Carry it up the tree: f ← Ad_{X_c}⁻ᵀ f = (R n + d × R f; R f), S_iᵀ f at each ancestor.
     for (int c = j; c > 0;) {
       const V3<S> rf = rot[c] * f.lin;
@@ -243,7 +247,8 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
       const int i = Tree::kParent[c];
       if (i == 0) break;
       const V3<S> ei = V3<S>::from(model.joint_axis(i));
-      const S v = is_revolute(Tree::kJoint[i]) ? dot(ei, f.ang) : dot(ei, f.lin);
+      const S v =
+          model.joint_sense(i) * (is_revolute(Tree::kJoint[i]) ? dot(ei, f.ang) : dot(ei, f.lin));
       mm(5 + i, col) = v;
       mm(col, 5 + i) = v;
       c = i;

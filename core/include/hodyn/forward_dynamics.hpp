@@ -229,15 +229,16 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     momentum_factors(0, b, com, model.home_inertia(0));
     set_rigid_inertia(b.inertia, model.mass(0), com, model.home_inertia(0));
   }
-  ws.joint_sine_cosine.compute([&](int j) { return in.q(j - 1); });
+  // Internally θ_j = s_j q_j about the positive axis (s_j: joint sense, model.hpp).
+  ws.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * in.q(j - 1); });
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
     auto& b = body[j];
     const auto& parent = body[Tree::kParent[j]];
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
-    b.q[0] = in.q(j - 1);
-    b.rate[0] = in.q_dot(j - 1);
+    b.q[0] = model.joint_sense(j) * in.q(j - 1);
+    b.rate[0] = model.joint_sense(j) * in.q_dot(j - 1);
     if constexpr (is_revolute(K)) {
       b.cos_q[0] = ws.joint_sine_cosine.cosine[static_cast<std::size_t>(j)];
       b.sin_q[0] = ws.joint_sine_cosine.sine[static_cast<std::size_t>(j)];
@@ -397,14 +398,15 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       const V3<S> d = V3<S>::from(model.local_offset(j));
       const V3<S> e = V3<S>::from(model.joint_axis(j));
       const SV<S>& c = b.acceleration_bias;
+      const S sense = model.joint_sense(j);
       SV<S> pa = b.bias + b.inertia * c;
       S x(0);
       if (prescribed(j)) {
-        if constexpr (kHybrid) x = inv_fact[k] * hybrid->joint_acceleration[k](j - 1);
+        if constexpr (kHybrid) x = inv_fact[k] * (sense * hybrid->joint_acceleration[k](j - 1));
       } else {
-        S tau = inv_fact[k] * in.joint_torque[k](j - 1) - screw_dot<K>(e, b.bias) -
+        S tau = inv_fact[k] * (sense * in.joint_torque[k](j - 1)) - screw_dot<K>(e, b.bias) -
                 dot(b.screw_inertia, c);
-        if (loads != nullptr) tau += inv_fact[k] * loads->joint_torque[k](j - 1);
+        if (loads != nullptr) tau += inv_fact[k] * (sense * loads->joint_torque[k](j - 1));
         x = b.inverse_d * tau;
       }
       b.partial = x;
@@ -476,13 +478,14 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       add_screw<K>(e, alpha, a);
       b.acceleration[k] = a;
       b.rate[k + 1] = reciprocal<S>(k + 1) * alpha;
-      motion.q[k + 2](j - 1) = fact[k] * alpha;
+      const S sense = model.joint_sense(j);  // q^(k+2) = s θ^(k+2), τ = s τ_θ
+      motion.q[k + 2](j - 1) = fact[k] * (sense * alpha);
       if (need_wrench || prescribed(j)) {
         b.wrench[k] = b.inertia * a + b.bias;
         if (prescribed(j)) {
           S tau = screw_dot<K>(e, b.wrench[k]);
-          if (loads != nullptr) tau -= inv_fact[k] * loads->joint_torque[k](j - 1);
-          data.joint_torque[k](j - 1) = fact[k] * tau;
+          if (loads != nullptr) tau -= inv_fact[k] * (sense * loads->joint_torque[k](j - 1));
+          data.joint_torque[k](j - 1) = fact[k] * (sense * tau);
         }
       }
     });

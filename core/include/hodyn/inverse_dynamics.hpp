@@ -7,7 +7,8 @@
 //   base_wrench[k]       Q₁^(k): the spatial propulsion wrench (world axes,
 //                        moment about the world origin) that realises the motion,
 //   base_wrench_body[k]  dᵏ/dtᵏ (Ad_C₁ᵀ Q₁): the same wrench in the base frame,
-//   joint_torque[k]      τ^(k) = Σ_i C(k,i) (S_j^(k−i))ᵀ W_j^(i) − τ_ext^(k).
+//   joint_torque[k]      τ^(k) = Σ_i C(k,i) (S_j^(k−i))ᵀ W_j^(i) − τ_ext^(k),
+//                        positive about the joint axis as set (joint sense, model.hpp).
 // At the home pose at rest, base_wrench[0] = (0,0,0, 0,0, m_total g).
 //
 // Internally the recursions run on Taylor coefficients (see
@@ -109,8 +110,8 @@ void write_inverse_dynamics_results(int r, const Model<Tree, Scalar>& model,
     const S scale = factorial<S>(k);
     data.base_wrench[k] = (scale * data.base_frame.to_world(k, f0)).eigen();
     data.base_wrench_body[k] = scale * coadjoint(a0, Wrench<S>(f0[k].eigen()));
-    for (int j = 1; j < Tree::kNumBodies; ++j)
-      data.joint_torque[k](j - 1) = scale * data.torque[j][k];
+    for (int j = 1; j < Tree::kNumBodies; ++j)  // τ_j = s_j τ_θ,j (joint sense, model.hpp)
+      data.joint_torque[k](j - 1) = scale * (model.joint_sense(j) * data.torque[j][k]);
     if (loads != nullptr) data.joint_torque[k] -= loads->joint_torque[k];
   }
 }
@@ -122,7 +123,7 @@ void inverse_dynamics_kernel(int order, const Model<Tree, Scalar>& model,
                              const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                              const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
   const int r = FixedOrder >= 0 ? FixedOrder : order;
-  data.joint_sine_cosine.compute([&](int j) { return motion.q[0](j - 1); });
+  data.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
   joint_frame_inverse_dynamics<FixedOrder>(r, model, data.body, data.torque, data.base_frame,
                                            data.base_series, data.scratch, data.joint_sine_cosine,
                                            motion, loads);

@@ -5,6 +5,11 @@
 //   - the home pose A⁰_j of every body frame (world frame, home configuration:
 //     all q = 0 and the base pose the identity),
 //   - the constant spatial screw Y_j of every joint at home (world frame),
+//   - the sense s_j = ±1 of every joint: +1 unless an axis-aligned kind was
+//     given the negative axis (e.g. kRevoluteZ about (0, 0, −1)); the fast
+//     paths then run on θ_j = s_j q_j about the positive axis, and the
+//     algorithms convert at their boundary (q, q̇, … in; τ or q̈ out), so q and
+//     τ stay positive about the axis as the user gave it,
 //   - the spatial inertia of every body in its own frame,
 //   - gravity.
 // The setters check what they are given and keep the derived quantities the
@@ -72,8 +77,9 @@ class Model {
 
   /// Sets the home screw Y_j of joint j ≥ 1: (e; a × e) for a revolute joint
   /// (|e| = 1, a on the axis), (0; e) for a prismatic one (|e| = 1). The screw
-  /// must match the joint kind of the tree (an axis-aligned kind requires its
-  /// own axis, positive direction).
+  /// must match the joint kind of the tree: an axis-aligned kind requires its
+  /// own coordinate axis, in either direction — the negative one sets the
+  /// joint's sense to −1 (joint_sense), so q and τ keep the sign of `e`.
   Status set_joint_screw(int j, const Twist<Scalar>& screw) {
     if (j < 1 || j >= kNumBodies) return Status::kInvalidArgument;
     using Traits = ScalarTraits<Scalar>;
@@ -88,16 +94,23 @@ class Model {
     if (is_revolute(kind) && abs_primal(w.dot(v)) > tol) return Status::kInvalidModel;  // no pitch
     if (is_prismatic(kind) && abs_primal(w.squaredNorm()) > tol) return Status::kInvalidModel;
     const int axis = aligned_axis(kind);
-    if (axis >= 0 && abs_primal(e(axis) - Scalar(1)) > tol) return Status::kInvalidModel;
+    Scalar sense(1);
+    if (axis >= 0) {
+      if (abs_primal(e(axis) + Scalar(1)) <= tol) sense = Scalar(-1);
+      else if (abs_primal(e(axis) - Scalar(1)) > tol) return Status::kInvalidModel;
+    }
     screw_[j] = screw;
     axis_[j] = e;
     if (axis >= 0) {  // exact unit axis, so the fast path and the screw agree
       axis_[j] = Vector3<Scalar>::Zero();
       axis_[j](axis) = Scalar(1);
-      if (is_revolute(kind)) angular(screw_[j]) = axis_[j];
-      else linear(screw_[j]) = axis_[j];
+      if (is_revolute(kind)) angular(screw_[j]) = sense * axis_[j];
+      else linear(screw_[j]) = sense * axis_[j];
     }
-    axis_point_[j] = is_revolute(kind) ? Vector3<Scalar>(axis_[j].cross(v)) : Vector3<Scalar>::Zero();
+    sense_[j] = sense;
+    // The axis point a⊥ = e × (a × e) from the screw as given (e with its sense).
+    axis_point_[j] = is_revolute(kind) ? Vector3<Scalar>((sense * axis_[j]).cross(v))
+                                       : Vector3<Scalar>::Zero();
     update_body(j);
     return Status::kOk;
   }
@@ -122,7 +135,10 @@ class Model {
 
   const Pose<Scalar>& home_pose(int j) const { return home_pose_[j]; }
   const SpatialInertia<Scalar>& body_inertia(int j) const { return inertia_[j]; }
+  /// The home screw Y_j as set, with the joint's sense (V_j = V_p + Y_j q̇_j at home).
   const Twist<Scalar>& joint_screw(int j) const { return screw_[j]; }
+  /// s_j = −1 when an axis-aligned joint was given its negative axis, else +1.
+  const Scalar& joint_sense(int j) const { return sense_[j]; }
   const Vector3<Scalar>& gravity() const { return gravity_; }
   Scalar total_mass() const {
     Scalar m(0);
@@ -137,7 +153,9 @@ class Model {
   const Vector3<Scalar>& home_com(int j) const { return home_com_[j]; }
   /// Rotational inertia of body j about its centre of mass, world axes, at home.
   const SymmetricMatrix3<Scalar>& home_inertia(int j) const { return home_inertia_[j]; }
-  /// Unit joint axis at home (revolute: rotation axis, prismatic: direction).
+  /// Unit joint axis at home (revolute: rotation axis, prismatic: direction)
+  /// the fast paths turn about: for an axis-aligned kind the positive
+  /// coordinate axis, whatever the joint's sense.
   const Vector3<Scalar>& joint_axis(int j) const { return axis_[j]; }
   /// Point of the revolute axis closest to the world origin, at home.
   const Vector3<Scalar>& joint_axis_point(int j) const { return axis_point_[j]; }
@@ -160,6 +178,7 @@ class Model {
       m.home_pose_[j] = home_pose_[j].template cast<NewScalar>();
       m.inertia_[j] = inertia_[j].template cast<NewScalar>();
       m.screw_[j] = screw_[j].template cast<NewScalar>();
+      m.sense_[j] = NewScalar(sense_[j]);
       m.axis_[j] = axis_[j].template cast<NewScalar>();
       m.axis_point_[j] = axis_point_[j].template cast<NewScalar>();
       m.home_com_[j] = home_com_[j].template cast<NewScalar>();
@@ -176,6 +195,11 @@ class Model {
   template <class, class>
   friend class Model;
 
+  static std::array<Scalar, kNumBodies> ones() {
+    std::array<Scalar, kNumBodies> a;
+    for (auto& x : a) x = Scalar(1);
+    return a;
+  }
   static auto abs_primal(const Scalar& x) {
     using std::abs;
     return abs(ScalarTraits<Scalar>::primal(x));
@@ -244,6 +268,7 @@ class Model {
   std::array<Pose<Scalar>, kNumBodies> home_pose_{};
   std::array<SpatialInertia<Scalar>, kNumBodies> inertia_{};
   std::array<Twist<Scalar>, kNumBodies> screw_{};
+  std::array<Scalar, kNumBodies> sense_ = ones();
   Vector3<Scalar> gravity_ = Vector3<Scalar>::Zero();
   // derived
   std::array<Vector3<Scalar>, kNumBodies> axis_{};

@@ -365,7 +365,7 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
 
   // cos q, sin q of every joint in one vectorized pass (sine_cosine.hpp).
   auto& trig = data.joint_sine_cosine;
-  trig.compute([&](int j) { return motion.q[0](j - 1); });
+  trig.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
 
   // ---- forward pass: twist, acceleration and wrench of every body ----
   for_each_joint<Tree>([&](auto kind, int j) {
@@ -375,11 +375,17 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
     const V3<S> e = V3<S>::from(model.joint_axis(j));
     const LaneSV<S, W> pt = lanes::load_sv<W>(ws, p, WS::kTwist);
     const LaneSV<S, W> pa = lanes::load_sv<W>(ws, p, WS::kAcceleration);
-    // q_[m] = q^(m)/m!, q̇_[m] = q^(m+1)/m!, q̈_[m] = q^(m+2)/m!.
-    const L qd = lanes::gather<S, W>(
-        [&](int m) { return inv_fact[m] * motion.q[static_cast<std::size_t>(m + 1)](j - 1); }, r);
-    const L qdd = lanes::gather<S, W>(
-        [&](int m) { return inv_fact[m] * motion.q[static_cast<std::size_t>(m + 2)](j - 1); }, r);
+    // θ_[m] = s q^(m)/m!, θ̇_[m] = s q^(m+1)/m!, θ̈_[m] = s q^(m+2)/m! (s: joint sense).
+    const S sense = model.joint_sense(j);
+    const auto joint_series = [&](int shift) {
+      return lanes::gather<S, W>(
+          [&](int m) {
+            return inv_fact[m] * (sense * motion.q[static_cast<std::size_t>(m + shift)](j - 1));
+          },
+          r);
+    };
+    const L qd = joint_series(1);
+    const L qdd = joint_series(2);
     const ShiftedLanes<S, W> qd_shift(qd, r);
     LaneSV<S, W> t, a;
     if constexpr (is_revolute(K)) {
@@ -418,8 +424,7 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
     } else {
       static_assert(is_prismatic(K), "joint kind must be revolute or prismatic");
       // X = T(d + e q): Ad_X⁻¹ w = (ω; v − d × ω − q (e × ω)).
-      const L q = lanes::gather<S, W>(
-          [&](int m) { return inv_fact[m] * motion.q[static_cast<std::size_t>(m)](j - 1); }, r);
+      const L q = joint_series(0);
       const ShiftedLanes<S, W> q_shift(q, r);
       t.ang = pt.ang;
       t.lin = pt.lin - cross_constant(d, pt.ang);
@@ -455,8 +460,10 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
       w.lin = lanes::rotate<K, false>(e, c, s, f.lin, r);
     } else {
       tau = lanes::axis_dot<K>(e, f.lin);
+      const S sense = model.joint_sense(j);
       const L q = lanes::gather<S, W>(
-          [&](int m) { return inv_fact[m] * motion.q[static_cast<std::size_t>(m)](j - 1); }, r);
+          [&](int m) { return inv_fact[m] * (sense * motion.q[static_cast<std::size_t>(m)](j - 1)); },
+          r);
       const ShiftedLanes<S, W> q_shift(q, r);
       // Ad_X⁻ᵀ f with X = T(d + e q): (n + (d + e q) × f; f).
       w = f;
@@ -467,7 +474,8 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
     pf.ang += w.ang;
     pf.lin += w.lin;
     lanes::store_sv<W>(ws, p, WS::kWrench, pf);
-    for (int k = 0; k <= r; ++k) data.joint_torque[k](j - 1) = tau[k];
+    const S tau_sense = model.joint_sense(j);  // τ_j = s_j τ_θ,j
+    for (int k = 0; k <= r; ++k) data.joint_torque[k](j - 1) = tau_sense * tau[k];
   });
 
   // ---- results: Q₁^(k) = k! (Ad_{P₀}⁻ᵀ f₀)_[k], (Ad_C₁ᵀ Q₁)^(k) = k! Ad_{A⁰_0}ᵀ f₀,[k],

@@ -297,10 +297,12 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
     auto& b = body[j];
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
-    // q_[m] = q^(m)/m!, q̇_[m] = q^(m+1)/m!, q̈_[m] = q^(m+2)/m!.
-    const auto q = [&](int m) -> S { return inv_fact[m] * motion.q[m](j - 1); };
-    const auto qd = [&](int m) -> S { return inv_fact[m] * motion.q[m + 1](j - 1); };
-    const auto qdd = [&](int m) -> S { return inv_fact[m] * motion.q[m + 2](j - 1); };
+    // θ_[m] = s q^(m)/m!, θ̇_[m] = s q^(m+1)/m!, θ̈_[m] = s q^(m+2)/m!: the
+    // joint coordinate about the positive axis (s = joint sense, model.hpp).
+    const S sense = model.joint_sense(j);
+    const auto q = [&](int m) -> S { return inv_fact[m] * (sense * motion.q[m](j - 1)); };
+    const auto qd = [&](int m) -> S { return inv_fact[m] * (sense * motion.q[m + 1](j - 1)); };
+    const auto qdd = [&](int m) -> S { return inv_fact[m] * (sense * motion.q[m + 2](j - 1)); };
     const auto offset = [&](const SV<S>& w) { return SV<S>{w.ang, w.lin - cross(d, w.ang)}; };
     // Taylor coefficients of cos q, sin q: (sin q)' = cos q q̇, (cos q)' = −sin q q̇.
     const auto rotation_series = [&]() {
@@ -470,7 +472,8 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
         // Pose series of P_j (the world wrench is moved into joint frame j).
         MovingFrame<MaxOrder, S> frame;
         joint_frame_pose_series(
-            model, base_frame, body, [&](int c, int m) { return inv_fact[m] * motion.q[m](c - 1); },
+            model, base_frame, body,
+            [&](int c, int m) { return inv_fact[m] * (model.joint_sense(c) * motion.q[m](c - 1)); },
             j, r, frame);
         std::array<SV<S>, MaxOrder + 1> w{};
         for (int k = 0; k <= r; ++k) {
@@ -504,8 +507,10 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
              rotate_series<K, false>(k, b.cos_q, b.sin_q, e, lin)};
       } else {
         w = b.wrench[k];
+        const S sense = model.joint_sense(j);
         for (int i = 0; i <= k; ++i)
-          w.ang += (inv_fact[i] * motion.q[i](j - 1)) * axis_cross<K>(e, b.wrench[k - i].lin);
+          w.ang += (inv_fact[i] * (sense * motion.q[i](j - 1))) *
+                   axis_cross<K>(e, b.wrench[k - i].lin);
       }
       w.ang += cross(d, w.lin);
       parent.wrench[k] += w;

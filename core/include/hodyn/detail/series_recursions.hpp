@@ -88,11 +88,15 @@ inline void place_base(const Model<Tree, S>& model, const Pose<S>& base_pose,
 }
 
 /// Order 0 of body j: F_j = F_p exp([Y_j] q_j) (Alg. 1), S_j = Ad_{F_j} Y_j,
-/// centre of mass F_j(c_home) and inertia R_F I_home R_Fᵀ.
+/// centre of mass F_j(c_home) and inertia R_F I_home R_Fᵀ. The pose turns by
+/// θ = s q about the positive axis and S_j carries the joint sense s, so that
+/// V_j = V_p + S_j q̇_j holds in the user's q (model.hpp).
 template <JointKind K, int MaxOrder, class Tree, class S>
 inline void place_body(const Model<Tree, S>& model, int j,
-                                    const BodySeries<MaxOrder, S>& parent, const S& q,
+                                    const BodySeries<MaxOrder, S>& parent, const S& q_user,
                                     BodySeries<MaxOrder, S>& b) {
+  const S sense = model.joint_sense(j);
+  const S q = sense * q_user;
   const M3<S>& rp = parent.rotation;
   if constexpr (is_revolute(K)) {
     using std::cos;
@@ -124,7 +128,7 @@ inline void place_body(const Model<Tree, S>& model, int j,
       e_world = rp * e;
     }
     b.translation = a_world - b.rotation * a;  // F_j maps a to a_world
-    b.screw[0] = {e_world, cross(a_world, e_world)};
+    b.screw[0] = {sense * e_world, sense * cross(a_world, e_world)};
     b.com[0] = b.rotation * V3<S>::from(model.com_from_axis_point(j)) + a_world;
   } else {
     static_assert(is_prismatic(K), "joint kind must be revolute or prismatic");
@@ -136,7 +140,7 @@ inline void place_body(const Model<Tree, S>& model, int j,
       e_world = rp * V3<S>::from(model.joint_axis(j));
     }
     b.translation = parent.translation + q * e_world;
-    b.screw[0] = {V3<S>{}, e_world};
+    b.screw[0] = {V3<S>{}, sense * e_world};
     b.com[0] = b.rotation * V3<S>::from(model.home_com(j)) + b.translation;
   }
   b.inertia[0] = model.home_inertia(j).congruence(b.rotation);
