@@ -1,0 +1,99 @@
+// tools/urdf/src/articulated_check.cpp — see articulated_check.hpp.
+#include "articulated_check.hpp"
+
+#include "tool_error.hpp"
+
+#include <Eigen/Eigenvalues>
+
+namespace hodyn_urdf {
+
+namespace {
+
+using Matrix6 = Eigen::Matrix<double, 6, 6>;
+using Vector6 = Eigen::Matrix<double, 6, 1>;
+
+Eigen::Matrix3d skew(const Eigen::Vector3d& v) {
+  Eigen::Matrix3d s;
+  s << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
+  return s;
+}
+
+/// Spatial inertia about the world origin, (angular; linear) ordering:
+/// [I_c + m [c][c]ᵀ, m [c]; m [c]ᵀ, m 1] with c the CoM in the world.
+Matrix6 world_inertia(const RobotBody& b) {
+  const Eigen::Vector3d c = b.home.rotation * b.com + b.home.translation;
+  const Eigen::Matrix3d ic = b.home.rotation * b.inertia * b.home.rotation.transpose();
+  const Eigen::Matrix3d cx = skew(c);
+  Matrix6 m;
+  m << ic + b.mass * cx * cx.transpose(), b.mass * cx, b.mass * cx.transpose(),
+      b.mass * Eigen::Matrix3d::Identity();
+  return m;
+}
+
+/// The same inertia about the point o: Tᵀ M T, T = [1 0; [o] 1].
+Matrix6 about_point(const Matrix6& m, const Eigen::Vector3d& o) {
+  Matrix6 t = Matrix6::Identity();
+  t.bottomLeftCorner<3, 3>() = skew(o);
+  return t.transpose() * m * t;
+}
+
+bool positive_definite(const Eigen::Matrix3d& m, double scale) {
+  const Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> s(0.5 * (m + m.transpose()),
+                                                         Eigen::EigenvaluesOnly);
+  return s.eigenvalues()(0) > kSingularTolerance * scale;
+}
+
+}  // namespace
+
+void check_articulated_inertias(const RobotModel& model) {
+  const std::size_t n = model.bodies.size();
+  std::vector<Matrix6> articulated(n);
+  std::vector<double> subtree_mass(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    articulated[j] = world_inertia(model.bodies[j]);
+    subtree_mass[j] = model.bodies[j].mass;
+  }
+  for (std::size_t j = n; j-- > 1;) {
+    const RobotBody& b = model.bodies[j];
+    const auto p = static_cast<std::size_t>(b.parent);
+    Vector6 s;
+    if (hodyn::is_revolute(b.kind)) s << b.axis, b.point.cross(b.axis);
+    else s << Eigen::Vector3d::Zero(), b.axis;
+    const Matrix6& ma = articulated[j];
+    const Matrix6 local = about_point(ma, b.home.translation);
+    const double scale = hodyn::is_revolute(b.kind) ? local.topLeftCorner<3, 3>().trace()
+                                                    : local.bottomRightCorner<3, 3>().trace();
+    const Vector6 u = ma * s;
+    const double d = s.dot(u);
+    if (!(d > kSingularTolerance * scale)) {
+      if (subtree_mass[j] == 0)
+        throw ToolError("link " + quoted(b.link) +
+                        " is massless and so is everything it carries: joint " + quoted(b.joint) +
+                        " moves no inertia (give a link an <inertial> or make the joint fixed)");
+      throw ToolError("joint " + quoted(b.joint) + ": link " + quoted(b.link) +
+                      " and what it carries have no inertia about the joint axis at home "
+                      "(a massless link whose child joints absorb this joint's motion, or point "
+                      "masses on the axis): the dynamics are singular");
+    }
+    articulated[p] += ma - u * u.transpose() / d;
+    subtree_mass[p] += subtree_mass[j];
+  }
+  if (!(model.total_mass > 0))
+    throw ToolError("the robot has no mass (no link has an <inertial> with a positive mass)");
+  // Base: M^A_0 positive definite ⇔ its linear block C and the Schur complement
+  // A − B C⁻¹ Bᵀ are (base frame = world at home).
+  const Matrix6& m0 = articulated[0];
+  const Eigen::Matrix3d c = m0.bottomRightCorner<3, 3>();
+  const bool linear_ok = positive_definite(c, c.trace());
+  const bool angular_ok =
+      linear_ok &&
+      positive_definite(m0.topLeftCorner<3, 3>() -
+                            m0.topRightCorner<3, 3>() * c.inverse() * m0.bottomLeftCorner<3, 3>(),
+                        m0.topLeftCorner<3, 3>().trace());
+  if (!angular_ok)
+    throw ToolError("root link " + quoted(model.root) +
+                    ": the floating base's articulated inertia is singular at home (a massless "
+                    "base whose child joints absorb its motion)");
+}
+
+}  // namespace hodyn_urdf

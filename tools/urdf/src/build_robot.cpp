@@ -1,0 +1,208 @@
+// tools/urdf/src/build_robot.cpp — UrdfDocument → RobotModel (see robot_model.hpp).
+#include "robot_model.hpp"
+
+#include "articulated_check.hpp"
+#include "tool_error.hpp"
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace hodyn_urdf {
+
+namespace {
+
+/// A point mass distribution in body coordinates: mass, CoM, inertia about the CoM.
+struct MassPart {
+  double mass;
+  Eigen::Vector3d com;
+  Eigen::Matrix3d inertia;
+};
+
+/// Lumps rigidly attached parts exactly: m = Σ mᵢ, c = Σ mᵢ cᵢ / m and, by the
+/// parallel-axis theorem, I_c = Σ (Iᵢ + mᵢ (|dᵢ|² 1 − dᵢ dᵢᵀ)), dᵢ = cᵢ − c.
+MassPart lump(const std::vector<MassPart>& parts) {
+  MassPart total{0, Eigen::Vector3d::Zero(), Eigen::Matrix3d::Zero()};
+  for (const MassPart& p : parts) {
+    total.mass += p.mass;
+    total.com += p.mass * p.com;
+  }
+  if (total.mass > 0) total.com /= total.mass;
+  else total.com.setZero();  // massless: no centre of mass, keep the frame origin
+  for (const MassPart& p : parts) {
+    const Eigen::Vector3d d = p.com - total.com;
+    total.inertia += p.inertia + p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() -
+                                           d * d.transpose());
+  }
+  total.inertia = 0.5 * (total.inertia + total.inertia.transpose());
+  return total;
+}
+
+class Builder {
+ public:
+  explicit Builder(const UrdfDocument& doc) : doc_(doc) {
+    for (const UrdfJoint& j : doc.joints) children_[j.parent].push_back(&j);
+    for (const UrdfLink& l : doc.links) links_[l.name] = &l;
+  }
+
+  RobotModel build() {
+    count_bodies();
+    model_.robot_name = doc_.robot_name;
+    model_.root = doc_.root;
+    model_.bodies.emplace_back();
+    model_.bodies[0].link = doc_.root;
+    parts_.emplace_back();
+    visit(doc_.root, 0, Transform{});
+    for (std::size_t j = 0; j < model_.bodies.size(); ++j) {
+      RobotBody& b = model_.bodies[j];
+      const MassPart m = lump(parts_[j]);
+      b.mass = m.mass;
+      b.com = m.com;
+      b.inertia = m.inertia;
+      model_.total_mass += m.mass;
+      for (const std::string& l : b.lumped_links) model_.lumped_links.push_back(l);
+    }
+    for (const UrdfLink& l : doc_.links) model_.link_bodies.emplace_back(l.name, body_of_.at(l.name));
+    return model_;
+  }
+
+ private:
+  /// Refuses a tree above kMaxBodies before anything is built.
+  void count_bodies() const {
+    int bodies = 1;
+    for (const UrdfJoint& j : doc_.joints)
+      if (j.type != UrdfJointType::kFixed) ++bodies;
+    if (bodies > kMaxBodies)
+      throw ToolError("the robot has " + std::to_string(bodies) +
+                      " bodies (the root and one per movable joint); hodyn-urdf generates at "
+                      "most " + std::to_string(kMaxBodies));
+  }
+
+  /// Adds `link` (at `in_body` in body `body`'s frame) and, depth-first in
+  /// document order, everything below it.
+  void visit(const std::string& link_name, int body, const Transform& in_body) {
+    body_of_[link_name] = body;
+    RobotBody& b = model_.bodies[static_cast<std::size_t>(body)];
+    if (b.link != link_name) b.lumped_links.push_back(link_name);
+    const UrdfLink& link = *links_.at(link_name);
+    if (link.inertial) {
+      const UrdfInertial& i = *link.inertial;
+      const Transform frame = in_body * i.frame;  // inertial frame in the body frame
+      parts_[static_cast<std::size_t>(body)].push_back(
+          {i.mass, frame.translation, frame.rotation * i.inertia * frame.rotation.transpose()});
+    }
+    for (const UrdfJoint* joint : children_[link_name]) {
+      const Transform child_in_body = in_body * joint->origin;
+      if (joint->type == UrdfJointType::kFixed) {
+        visit(joint->child, body, child_in_body);
+        continue;
+      }
+      const int child = static_cast<int>(model_.bodies.size());
+      RobotBody c;
+      c.link = joint->child;
+      c.parent = body;
+      c.home = model_.bodies[static_cast<std::size_t>(body)].home * child_in_body;
+      set_joint(*joint, c);
+      model_.bodies.push_back(c);
+      parts_.emplace_back();
+      visit(joint->child, child, Transform{});
+    }
+  }
+
+  /// Joint kind, world axis and point, limits of the joint that moves `c`.
+  static void set_joint(const UrdfJoint& joint, RobotBody& c) {
+    using hodyn::JointKind;
+    c.joint = joint.name;
+    const bool prismatic = joint.type == UrdfJointType::kPrismatic;
+    Eigen::Vector3d e = c.home.rotation * joint.axis.normalized();
+    e.normalize();
+    c.kind = prismatic ? JointKind::kPrismatic : JointKind::kRevolute;
+    for (int k = 0; k < 3; ++k) {
+      for (const double sign : {1.0, -1.0}) {
+        const Eigen::Vector3d unit = sign * Eigen::Vector3d::Unit(k);
+        if ((e - unit).cwiseAbs().maxCoeff() <= kAlignedAxisTolerance) {
+          e = unit;  // exactly ±1: the model keeps the sense of a negative axis
+          static constexpr JointKind kRevolutes[3] = {JointKind::kRevoluteX, JointKind::kRevoluteY,
+                                                      JointKind::kRevoluteZ};
+          static constexpr JointKind kPrismatics[3] = {
+              JointKind::kPrismaticX, JointKind::kPrismaticY, JointKind::kPrismaticZ};
+          c.kind = prismatic ? kPrismatics[k] : kRevolutes[k];
+        }
+      }
+    }
+    c.axis = e;
+    c.point = prismatic ? Eigen::Vector3d::Zero() : c.home.translation;
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    hodyn::JointLimits& l = c.limits;
+    l = hodyn::JointLimits{};
+    if (joint.limits.given) {
+      l.velocity = joint.limits.velocity;
+      l.effort = joint.limits.effort;
+    }
+    if (joint.type == UrdfJointType::kContinuous) {
+      l.bounded = false;
+      l.lower = -inf;
+      l.upper = inf;
+    } else {
+      l.bounded = true;
+      l.lower = joint.limits.lower;
+      l.upper = joint.limits.upper;
+    }
+  }
+
+  const UrdfDocument& doc_;
+  std::map<std::string, std::vector<const UrdfJoint*>> children_;
+  std::map<std::string, const UrdfLink*> links_;
+  std::map<std::string, int> body_of_;
+  std::vector<std::vector<MassPart>> parts_;
+  RobotModel model_;
+};
+
+}  // namespace
+
+RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root) {
+  if (!requested_root.empty() && requested_root != doc.root) {
+    bool exists = false;
+    for (const UrdfLink& l : doc.links) exists = exists || l.name == requested_root;
+    if (!exists)
+      throw ToolError("--root " + quoted(requested_root) + ": no such link (the root link is " +
+                      quoted(doc.root) + ")");
+    throw ToolError("--root " + quoted(requested_root) + " is not the URDF's root link " +
+                    quoted(doc.root) + " (hodyn-urdf does not re-root a tree)");
+  }
+  RobotModel model = Builder(doc).build();
+  check_articulated_inertias(model);
+  return model;
+}
+
+const char* kind_name(hodyn::JointKind kind) {
+  switch (kind) {
+    case hodyn::JointKind::kFloatingBase: return "floating_base";
+    case hodyn::JointKind::kRevolute: return "revolute";
+    case hodyn::JointKind::kRevoluteX: return "revolute_x";
+    case hodyn::JointKind::kRevoluteY: return "revolute_y";
+    case hodyn::JointKind::kRevoluteZ: return "revolute_z";
+    case hodyn::JointKind::kPrismatic: return "prismatic";
+    case hodyn::JointKind::kPrismaticX: return "prismatic_x";
+    case hodyn::JointKind::kPrismaticY: return "prismatic_y";
+    case hodyn::JointKind::kPrismaticZ: return "prismatic_z";
+  }
+  return "unknown";
+}
+
+const char* kind_enumerator(hodyn::JointKind kind) {
+  switch (kind) {
+    case hodyn::JointKind::kFloatingBase: return "kFloatingBase";
+    case hodyn::JointKind::kRevolute: return "kRevolute";
+    case hodyn::JointKind::kRevoluteX: return "kRevoluteX";
+    case hodyn::JointKind::kRevoluteY: return "kRevoluteY";
+    case hodyn::JointKind::kRevoluteZ: return "kRevoluteZ";
+    case hodyn::JointKind::kPrismatic: return "kPrismatic";
+    case hodyn::JointKind::kPrismaticX: return "kPrismaticX";
+    case hodyn::JointKind::kPrismaticY: return "kPrismaticY";
+    case hodyn::JointKind::kPrismaticZ: return "kPrismaticZ";
+  }
+  return "kFloatingBase";
+}
+
+}  // namespace hodyn_urdf

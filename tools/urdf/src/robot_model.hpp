@@ -1,0 +1,69 @@
+// tools/urdf/src/robot_model.hpp — a URDF tree as hodyn bodies and joints.
+//
+// Bodies are numbered depth-first from the URDF root (body 0, the floating
+// base), children in the document order of their joints; fixed joints are
+// lumped into the parent. Body j's frame is the URDF frame of its link; poses,
+// axes and points are in the world at home (q = 0, base pose = identity).
+#pragma once
+
+#include <hodyn/joint_limits.hpp>
+#include <hodyn/tree.hpp>
+
+#include "urdf_document.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hodyn_urdf {
+
+/// Largest tree hodyn-urdf generates: kUnrollBodiesUpTo of hodyn/tree.hpp, the
+/// largest tree whose body loops hodyn unrolls with every joint kind a
+/// compile-time constant (larger trees would compile, but run the slower
+/// switch-per-body loops). The dense closed forms of equations_of_motion.hpp
+/// take up to 64 DoF, i.e. 59 bodies.
+inline constexpr int kMaxBodies = hodyn::kUnrollBodiesUpTo;
+
+/// Axis components within this of ±1 / 0 give an axis-aligned joint kind.
+inline constexpr double kAlignedAxisTolerance = 1e-9;
+
+struct RobotBody {
+  std::string link;  ///< the URDF link whose frame is the body frame
+  int parent = -1;
+  hodyn::JointKind kind = hodyn::JointKind::kFloatingBase;
+  Transform home;  ///< A⁰_j: body frame in the world at home
+  double mass = 0;
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();          ///< body frame
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();      ///< about the CoM, body axes
+  std::vector<std::string> lumped_links;                  ///< merged in by fixed joints
+  // The joint that moves this body (bodies j ≥ 1):
+  std::string joint;
+  Eigen::Vector3d axis = Eigen::Vector3d::Zero();   ///< unit, world at home (±1 exact if aligned)
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();  ///< revolute: the link origin, world at home
+  hodyn::JointLimits limits;
+};
+
+struct RobotModel {
+  std::string robot_name;  ///< <robot name="...">
+  std::string root;        ///< the root link, body 0
+  std::vector<RobotBody> bodies;
+  /// Every link in document order with the body it belongs to.
+  std::vector<std::pair<std::string, int>> link_bodies;
+  std::vector<std::string> lumped_links;  ///< in body order
+  double total_mass = 0;
+
+  int num_joints() const { return static_cast<int>(bodies.size()) - 1; }
+  int num_dofs() const { return 6 + num_joints(); }
+};
+
+/// Builds the hodyn bodies of `doc`. `requested_root` (may be empty) must be
+/// the URDF's root. Throws ToolError for a tree hodyn cannot represent or
+/// whose dynamics are singular.
+RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root);
+
+/// The joint kind's name in the JSON files ("floating_base", "revolute_x", …).
+const char* kind_name(hodyn::JointKind kind);
+/// The enumerator's spelling in C++ ("kRevoluteX", …).
+const char* kind_enumerator(hodyn::JointKind kind);
+
+}  // namespace hodyn_urdf

@@ -1,0 +1,29 @@
+// tools/urdf/src/writers.hpp — the three outputs of hodyn-urdf, as text.
+#pragma once
+
+#include "robot_model.hpp"
+
+#include <string>
+
+namespace hodyn_urdf {
+
+/// What the outputs say about where they come from.
+struct Provenance {
+  std::string name;         ///< --name: the C++ namespace / robot name in the files
+  std::string urdf_file;    ///< the URDF's file name (no directories)
+};
+
+/// The C++ header: namespace `name` with Tree, names, limits, index lookups and
+/// make_model<Scalar>() (docs/urdf.md). Numbers printed round-trip exact (%.17g).
+std::string generated_header(const RobotModel& model, const Provenance& from);
+
+/// The parameters JSON (docs/state-format.md, "Robot parameters JSON").
+std::string parameters_json(const RobotModel& model, const Provenance& from);
+
+/// The --report JSON (docs/state-format.md, "hodyn-urdf --report").
+std::string report_json(const RobotModel& model, const Provenance& from);
+
+/// "%.17g" with a decimal point or exponent kept, so it reads back as the same double.
+std::string exact_double(double x);
+
+}  // namespace hodyn_urdf
