@@ -1,6 +1,8 @@
 // tools/urdf/src/build_robot.cpp — UrdfDocument → RobotModel (see robot_model.hpp).
 #include "robot_model.hpp"
 
+#include <hodyn/urdf/robot_json.hpp>
+
 #include "articulated_check.hpp"
 #include "tool_error.hpp"
 
@@ -175,20 +177,7 @@ RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_roo
   return model;
 }
 
-const char* kind_name(hodyn::JointKind kind) {
-  switch (kind) {
-    case hodyn::JointKind::kFloatingBase: return "floating_base";
-    case hodyn::JointKind::kRevolute: return "revolute";
-    case hodyn::JointKind::kRevoluteX: return "revolute_x";
-    case hodyn::JointKind::kRevoluteY: return "revolute_y";
-    case hodyn::JointKind::kRevoluteZ: return "revolute_z";
-    case hodyn::JointKind::kPrismatic: return "prismatic";
-    case hodyn::JointKind::kPrismaticX: return "prismatic_x";
-    case hodyn::JointKind::kPrismaticY: return "prismatic_y";
-    case hodyn::JointKind::kPrismaticZ: return "prismatic_z";
-  }
-  return "unknown";
-}
+const char* kind_name(hodyn::JointKind kind) { return hodyn::urdf::joint_kind_name(kind); }
 
 const char* kind_enumerator(hodyn::JointKind kind) {
   switch (kind) {

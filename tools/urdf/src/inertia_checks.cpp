@@ -21,7 +21,7 @@ std::string inertia_problem(const Eigen::Matrix3d& inertia_about_com) {
   }
   if (l(0) + l(1) < l(2) - tol) {
     os << " violates the triangle inequality (principal moments " << l(0) << " + " << l(1)
-       << " < " << l(2) << "; a rigid body has Ixx + Iyy >= Izz for every axes)";
+       << " < " << l(2) << "; a rigid body has Ixx + Iyy >= Izz about any axes)";
     return os.str();
   }
   return {};

@@ -1,0 +1,329 @@
+// hodyn-urdf's command line on the small URDFs of tests/urdf/data/cli.
+//
+//   - --report: bodies depth-first from the root with children in the joints'
+//     document order (branching.urdf lists them out of order on purpose),
+//     joints, parents, kinds, dof, total mass, lumped links; stdout is JSON only;
+//   - the parameters JSON against numbers computed by hand in the URDFs'
+//     comments: exact lumping of a fixed link with an off-centre CoM and a
+//     rotated frame, a child of a lumped link re-attached with the composed
+//     origin, world axes (aligned, negative, general), axis points, limits;
+//   - every bad input: exit status 2, nothing on stdout, ONE line on stderr
+//     naming the culprit, and no output file written or replaced;
+//   - --root must be the URDF's root; the compiled maximum of bodies;
+//   - a 7-body URDF (the aerial manipulator) converts in under 1 s.
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kTool = HODYN_URDF_TOOL;
+const fs::path kData = HODYN_URDF_CLI_DATA;
+const fs::path kWork = HODYN_URDF_CLI_WORK;
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+}
+
+/// A fresh, empty directory for one test.
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = kWork / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+/// Runs hodyn-urdf with `args` (already quoted where needed) in `dir`.
+Result run(const fs::path& dir, const std::string& args) {
+  const std::string cmd = "cd '" + dir.string() + "' && '" + kTool + "' " + args +
+                          " > tool.stdout 2> tool.stderr";
+  Result r;
+  const int raw = std::system(cmd.c_str());
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = read(dir / "tool.stdout");
+  r.err = read(dir / "tool.stderr");
+  fs::remove(dir / "tool.stdout");
+  fs::remove(dir / "tool.stderr");
+  return r;
+}
+
+std::string data(const std::string& file) { return "'" + (kData / file).string() + "'"; }
+
+json report(const std::string& file) {
+  const fs::path dir = fresh_dir("report_" + file);
+  const Result r = run(dir, "--report " + data(file));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  return json::parse(r.out);  // throws on anything but one JSON document
+}
+
+json parameters(const std::string& file) {
+  const fs::path dir = fresh_dir("parameters_" + file);
+  const Result r = run(dir, "--name robot --parameters robot.json " + data(file));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+  return json::parse(read(dir / "robot.json"));
+}
+
+std::vector<double> vec(const json& j) { return j.get<std::vector<double>>(); }
+
+void expect_near(const json& actual, std::vector<double> expected, double tol,
+                 const std::string& what) {
+  const std::vector<double> a = vec(actual);
+  ASSERT_EQ(a.size(), expected.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], expected[i], tol) << what << "[" << i << "]";
+}
+
+// ---------------------------------------------------------------------------
+// Reports and parameters
+// ---------------------------------------------------------------------------
+
+TEST(UrdfCli, ReportNumbersDepthFirstInJointDocumentOrder) {
+  const json r = report("branching.urdf");
+  EXPECT_EQ(r["bodies"], json({"torso", "head", "left_upper", "left_lower", "right_upper", "slider"}));
+  EXPECT_EQ(r["joints"], json({"z_neck", "a_left_shoulder", "m_left_elbow", "b_right_shoulder", "c_slide"}));
+  EXPECT_EQ(r["parents"], json({-1, 0, 0, 2, 0, 0}));
+  EXPECT_EQ(r["joint_kinds"], json({"floating_base", "revolute_z", "revolute_y", "revolute",
+                                    "revolute_z", "prismatic_x"}));
+  EXPECT_EQ(r["dof"], 11);
+  EXPECT_NEAR(r["total_mass_kg"].get<double>(), 2.8, 1e-15);
+  EXPECT_EQ(r["lumped_links"], json::array());
+  EXPECT_EQ(r["root"], "torso");
+}
+
+TEST(UrdfCli, BranchingAxesPointsAndLimits) {
+  const json p = parameters("branching.urdf");
+  const json& j = p["joints"];
+  ASSERT_EQ(j.size(), 5u);
+  const double h = std::sqrt(0.5);
+  // Neck: z through (0, 0, 0.3); continuous: no position or rate limits.
+  EXPECT_EQ(vec(j[0]["axis"]), (std::vector<double>{0, 0, 1}));
+  expect_near(j[0]["point"], {0, 0, 0.3}, 1e-16, "neck point");
+  EXPECT_EQ(j[0]["limits"], json({{"bounded", false}, {"lower", nullptr}, {"upper", nullptr},
+                                  {"velocity", nullptr}, {"effort", nullptr}}));
+  // Left shoulder: axis x of a frame turned by yaw π/2 = world y, exactly.
+  EXPECT_EQ(j[1]["kind"], "revolute_y");
+  EXPECT_EQ(vec(j[1]["axis"]), (std::vector<double>{0, 1, 0}));
+  expect_near(j[1]["point"], {0, 0.2, 0.2}, 1e-16, "shoulder point");
+  // Elbow: Rz(π/2) (0, 1, 1)/√2 = (−1, 0, 1)/√2 through (0, 0.2, 0.2) + Rz(π/2)(0, 0, −0.3).
+  EXPECT_EQ(j[2]["kind"], "revolute");
+  expect_near(j[2]["axis"], {-h, 0, h}, 1e-15, "elbow axis");
+  expect_near(j[2]["point"], {0, 0.2, -0.1}, 1e-15, "elbow point");
+  EXPECT_EQ(j[2]["limits"], json({{"bounded", true}, {"lower", -2.0}, {"upper", 0.5},
+                                  {"velocity", 3.0}, {"effort", 12.0}}));
+  // Right shoulder: axis 0 0 −1 stays negative (the Model keeps the sense).
+  EXPECT_EQ(j[3]["kind"], "revolute_z");
+  EXPECT_EQ(vec(j[3]["axis"]), (std::vector<double>{0, 0, -1}));
+  // Slider: prismatic along x, no axis point.
+  EXPECT_EQ(j[4]["kind"], "prismatic_x");
+  EXPECT_EQ(vec(j[4]["axis"]), (std::vector<double>{1, 0, 0}));
+  EXPECT_FALSE(j[4].contains("point"));
+  EXPECT_EQ(j[4]["limits"]["upper"], 0.2);
+  // The elbow body's home pose: the shoulder's rotation Rz(π/2), origin (0, 0.2, −0.1).
+  const json& elbow = p["bodies"][3];
+  EXPECT_EQ(elbow["name"], "left_lower");
+  EXPECT_EQ(elbow["parent"], 2);
+  expect_near(elbow["home_pose"]["translation"], {0, 0.2, -0.1}, 1e-15, "elbow origin");
+  for (int row = 0; row < 3; ++row)
+    expect_near(elbow["home_pose"]["rotation"][static_cast<std::size_t>(row)],
+                std::vector<std::vector<double>>{{0, -1, 0}, {1, 0, 0}, {0, 0, 1}}[static_cast<std::size_t>(row)],
+                1e-15, "elbow rotation");
+  expect_near(elbow["com"], {0, 0, -0.15}, 0, "elbow com (its own frame)");
+}
+
+TEST(UrdfCli, FixedLinkLumpedExactlyByHand) {
+  const json r = report("lumping.urdf");
+  EXPECT_EQ(r["bodies"], json({"base", "gimbal"}));
+  EXPECT_EQ(r["joints"], json({"gimbal_joint"}));
+  EXPECT_EQ(r["lumped_links"], json({"sensor", "imu_frame"}));
+  EXPECT_EQ(r["dof"], 7);
+  EXPECT_NEAR(r["total_mass_kg"].get<double>(), 3.5, 1e-15);
+
+  const json p = parameters("lumping.urdf");
+  const json& base = p["bodies"][0];
+  EXPECT_NEAR(base["mass"].get<double>(), 3.0, 1e-15);
+  expect_near(base["com"], {0.1, 0, 0}, 1e-15, "lumped com");
+  const std::vector<std::vector<double>> inertia{{0.12, 0, 0}, {0, 0.17, 0}, {0, 0, 0.19}};
+  for (std::size_t row = 0; row < 3; ++row)
+    expect_near(base["inertia_about_com"][row], inertia[row], 1e-15, "lumped inertia");
+  EXPECT_EQ(base["lumped_links"], json({"sensor", "imu_frame"}));
+  // The gimbal hangs from the lumped sensor: origin base ∘ sensor_mount ∘ gimbal_joint.
+  const json& gimbal = p["bodies"][1];
+  expect_near(gimbal["home_pose"]["translation"], {0.5, 0, 0.1}, 1e-15, "gimbal origin");
+  const json& joint = p["joints"][0];
+  EXPECT_EQ(joint["kind"], "revolute_y");
+  EXPECT_EQ(vec(joint["axis"]), (std::vector<double>{0, 1, 0}));
+  expect_near(joint["point"], {0.5, 0, 0.1}, 1e-15, "gimbal axis point");
+}
+
+TEST(UrdfCli, OutputsWrittenTogetherAndReplaced) {
+  const fs::path dir = fresh_dir("outputs");
+  write(dir / "robot.hpp", "stale");
+  const Result r = run(dir, "--name robot --header robot.hpp --parameters robot.json --report " +
+                                data("branching.urdf"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["dof"], 11);
+  EXPECT_NE(read(dir / "robot.hpp").find("namespace robot {"), std::string::npos);
+  EXPECT_EQ(json::parse(read(dir / "robot.json"))["format"], "hodyn-robot-parameters");
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  EXPECT_EQ(files, (std::vector<std::string>{"robot.hpp", "robot.json"}));  // no temporaries
+}
+
+// ---------------------------------------------------------------------------
+// Bad input
+// ---------------------------------------------------------------------------
+
+/// Exit 2, empty stdout, one line on stderr holding every `culprit`, and the
+/// output directory as it was (a stale header untouched, nothing added).
+void expect_rejected(const std::string& case_name, const std::string& args,
+                     const std::vector<std::string>& culprits) {
+  const fs::path dir = fresh_dir("bad_" + case_name);
+  write(dir / "robot.hpp", "stale header");
+  const Result r =
+      run(dir, "--name robot --header robot.hpp --parameters robot.json --report " + args);
+  EXPECT_EQ(r.status, 2) << case_name;
+  EXPECT_EQ(r.out, "") << case_name;
+  ASSERT_FALSE(r.err.empty()) << case_name;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << case_name << ": not one line: " << r.err;
+  EXPECT_EQ(r.err.rfind("hodyn-urdf: ", 0), 0u) << r.err;
+  for (const std::string& c : culprits)
+    EXPECT_NE(r.err.find(c), std::string::npos) << case_name << ": '" << c << "' not in " << r.err;
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().filename().string());
+  EXPECT_EQ(files, std::vector<std::string>{"robot.hpp"}) << case_name;
+  EXPECT_EQ(read(dir / "robot.hpp"), "stale header") << case_name;
+  std::cout << case_name << ": " << r.err;
+}
+
+struct BadCase {
+  const char* file;
+  std::vector<std::string> culprits;
+};
+
+TEST(UrdfCli, BadInputsExitTwoWithOneLineNamingTheCulprit) {
+  const std::vector<BadCase> cases{
+      {"bad_malformed.urdf", {"bad_malformed.urdf:6:", "malformed XML"}},
+      {"bad_negative_mass.urdf", {"'heavy'", "negative mass"}},
+      {"bad_not_psd.urdf", {"'wobbly'", "not positive semi-definite"}},
+      {"bad_triangle.urdf", {"'impossible'", "triangle inequality"}},
+      {"bad_massless_leaf.urdf", {"'tip'", "'tip_joint'", "massless"}},
+      {"bad_massless_subtree.urdf", {"'finger'", "'finger_joint'", "massless"}},
+      {"bad_collinear.urdf", {"'spacer_joint'", "'spacer'", "singular"}},
+      {"bad_massless_base.urdf", {"'hub'", "singular"}},
+      {"bad_no_mass.urdf", {"no mass"}},
+      {"bad_cycle.urdf", {"cycle", "'b'", "'c'"}},
+      {"bad_rootless.urdf", {"root"}},
+      {"bad_two_parents.urdf", {"'shared'", "'left'", "'right'"}},
+      {"bad_planar.urdf", {"'table'", "planar"}},
+      {"bad_floating.urdf", {"'free_flyer'", "floating"}},
+      {"bad_no_limit.urdf", {"elbow", "limits"}},
+      {"bad_bad_number.urdf", {"lump", "heavy"}},
+      {"bad_unknown_link.urdf", {"ghost", "[j]"}},
+      {"bad_zero_axis.urdf", {"'spin'", "zero length"}},
+      {"bad_limits_reversed.urdf", {"'knee'", "lower 1 > upper -1"}},
+  };
+  for (const BadCase& c : cases) expect_rejected(c.file, data(c.file), c.culprits);
+}
+
+TEST(UrdfCli, MissingFileIsBadInput) {
+  expect_rejected("missing", data("no_such_file.urdf"), {"no_such_file.urdf", "cannot read"});
+}
+
+TEST(UrdfCli, RootMustBeTheUrdfRoot) {
+  expect_rejected("root_not_root", "--root left_upper " + data("branching.urdf"),
+                  {"'left_upper'", "'torso'", "re-root"});
+  expect_rejected("root_unknown", "--root nothing " + data("branching.urdf"), {"'nothing'"});
+  const fs::path dir = fresh_dir("root_ok");
+  const Result r = run(dir, "--root torso --report " + data("branching.urdf"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["root"], "torso");
+}
+
+TEST(UrdfCli, UsageErrorsAreBadInput) {
+  expect_rejected("no_urdf", "", {"no URDF"});  // usage: the file is missing
+  const fs::path dir = fresh_dir("usage");
+  for (const std::string& args : std::vector<std::string>{"", "--report", "--header x.hpp " + data("branching.urdf"),
+                                 "--name 2bad --header x.hpp " + data("branching.urdf"),
+                                 "--frobnicate " + data("branching.urdf")}) {
+    const Result r = run(dir, args);
+    EXPECT_EQ(r.status, 2) << args;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << args << ": " << r.err;
+    EXPECT_FALSE(fs::exists(dir / "x.hpp")) << args;
+  }
+}
+
+/// A serial chain of `bodies` bodies (continuous joints about alternating axes).
+std::string chain(int bodies) {
+  std::ostringstream u;
+  const char* inertial =
+      "<inertial><origin xyz=\"0 0 -0.05\"/><mass value=\"0.1\"/>"
+      "<inertia ixx=\"1e-4\" ixy=\"0\" ixz=\"0\" iyy=\"1e-4\" iyz=\"0\" izz=\"5e-5\"/></inertial>";
+  u << "<robot name=\"chain\">\n<link name=\"l0\">" << inertial << "</link>\n";
+  for (int i = 1; i < bodies; ++i) {
+    u << "<joint name=\"j" << i << "\" type=\"continuous\"><parent link=\"l" << i - 1
+      << "\"/><child link=\"l" << i << "\"/><origin xyz=\"0 0 -0.1\"/><axis xyz=\""
+      << (i % 2 ? "1 0 0" : "0 1 0") << "\"/></joint>\n<link name=\"l" << i << "\">" << inertial
+      << "</link>\n";
+  }
+  u << "</robot>\n";
+  return u.str();
+}
+
+TEST(UrdfCli, CompiledMaximumOfBodies) {
+  const fs::path dir = fresh_dir("max_bodies");
+  write(dir / "chain64.urdf", chain(64));
+  write(dir / "chain65.urdf", chain(65));
+  const Result ok = run(dir, "--report chain64.urdf");
+  ASSERT_EQ(ok.status, 0) << ok.err;
+  EXPECT_EQ(json::parse(ok.out)["dof"], 6 + 63);
+  EXPECT_EQ(json::parse(ok.out)["max_bodies"], 64);
+  expect_rejected("too_many_bodies", "'" + (dir / "chain65.urdf").string() + "'", {"65 bodies", "64"});
+}
+
+TEST(UrdfCli, SevenBodyUrdfConvertsUnderOneSecond) {
+  const fs::path dir = fresh_dir("timing");
+  const auto start = std::chrono::steady_clock::now();
+  const Result r = run(dir, "--name am --header am.hpp --parameters am.json --report '" +
+                                std::string(HODYN_AERIAL_MANIPULATOR_URDF) + "'");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["bodies"].size(), 7u);
+  std::cout << "hodyn-urdf on the 7-body aerial manipulator: " << seconds << " s (shell included)"
+            << std::endl;
+  EXPECT_LT(seconds, 1.0);
+}
+
+}  // namespace
