@@ -8,9 +8,9 @@
 #
 # Which hodyn-urdf runs: the cache variable HODYN_URDF_EXECUTABLE if set (a
 # host build of the tool; required when cross-compiling, since the generator
-# runs on the build machine); otherwise the target hodyn-urdf of this build
-# (hodyn's own tools), or the imported target hodyn::hodyn-urdf of an
-# installed hodyn package.
+# runs on the build machine); otherwise the imported target hodyn::hodyn-urdf
+# of an installed hodyn package (a program of the build machine), or, in a
+# native build, the target hodyn-urdf of this build (hodyn's own tools).
 #
 # Works from the source tree (included by hodyn's top-level CMakeLists.txt) and
 # from an installed package: it reads no path but its arguments and the above.
@@ -37,15 +37,15 @@ function(hodyn_urdf_generate target)
   if(HODYN_URDF_EXECUTABLE)
     set(tool "${HODYN_URDF_EXECUTABLE}")
     set(tool_dependency "${HODYN_URDF_EXECUTABLE}")
+  elseif(TARGET hodyn::hodyn-urdf)  # an installed package's program of the build machine
+    set(tool "$<TARGET_FILE:hodyn::hodyn-urdf>")
+    set(tool_dependency "$<TARGET_FILE:hodyn::hodyn-urdf>")
+  elseif(TARGET hodyn-urdf AND NOT CMAKE_CROSSCOMPILING)
+    set(tool "$<TARGET_FILE:hodyn-urdf>")
+    set(tool_dependency hodyn-urdf)
   elseif(CMAKE_CROSSCOMPILING)
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): cross-compiling; set "
       "HODYN_URDF_EXECUTABLE to a hodyn-urdf built for the build machine")
-  elseif(TARGET hodyn-urdf)
-    set(tool "$<TARGET_FILE:hodyn-urdf>")
-    set(tool_dependency hodyn-urdf)
-  elseif(TARGET hodyn::hodyn-urdf)
-    set(tool "$<TARGET_FILE:hodyn::hodyn-urdf>")
-    set(tool_dependency hodyn::hodyn-urdf)
   else()
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): no hodyn-urdf (build hodyn's tools, "
       "use an installed hodyn with its tools, or set HODYN_URDF_EXECUTABLE)")

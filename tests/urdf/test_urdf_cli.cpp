@@ -186,6 +186,24 @@ TEST(UrdfCli, FixedLinkLumpedExactlyByHand) {
   expect_near(joint["point"], {0.5, 0, 0.1}, 1e-15, "gimbal axis point");
 }
 
+TEST(UrdfCli, InertialFrameRotatedIntoTheLinkFrame) {
+  const json p = parameters("inertial_frame.urdf");
+  const json& body = p["bodies"][0];
+  // The base frame is the root link's frame, not its CoM.
+  expect_near(body["home_pose"]["translation"], {0, 0, 0}, 0, "base origin");
+  expect_near(body["com"], {0.1, 0, 0}, 1e-16, "base com");
+  const std::vector<std::vector<double>> base{{0.025, 0, 0}, {0, 0.02, 0}, {0, 0, 0.01}};
+  for (std::size_t row = 0; row < 3; ++row)
+    expect_near(body["inertia_about_com"][row], base[row], 1e-16, "Ry(pi/2) inertia");
+  const json& flap = p["bodies"][1];
+  expect_near(flap["com"], {0, 0.05, 0}, 1e-16, "flap com (own frame)");
+  const std::vector<std::vector<double>> in_flap{{0.001, 0, 0}, {0, 0.003, 0}, {0, 0, 0.002}};
+  for (std::size_t row = 0; row < 3; ++row)
+    expect_near(flap["inertia_about_com"][row], in_flap[row], 1e-16, "Rx(pi/2) inertia");
+  expect_near(flap["home_pose"]["translation"], {0, 0, 0.2}, 0, "flap origin");
+  EXPECT_EQ(p["joints"][0]["kind"], "revolute_z");
+}
+
 TEST(UrdfCli, OutputsWrittenTogetherAndReplaced) {
   const fs::path dir = fresh_dir("outputs");
   write(dir / "robot.hpp", "stale");
