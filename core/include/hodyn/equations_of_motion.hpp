@@ -23,6 +23,7 @@
 
 #include <array>
 
+#include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/series_recursions.hpp"
 #include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/detail/applied_loads.hpp"
@@ -36,11 +37,14 @@
 #include "hodyn/tree.hpp"
 
 namespace hodyn {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// Largest number of generalized velocities (6 + joints) for the dense closed forms.
 inline constexpr int kMaxClosedFormDofs = 64;
 
+HODYN_ISA_NAMESPACE_END
 namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// A spatial inertia on its ten parameters in a body's joint frame: mass,
 /// first moment h, rotational inertia I about the frame origin.
@@ -81,7 +85,9 @@ struct CompositeInertia {
 };
 
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// Closed-form terms of eq. 10 and their first derivatives (eq. 14).
 template <class Tree, class Scalar = double>
@@ -124,7 +130,9 @@ struct EquationsOfMotionData {
   std::array<Wrench<Scalar>, kNumBodies> composite_applied_rate{};   ///< Ẇ^C_app
 };
 
+HODYN_ISA_NAMESPACE_END
 namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// ancestor_or_self[a][b]: body a lies on the path from the base to body b.
 template <class Tree>
@@ -166,7 +174,9 @@ void place_and_move(const Model<Tree, Scalar>& model,
   });
 }
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
 
 
 /// M̄ alone: the composite-rigid-body algorithm in the bodies' joint frames
@@ -418,4 +428,5 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
                              static_cast<const ExternalLoads<Tree, 1, Scalar>*>(nullptr), with_rates);
 }
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn

@@ -30,6 +30,7 @@
 #include <cmath>
 #include <limits>
 
+#include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/applied_loads.hpp"
 #include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/joint_frame_articulated.hpp"
@@ -44,6 +45,7 @@
 #include "hodyn/tree.hpp"
 
 namespace hodyn {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// In which frame a propulsion-wrench input is given.
 enum class WrenchFrame : std::uint8_t {
@@ -126,7 +128,9 @@ struct ForwardDynamicsData {
 template <class Tree, int MaxOrder, class Scalar = double>
 using HybridDynamicsData = ForwardDynamicsData<Tree, MaxOrder, Scalar>;
 
+HODYN_ISA_NAMESPACE_END
 namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 template <class Tree, int MaxOrder, class Scalar>
 Status check_forward_input(const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
@@ -577,7 +581,9 @@ Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
   return Status::kOk;
 }
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// Forward dynamics of orders 0..order (`loads` may be null).
 template <class Tree, int MaxOrder, class Scalar>
@@ -649,4 +655,5 @@ Status hybrid_dynamics(const Model<Tree, Scalar>& model,
                          static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order);
 }
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn

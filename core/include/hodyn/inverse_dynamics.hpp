@@ -23,6 +23,7 @@
 
 #include <array>
 
+#include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/applied_loads.hpp"
 #include "hodyn/detail/coefficient_lanes.hpp"
 #include "hodyn/detail/compile_time.hpp"
@@ -39,6 +40,7 @@
 #include "hodyn/tree.hpp"
 
 namespace hodyn {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// Workspace and results of `inverse_dynamics` (fixed size, reusable).
 template <class Tree, int MaxOrder, class Scalar = double>
@@ -71,7 +73,9 @@ struct InverseDynamicsData {
   }
 };
 
+HODYN_ISA_NAMESPACE_END
 namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 template <class Tree, int MaxOrder, class Scalar>
 Status check_inverse_dynamics_input(const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
@@ -184,7 +188,9 @@ void dispatch_inverse_dynamics_kernel(int order, const Model<Tree, Scalar>& mode
   }
 }
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// Inverse dynamics of orders 0..order with applied loads (`loads` may be null).
 template <class Tree, int MaxOrder, class Scalar>
@@ -218,4 +224,5 @@ Status inverse_dynamics(const Model<Tree, Scalar>& model,
                           order);
 }
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn

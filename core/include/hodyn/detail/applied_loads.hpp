@@ -2,6 +2,7 @@
 // in the world frame, shared by inverse and forward dynamics.
 #pragma once
 
+#include "hodyn/detail/isa.hpp"
 #include <array>
 
 #include "hodyn/detail/moving_frame.hpp"
@@ -12,6 +13,7 @@
 #include "hodyn/motion.hpp"
 
 namespace hodyn::detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// Every load entry of orders 0..order is finite.
 template <class Tree, int MaxOrder, class Scalar>
@@ -50,4 +52,5 @@ void applied_wrench_coefficients(const Model<Tree, Scalar>& model,
   }
 }
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn::detail

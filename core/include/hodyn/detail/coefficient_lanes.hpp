@@ -26,25 +26,10 @@
 #include <utility>
 
 #include "hodyn/detail/compile_time.hpp"
-
-#if !defined(HODYN_COEFFICIENT_LANE_BYTES)
-#if !(defined(__GNUC__) || defined(__clang__))
-#define HODYN_COEFFICIENT_LANE_BYTES 0
-#elif defined(__AVX512F__)
-#define HODYN_COEFFICIENT_LANE_BYTES 64
-#elif defined(__AVX__)
-#define HODYN_COEFFICIENT_LANE_BYTES 32
-#elif defined(__SSE2__) || defined(__ARM_NEON)
-#define HODYN_COEFFICIENT_LANE_BYTES 16
-#else
-#define HODYN_COEFFICIENT_LANE_BYTES 0
-#endif
-#endif
-#if !defined(HODYN_COEFFICIENT_LANES)
-#define HODYN_COEFFICIENT_LANES (HODYN_COEFFICIENT_LANE_BYTES > 0)
-#endif
+#include "hodyn/detail/isa.hpp"
 
 namespace hodyn::detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// Lanes for the coefficients 0..order: 4, 8 or 16 (0 above order 15).
 constexpr int lane_width(int order) { return order < 4 ? 4 : order < 8 ? 8 : order < 16 ? 16 : 0; }
@@ -192,4 +177,5 @@ struct LaneSV {
 
 #endif  // HODYN_COEFFICIENT_LANES
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn::detail

@@ -29,6 +29,7 @@
 // pass is repeated.
 #pragma once
 
+#include "hodyn/detail/isa.hpp"
 #include <array>
 #include <cmath>
 #include <limits>
@@ -48,6 +49,7 @@
 #include "hodyn/tree.hpp"
 
 namespace hodyn::detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 // ---------------------------------------------------------------------------
 // Small helpers: components by compile-time index, rotations about the axis
@@ -566,4 +568,5 @@ struct ArticulatedWorkspace {
   JointSineCosine<S, Tree::kNumBodies> joint_sine_cosine{};  ///< cos q_j, sin q_j at order 0
 };
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn::detail

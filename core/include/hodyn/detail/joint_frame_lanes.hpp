@@ -17,6 +17,7 @@
 // O(r) broadcast-multiply-adds per product, instead of O(r²) scalar ones.
 #pragma once
 
+#include "hodyn/detail/isa.hpp"
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -32,6 +33,7 @@
 #include "hodyn/tree.hpp"
 
 namespace hodyn::detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// Lane storage of one inverse-dynamics workspace: per body the joint-frame
 /// twist, acceleration and wrench (6 lanes each) and cos q, sin q, at the
@@ -506,4 +508,5 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
 
 #endif  // HODYN_COEFFICIENT_LANES
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn::detail

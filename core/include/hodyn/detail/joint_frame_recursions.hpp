@@ -24,6 +24,7 @@
 // half the arithmetic: no pose products, no rotated inertias.
 #pragma once
 
+#include "hodyn/detail/isa.hpp"
 #include <array>
 #include <cmath>
 
@@ -38,6 +39,7 @@
 #include "hodyn/tree.hpp"
 
 namespace hodyn::detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// Taylor coefficients of one body in its joint frame.
 template <int MaxOrder, class S>
@@ -518,4 +520,5 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
   });
 }
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn::detail

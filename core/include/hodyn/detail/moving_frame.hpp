@@ -10,6 +10,7 @@
 // 0..k, so forward dynamics can call them order by order.
 #pragma once
 
+#include "hodyn/detail/isa.hpp"
 #include <array>
 
 #include "hodyn/detail/series_recursions.hpp"
@@ -17,6 +18,7 @@
 #include "hodyn/pose.hpp"
 
 namespace hodyn::detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 template <int MaxOrder, class S>
 struct MovingFrame {
@@ -66,4 +68,5 @@ struct MovingFrame {
   }
 };
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn::detail

@@ -21,6 +21,7 @@
 // so no 6x6 inertia derivative (eq. 61) and no 6x6 product is ever formed.
 #pragma once
 
+#include "hodyn/detail/isa.hpp"
 #include <array>
 #include <cmath>
 
@@ -33,6 +34,7 @@
 #include "hodyn/tree.hpp"
 
 namespace hodyn::detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// 1/k! and k! as scalars.
 template <class S>
@@ -257,4 +259,5 @@ Matrix6<S> spatial_inertia_matrix(const S& m, const V3<S>& c, const Sym3<S>& i) 
   return r;
 }
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn::detail

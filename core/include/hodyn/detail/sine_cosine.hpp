@@ -17,6 +17,7 @@
 // (tests/core/test_sine_cosine.cpp).
 #pragma once
 
+#include "hodyn/detail/isa.hpp"
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -27,6 +28,7 @@
 #include "hodyn/detail/compile_time.hpp"
 
 namespace hodyn::detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// cos x, sin x for |x| ≤ 1e5 (see the file comment; larger or non-finite x
 /// is the caller's to avoid); branch-free.
@@ -127,4 +129,5 @@ struct JointSineCosine {
   }
 };
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn::detail

@@ -7,11 +7,13 @@
 // expressions cost, and works unchanged for any scalar type.
 #pragma once
 
+#include "hodyn/detail/isa.hpp"
 #include <Eigen/Core>
 
 #include "hodyn/detail/compile_time.hpp"
 
 namespace hodyn::detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 template <class S>
 struct V3 {
@@ -154,4 +156,5 @@ struct M3 {
   }
 };
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn::detail

@@ -1,6 +1,7 @@
 // hodyn/detail/validation.hpp — input checks shared by the algorithms.
 #pragma once
 
+#include "hodyn/detail/isa.hpp"
 #include <cmath>
 #include <type_traits>
 
@@ -10,6 +11,7 @@
 #include "hodyn/scalar_traits.hpp"
 
 namespace hodyn::detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
 /// Every entry is finite. For IEEE types x − x is 0 for a finite x and NaN for
 /// NaN or ±Inf, so one branch-free sum decides (no -ffast-math in hodyn).
@@ -52,4 +54,5 @@ Status check_pose(const Pose<Scalar>& c) {
   return Status::kOk;
 }
 
+HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn::detail
