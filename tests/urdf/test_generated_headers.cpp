@@ -8,6 +8,7 @@
 //     kept as the joint's sense) and general — give the same dynamics as the
 //     general kinds kRevolute/kPrismatic about the same axes: inverse
 //     dynamics r = 0..2 on 20 random states to 1e-13 relative;
+//   - the frames of lumped links in their body (kLinkBodies);
 //   - a robot of one body (no joints) compiles and builds.
 #include <hodyn/inverse_dynamics.hpp>
 
@@ -22,6 +23,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string_view>
 
 namespace {
 
@@ -65,6 +67,19 @@ TEST(GeneratedHeaders, LumpedBaseByHand) {
   EXPECT_LT((m.home_inertia(0).matrix() - expected).cwiseAbs().maxCoeff(), 1e-15);
   EXPECT_EQ(m.joint_axis(1), Eigen::Vector3d(0, 1, 0));
   EXPECT_LT((m.home_pose(1).translation - Eigen::Vector3d(0.5, 0, 0.1)).norm(), 1e-15);
+}
+
+TEST(GeneratedHeaders, LumpedLinkFramesInTheirBody) {
+  // imu_frame: base ∘ sensor_mount (0.5, 0, 0), yaw π/2 ∘ imu_mount (0, 0, 0.02).
+  const auto& imu = lumping_urdf::kLinkBodies[static_cast<std::size_t>(2)];
+  ASSERT_EQ(std::string_view(imu.link), "imu_frame");
+  EXPECT_EQ(imu.body, 0);
+  const std::array<double, 12> expected{0, -1, 0, 1, 0, 0, 0, 0, 1, 0.5, 0, 0.02};
+  for (std::size_t i = 0; i < 12; ++i) EXPECT_NEAR(imu.pose_in_body[i], expected[i], 1e-15) << i;
+  const auto& gimbal = lumping_urdf::kLinkBodies[static_cast<std::size_t>(3)];
+  EXPECT_EQ(std::string_view(gimbal.link), "gimbal");
+  EXPECT_EQ(gimbal.body, 1);
+  EXPECT_EQ(gimbal.pose_in_body, (std::array<double, 12>{1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}));
 }
 
 /// branching.urdf's topology with every joint of a general kind.

@@ -184,6 +184,14 @@ TEST(UrdfCli, FixedLinkLumpedExactlyByHand) {
   EXPECT_EQ(joint["kind"], "revolute_y");
   EXPECT_EQ(vec(joint["axis"]), (std::vector<double>{0, 1, 0}));
   expect_near(joint["point"], {0.5, 0, 0.1}, 1e-15, "gimbal axis point");
+  // Every link with its body and its frame there, in document order.
+  const json& links = p["links"];
+  ASSERT_EQ(links.size(), 4u);
+  EXPECT_EQ(links[2]["name"], "imu_frame");
+  EXPECT_EQ(links[2]["body"], 0);
+  expect_near(links[2]["pose_in_body"]["translation"], {0.5, 0, 0.02}, 1e-15, "imu frame");
+  EXPECT_EQ(links[3]["name"], "gimbal");
+  EXPECT_EQ(links[3]["body"], 1);
 }
 
 TEST(UrdfCli, InertialFrameRotatedIntoTheLinkFrame) {

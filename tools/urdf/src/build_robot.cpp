@@ -64,7 +64,7 @@ class Builder {
       model_.total_mass += m.mass;
       for (const std::string& l : b.lumped_links) model_.lumped_links.push_back(l);
     }
-    for (const UrdfLink& l : doc_.links) model_.link_bodies.emplace_back(l.name, body_of_.at(l.name));
+    for (const UrdfLink& l : doc_.links) model_.links.push_back(frame_of_.at(l.name));
     return model_;
   }
 
@@ -83,7 +83,7 @@ class Builder {
   /// Adds `link` (at `in_body` in body `body`'s frame) and, depth-first in
   /// document order, everything below it.
   void visit(const std::string& link_name, int body, const Transform& in_body) {
-    body_of_[link_name] = body;
+    frame_of_[link_name] = LinkFrame{link_name, body, in_body};
     RobotBody& b = model_.bodies[static_cast<std::size_t>(body)];
     if (b.link != link_name) b.lumped_links.push_back(link_name);
     const UrdfLink& link = *links_.at(link_name);
@@ -155,7 +155,7 @@ class Builder {
   const UrdfDocument& doc_;
   std::map<std::string, std::vector<const UrdfJoint*>> children_;
   std::map<std::string, const UrdfLink*> links_;
-  std::map<std::string, int> body_of_;
+  std::map<std::string, LinkFrame> frame_of_;
   std::vector<std::vector<MassPart>> parts_;
   RobotModel model_;
 };

@@ -123,12 +123,21 @@ std::string generated_header(const RobotModel& model, const Provenance& from) {
   }
   h << "}};\n\n";
 
-  h << "/// Every URDF link and the body it belongs to (a lumped link: its parent's body).\n"
-    << "struct LinkBody {\n  const char* link;\n  int body;\n};\n"
-    << "inline constexpr std::array<LinkBody, " << model.link_bodies.size() << "> kLinkBodies{{\n    "
-    << join(model.link_bodies,
-            [](const std::pair<std::string, int>& lb) {
-              return "{" + literal(lb.first) + ", " + std::to_string(lb.second) + "}";
+  h << "/// Every URDF link (document order), the body it belongs to and its frame in\n"
+    << "/// that body's frame: rotation row-major, then translation (m). The identity for\n"
+    << "/// the body's own link; the composed fixed-joint origins for a lumped link (an\n"
+    << "/// IMU or camera frame: world pose = body pose * pose_in_body).\n"
+    << "struct LinkBody {\n  const char* link;\n  int body;\n"
+    << "  std::array<double, 12> pose_in_body;\n};\n"
+    << "inline constexpr std::array<LinkBody, " << model.links.size() << "> kLinkBodies{{\n    "
+    << join(model.links,
+            [](const LinkFrame& l) {
+              const Eigen::Matrix3d& r = l.in_body.rotation;
+              const Eigen::Vector3d& t = l.in_body.translation;
+              return "{" + literal(l.name) + ", " + std::to_string(l.body) + ",\n     " +
+                     row({r(0, 0), r(0, 1), r(0, 2), r(1, 0), r(1, 1), r(1, 2), r(2, 0), r(2, 1),
+                          r(2, 2), t.x(), t.y(), t.z()}) +
+                     "}";
             },
             ",\n    ")
     << "}};\n\n";

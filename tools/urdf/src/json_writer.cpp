@@ -108,6 +108,12 @@ std::string parameters_json(const RobotModel& model, const Provenance& from) {
                        {"effort", limit(b.limits.effort)}};
     joints.push_back(joint);
   }
+  json links = json::array();
+  for (const LinkFrame& l : model.links)
+    links.push_back({{"name", l.name},
+                     {"body", l.body},
+                     {"pose_in_body", {{"rotation", matrix3(l.in_body.rotation)},
+                                       {"translation", vector3(l.in_body.translation)}}}});
   const json doc = {
       {"format", "hodyn-robot-parameters"},
       {"version", 1},
@@ -119,6 +125,7 @@ std::string parameters_json(const RobotModel& model, const Provenance& from) {
       {"gravity", json::array({0.0, 0.0, -9.81})},
       {"bodies", bodies},
       {"joints", joints},
+      {"links", links},
   };
   return text(doc);
 }
@@ -133,9 +140,9 @@ std::string report_json(const RobotModel& model, const Provenance& from) {
     if (b.mass == 0) massless.push_back(b.link);
   }
   json lumped_into = json::object();
-  for (const auto& [link, body] : model.link_bodies)
-    if (model.bodies[static_cast<std::size_t>(body)].link != link)
-      lumped_into[link] = model.bodies[static_cast<std::size_t>(body)].link;
+  for (const LinkFrame& l : model.links)
+    if (model.bodies[static_cast<std::size_t>(l.body)].link != l.name)
+      lumped_into[l.name] = model.bodies[static_cast<std::size_t>(l.body)].link;
   const json doc = {
       {"name", from.name},
       {"robot", model.robot_name},

@@ -43,12 +43,20 @@ struct RobotBody {
   hodyn::JointLimits limits;
 };
 
+/// A URDF link: the body it belongs to and its frame in that body's frame
+/// (identity for the body's own link; the composed fixed origins for a lumped one).
+struct LinkFrame {
+  std::string name;
+  int body = 0;
+  Transform in_body;
+};
+
 struct RobotModel {
   std::string robot_name;  ///< <robot name="...">
   std::string root;        ///< the root link, body 0
   std::vector<RobotBody> bodies;
-  /// Every link in document order with the body it belongs to.
-  std::vector<std::pair<std::string, int>> link_bodies;
+  /// Every link in document order.
+  std::vector<LinkFrame> links;
   std::vector<std::string> lumped_links;  ///< in body order
   double total_mass = 0;
 
