@@ -54,4 +54,7 @@ if(NOT Eigen3_DIR)
   unset(_hodyn_eigen3_config CACHE)
 endif()
 
+# hodyn's own package from CMAKE_PREFIX_PATH, outside the sysroot.
+include(${CMAKE_CURRENT_LIST_DIR}/hodyn-package.cmake)
+
 set(HODYN_BAREMETAL_CPU "${HODYN_BAREMETAL_CPU}" CACHE INTERNAL "Bare-metal CPU of the toolchain file")

@@ -7,7 +7,8 @@
 # configs only from the target sysroot /usr/<triple> (Debian's
 # libc6-dev-<arch>-cross etc.), so no host (x86-64) library can be picked up.
 # The only host files a cross build uses are header-only packages whose
-# headers do not depend on the architecture, named explicitly below:
+# headers do not depend on the architecture, named explicitly below (and an
+# installed hodyn found through CMAKE_PREFIX_PATH, hodyn-package.cmake):
 #   - Eigen 3 (libeigen3-dev): its package config /usr/share/eigen3/cmake,
 #     which points at /usr/include/eigen3 only;
 #   - nlohmann_json (nlohmann-json3-dev): a small config in
@@ -39,6 +40,9 @@ if(NOT DEFINED nlohmann_json_DIR)
   set(nlohmann_json_DIR ${CMAKE_CURRENT_LIST_DIR}/linux-header-only/nlohmann_json
     CACHE PATH "nlohmann_json (header-only, from the host)")
 endif()
+
+# hodyn's own package from CMAKE_PREFIX_PATH, outside the sysroot.
+include(${CMAKE_CURRENT_LIST_DIR}/hodyn-package.cmake)
 
 # Run target executables (ctest, gtest_discover_tests) under QEMU user mode;
 # -L makes the target's dynamic loader and shared libraries come from the sysroot.
