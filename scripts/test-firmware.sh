@@ -21,6 +21,11 @@ if [[ ! -x build/test/tools/hil/hodyn-sim ]]; then
   cmake --preset test
   cmake --build --preset test --target hodyn-sim -j2
 fi
+# consumer_firmware (label packaging-firmware) generates a robot header with a
+# hodyn-urdf of this machine: the native test preset's.
+host_urdf=$PWD/build/test/tools/urdf/hodyn-urdf
+echo "== native hodyn-urdf (for consumer_firmware)"
+cmake --build --preset test --target hodyn-urdf -j2
 
 hil=ON
 [[ ${HODYN_FIRMWARE_HIL:-1} == 0 ]] && hil=OFF
@@ -31,7 +36,7 @@ for preset in firmware-m7 firmware-m4f; do
   echo "== $preset"
   start=$SECONDS
   log=build/$preset/ctest-last.log
-  cmake --preset "$preset" -DHODYN_FIRMWARE_HIL="$hil"
+  cmake --preset "$preset" -DHODYN_FIRMWARE_HIL="$hil" -DHODYN_URDF_EXECUTABLE="$host_urdf"
   cmake --build --preset "$preset" -j2
   built=$SECONDS
   set +e

@@ -7,8 +7,19 @@
 #   HODYN_BUILD_DIR     hodyn build tree (installed from in find_package mode)
 #   WORK_DIR            scratch directory, wiped first
 # Optional: CONFIG, GENERATOR, CXX_COMPILER, CONSUMER_WERROR,
-#   TOOLCHAIN_FILE (cross build: the consumer uses the same toolchain) and
-#   EMULATOR (runs the consumer; a list with '|' for ';')
+#   TOOLCHAIN_FILE (cross build: the consumer uses the same toolchain),
+#   EMULATOR (runs the consumer; a list with '|' for ';'),
+#   URDF (the consumer generates a robot from it), URDF_TOOL (passed as
+#   HODYN_URDF_EXECUTABLE; without it an installed package must provide the
+#   tool itself), EXPECT_TARGETS, EXPECT_ABSENT (target lists, '|' between
+#   them), EXPECT_NATIVE (CONSUMER_EXPECT_* of the consumer),
+#   EXECUTABLE (file name the build makes, default consumer), RUN (default ON;
+#   OFF: the executable is only linked, as for bare metal), RUN_EXPECT
+#   (regular expressions the output of the run must match, '|' between them),
+#   EXTRA_ARGS (more configure arguments, '|' between them)
+#
+# The package is found through CMAKE_PREFIX_PATH alone, also in a cross build:
+# the toolchain files look there for hodyn (toolchains/hodyn-package.cmake).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var MODE HODYN_REPO CONSUMER_SOURCE_DIR HODYN_BUILD_DIR WORK_DIR)
@@ -18,6 +29,12 @@ foreach(var MODE HODYN_REPO CONSUMER_SOURCE_DIR HODYN_BUILD_DIR WORK_DIR)
 endforeach()
 if(NOT CONFIG)
   set(CONFIG Release)
+endif()
+if(NOT EXECUTABLE)
+  set(EXECUTABLE consumer${CMAKE_EXECUTABLE_SUFFIX})
+endif()
+if(NOT DEFINED RUN)
+  set(RUN ON)
 endif()
 
 function(run step)
@@ -45,23 +62,38 @@ endif()
 if(TOOLCHAIN_FILE)
   list(APPEND configure_args "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}")
 endif()
+if(URDF)
+  list(APPEND configure_args "-DCONSUMER_URDF=${URDF}")
+endif()
+if(URDF_TOOL)
+  if(NOT EXISTS "${URDF_TOOL}")
+    message(FATAL_ERROR "[${MODE}] no host hodyn-urdf at ${URDF_TOOL} (HODYN_URDF_EXECUTABLE "
+      "of this build; the scripts build it in build/test first)")
+  endif()
+  list(APPEND configure_args "-DHODYN_URDF_EXECUTABLE=${URDF_TOOL}")
+endif()
+if(EXTRA_ARGS)
+  string(REPLACE "|" ";" extra_args "${EXTRA_ARGS}")
+  list(APPEND configure_args ${extra_args})
+endif()
+foreach(expectation TARGETS ABSENT NATIVE)  # lists stay '|'-separated here
+  if(DEFINED EXPECT_${expectation})
+    list(APPEND configure_args "-DCONSUMER_EXPECT_${expectation}=${EXPECT_${expectation}}")
+  endif()
+endforeach()
 string(REPLACE "|" ";" emulator "${EMULATOR}")
 
 if(MODE STREQUAL "find_package")
   set(prefix "${WORK_DIR}/prefix")
   run(install ${CMAKE_COMMAND} --install "${HODYN_BUILD_DIR}" --config ${CONFIG}
     --prefix "${prefix}")
-  foreach(f include/hodyn/scalar_traits.hpp)
+  foreach(f include/hodyn/scalar_traits.hpp include/hodyn/plugin/abi.h
+            lib/cmake/hodyn/hodyn_urdf.cmake lib/cmake/hodyn/hodyn_native.cmake)
     if(NOT EXISTS "${prefix}/${f}")
       message(FATAL_ERROR "[${MODE}] ${f} was not installed")
     endif()
   endforeach()
   list(APPEND configure_args "-DCMAKE_PREFIX_PATH=${prefix}")
-  if(TOOLCHAIN_FILE)
-    # A cross toolchain searches packages only below its sysroot; the prefix
-    # is outside it, so the package directory is named explicitly.
-    list(APPEND configure_args "-Dhodyn_DIR=${prefix}/lib/cmake/hodyn")
-  endif()
 elseif(MODE STREQUAL "add_subdirectory")
   list(APPEND configure_args "-DHODYN_SOURCE_DIR=${HODYN_REPO}")
 else()
@@ -71,10 +103,29 @@ endif()
 run(configure ${CMAKE_COMMAND} ${configure_args})
 run(build ${CMAKE_COMMAND} --build "${WORK_DIR}/build" --config ${CONFIG})
 
-if(EXISTS "${WORK_DIR}/build/${CONFIG}/consumer${CMAKE_EXECUTABLE_SUFFIX}")
-  set(exe "${WORK_DIR}/build/${CONFIG}/consumer${CMAKE_EXECUTABLE_SUFFIX}")
+if(EXISTS "${WORK_DIR}/build/${CONFIG}/${EXECUTABLE}")
+  set(exe "${WORK_DIR}/build/${CONFIG}/${EXECUTABLE}")
 else()
-  set(exe "${WORK_DIR}/build/consumer${CMAKE_EXECUTABLE_SUFFIX}")
+  set(exe "${WORK_DIR}/build/${EXECUTABLE}")
 endif()
-run(run ${emulator} "${exe}")
+if(NOT EXISTS "${exe}")
+  message(FATAL_ERROR "[${MODE}] the build made no ${exe}")
+endif()
+if(RUN)
+  message(STATUS "[${MODE}] run: ${emulator} ${exe}")
+  execute_process(COMMAND ${emulator} "${exe}" RESULT_VARIABLE rc OUTPUT_VARIABLE output
+    ERROR_VARIABLE output)
+  message("${output}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "[${MODE}] run failed (${rc})")
+  endif()
+  string(REPLACE "|" ";" expectations "${RUN_EXPECT}")
+  foreach(expectation IN LISTS expectations)
+    if(NOT output MATCHES "${expectation}")
+      message(FATAL_ERROR "[${MODE}] the output does not match '${expectation}'")
+    endif()
+  endforeach()
+else()
+  message(STATUS "[${MODE}] ${exe} linked (not run)")
+endif()
 message(STATUS "[${MODE}] consumer OK")
