@@ -13,12 +13,21 @@
 // 1.8e-7 N m s² (drag torque alternating with the spin direction: odd
 // propellers spin clockwise seen from above). This gives a full-rank A;
 // docs/aerial-manipulator.md reports its singular values and condition number.
+//
+// As rotors (models/rotor_set.hpp, docs/rotors.md): propeller i is the rotor at
+// the translation of C_{p_i} with thrust axis its third column a_i and spin
+// s_i = −sign(c_{d,i}) — odd propellers clockwise (s = −1) — since
+// Ad_{C_{p_i}}⁻ᵀ (0,0,c_{d,i}, 0,0,c_f) = (p_i × c_f a_i + c_{d,i} a_i ; c_f a_i).
+// tilthex_allocation() computes A through those rotors; the full rotor set
+// with speed limits and time constant is tilthex_rotor_set()
+// (models/tilthex_rotor_set.hpp).
 #pragma once
 
 #include <cmath>
 
 #include <Eigen/Geometry>
 
+#include "hodyn/models/rotor_set.hpp"
 #include "hodyn/pose.hpp"
 #include "hodyn/spatial_algebra.hpp"
 
@@ -53,17 +62,30 @@ Pose<Scalar> tilthex_propeller_pose(const TiltHexParameters& p, int i) {
   return rot(2, psi) * tx * rot(0, alpha) * rot(1, p.tilt_beta);
 }
 
+/// Propeller i (1..6) as a Rotor: position and thrust axis from the eq. 28
+/// pose, spin −1 where c_{d,i} = +c_d (odd i, or every i when !alternate_drag)
+/// and +1 where c_{d,i} = −c_d, coefficients c_f and c_d. The speed limits and
+/// time constant are not geometry and stay zero (tilthex_rotor_set() sets them).
+template <class Scalar = double>
+Rotor<Scalar> tilthex_rotor(const TiltHexParameters& p, int i) {
+  const Pose<Scalar> c = tilthex_propeller_pose<Scalar>(p, i);
+  Rotor<Scalar> r;
+  r.position = c.translation;
+  r.axis = c.rotation.col(2);
+  r.spin = (p.alternate_drag && i % 2 == 0) ? 1 : -1;
+  r.thrust_coefficient = Scalar(p.thrust_coefficient);
+  r.drag_coefficient = Scalar(p.drag_coefficient);
+  return r;
+}
+
 /// The allocation matrix A: base-frame propulsion wrench (moment; force) = A ω².
+/// Column i−1 is rotor_wrench_per_speed_squared(tilthex_rotor(p, i)), which
+/// equals Ad_{C_{p_i}}⁻ᵀ (0,0,c_{d,i}, 0,0,c_f) operation for operation.
 template <class Scalar = double>
 Matrix6<Scalar> tilthex_allocation(const TiltHexParameters& p = {}) {
   Matrix6<Scalar> a;
-  for (int i = 1; i <= 6; ++i) {
-    const double sign = (i % 2 == 1) ? 1.0 : -1.0;
-    const double cd = p.alternate_drag ? sign * p.drag_coefficient : p.drag_coefficient;
-    Wrench<Scalar> unit;
-    unit << Scalar(0), Scalar(0), Scalar(cd), Scalar(0), Scalar(0), Scalar(p.thrust_coefficient);
-    a.col(i - 1) = coadjoint_inverse(tilthex_propeller_pose<Scalar>(p, i), unit);
-  }
+  for (int i = 1; i <= 6; ++i)
+    a.col(i - 1) = rotor_wrench_per_speed_squared(tilthex_rotor<Scalar>(p, i));
   return a;
 }
 
