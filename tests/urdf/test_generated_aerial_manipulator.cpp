@@ -46,7 +46,8 @@ constexpr double kForwardTol = 1e-11;
 constexpr bool same_topology() {
   if (GenTree::kNumBodies != BuiltinTree::kNumBodies) return false;
   for (std::size_t j = 0; j < std::size_t{GenTree::kNumBodies}; ++j)
-    if (GenTree::kParent[j] != BuiltinTree::kParent[j] || GenTree::kJoint[j] != BuiltinTree::kJoint[j])
+    if (GenTree::kParent[j] != BuiltinTree::kParent[j] ||
+        GenTree::kJoint[j] != BuiltinTree::kJoint[j])
       return false;
   return true;
 }

@@ -35,7 +35,8 @@ static_assert(branching_urdf::body_index("slider") == 5);
 static_assert(lumping_urdf::body_index("imu_frame") == 0);  // lumped into the base
 static_assert(lumping_urdf::kNumDofs == 7);
 static_assert(single_body_urdf::kNumJoints == 0 && single_body_urdf::kNumDofs == 6);
-static_assert(branching_urdf::kJointLimits[2].bounded && branching_urdf::kJointLimits[2].lower == -2.0);
+static_assert(branching_urdf::kJointLimits[2].bounded &&
+              branching_urdf::kJointLimits[2].lower == -2.0);
 static_assert(!branching_urdf::kJointLimits[0].bounded);
 
 template <class Scalar>
@@ -93,9 +94,10 @@ struct GeneralBranching {
 
 TEST(GeneratedHeaders, ChosenKindsMatchGeneralKinds) {
   using Tree = branching_urdf::Tree;
-  static_assert(Tree::kJoint[1] == JointKind::kRevoluteZ && Tree::kJoint[2] == JointKind::kRevoluteY &&
-                Tree::kJoint[3] == JointKind::kRevolute && Tree::kJoint[4] == JointKind::kRevoluteZ &&
-                Tree::kJoint[5] == JointKind::kPrismaticX);
+  static_assert(
+      Tree::kJoint[1] == JointKind::kRevoluteZ && Tree::kJoint[2] == JointKind::kRevoluteY &&
+      Tree::kJoint[3] == JointKind::kRevolute && Tree::kJoint[4] == JointKind::kRevoluteZ &&
+      Tree::kJoint[5] == JointKind::kPrismaticX);
   hodyn::Model<Tree, double> chosen;
   ASSERT_EQ(branching_urdf::make_model(chosen), Status::kOk);
   hodyn::Model<GeneralBranching, double> general;

@@ -69,7 +69,8 @@ TEST(RobotJson, RoundTripAerialManipulator) {
             Status::kOk)
       << error;
   expect_identical(loaded, compiled);
-  for (std::size_t i = 0; i < limits.size(); ++i) expect_same_limits(limits[i], am::kJointLimits[i]);
+  for (std::size_t i = 0; i < limits.size(); ++i)
+    expect_same_limits(limits[i], am::kJointLimits[i]);
 }
 
 TEST(RobotJson, RoundTripBranchingWithLimitsAndNegativeAxis) {
@@ -117,9 +118,9 @@ void expect_am_refused(const json& doc, Status status, const std::vector<std::st
   std::string error;
   std::array<hodyn::JointLimits, am::kNumJoints> limits{};
   limits[0].effort = 123;
-  EXPECT_EQ(hodyn::urdf::load_robot_json(doc, model, am::kBodyNames, am::kJointNames, &error,
-                                         &limits),
-            status);
+  EXPECT_EQ(
+      hodyn::urdf::load_robot_json(doc, model, am::kBodyNames, am::kJointNames, &error, &limits),
+      status);
   for (const std::string& w : words)
     EXPECT_NE(error.find(w), std::string::npos) << "'" << w << "' not in: " << error;
   EXPECT_EQ(error.find('\n'), std::string::npos) << error;
@@ -177,9 +178,9 @@ TEST(RobotJson, BadValuesAndFilesAreErrors) {
   EXPECT_NE(error.find("/no/such/file.json"), std::string::npos) << error;
   const std::string garbage = std::string(HODYN_URDF_WORK) + "/garbage.json";
   std::ofstream(garbage) << "{ not json";
-  EXPECT_EQ(hodyn::urdf::load_robot_json_file(garbage, model, am::kBodyNames, am::kJointNames,
-                                              &error),
-            Status::kInvalidArgument);
+  EXPECT_EQ(
+      hodyn::urdf::load_robot_json_file(garbage, model, am::kBodyNames, am::kJointNames, &error),
+      Status::kInvalidArgument);
   EXPECT_NE(error.find("not valid JSON"), std::string::npos) << error;
 }
 

@@ -64,8 +64,8 @@ fs::path fresh_dir(const std::string& name) {
 
 /// Runs hodyn-urdf with `args` (already quoted where needed) in `dir`.
 Result run(const fs::path& dir, const std::string& args) {
-  const std::string cmd = "cd '" + dir.string() + "' && '" + kTool + "' " + args +
-                          " > tool.stdout 2> tool.stderr";
+  const std::string cmd =
+      "cd '" + dir.string() + "' && '" + kTool + "' " + args + " > tool.stdout 2> tool.stderr";
   Result r;
   const int raw = std::system(cmd.c_str());
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -101,7 +101,8 @@ void expect_near(const json& actual, std::vector<double> expected, double tol,
                  const std::string& what) {
   const std::vector<double> a = vec(actual);
   ASSERT_EQ(a.size(), expected.size()) << what;
-  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], expected[i], tol) << what << "[" << i << "]";
+  for (std::size_t i = 0; i < a.size(); ++i)
+    EXPECT_NEAR(a[i], expected[i], tol) << what << "[" << i << "]";
 }
 
 // ---------------------------------------------------------------------------
@@ -110,8 +111,10 @@ void expect_near(const json& actual, std::vector<double> expected, double tol,
 
 TEST(UrdfCli, ReportNumbersDepthFirstInJointDocumentOrder) {
   const json r = report("branching.urdf");
-  EXPECT_EQ(r["bodies"], json({"torso", "head", "left_upper", "left_lower", "right_upper", "slider"}));
-  EXPECT_EQ(r["joints"], json({"z_neck", "a_left_shoulder", "m_left_elbow", "b_right_shoulder", "c_slide"}));
+  EXPECT_EQ(r["bodies"],
+            json({"torso", "head", "left_upper", "left_lower", "right_upper", "slider"}));
+  EXPECT_EQ(r["joints"],
+            json({"z_neck", "a_left_shoulder", "m_left_elbow", "b_right_shoulder", "c_slide"}));
   EXPECT_EQ(r["parents"], json({-1, 0, 0, 2, 0, 0}));
   EXPECT_EQ(r["joint_kinds"], json({"floating_base", "revolute_z", "revolute_y", "revolute",
                                     "revolute_z", "prismatic_x"}));
@@ -129,8 +132,11 @@ TEST(UrdfCli, BranchingAxesPointsAndLimits) {
   // Neck: z through (0, 0, 0.3); continuous: no position or rate limits.
   EXPECT_EQ(vec(j[0]["axis"]), (std::vector<double>{0, 0, 1}));
   expect_near(j[0]["point"], {0, 0, 0.3}, 1e-16, "neck point");
-  EXPECT_EQ(j[0]["limits"], json({{"bounded", false}, {"lower", nullptr}, {"upper", nullptr},
-                                  {"velocity", nullptr}, {"effort", nullptr}}));
+  EXPECT_EQ(j[0]["limits"], json({{"bounded", false},
+                                  {"lower", nullptr},
+                                  {"upper", nullptr},
+                                  {"velocity", nullptr},
+                                  {"effort", nullptr}}));
   // Left shoulder: axis x of a frame turned by yaw π/2 = world y, exactly.
   EXPECT_EQ(j[1]["kind"], "revolute_y");
   EXPECT_EQ(vec(j[1]["axis"]), (std::vector<double>{0, 1, 0}));
@@ -139,8 +145,11 @@ TEST(UrdfCli, BranchingAxesPointsAndLimits) {
   EXPECT_EQ(j[2]["kind"], "revolute");
   expect_near(j[2]["axis"], {-h, 0, h}, 1e-15, "elbow axis");
   expect_near(j[2]["point"], {0, 0.2, -0.1}, 1e-15, "elbow point");
-  EXPECT_EQ(j[2]["limits"], json({{"bounded", true}, {"lower", -2.0}, {"upper", 0.5},
-                                  {"velocity", 3.0}, {"effort", 12.0}}));
+  EXPECT_EQ(j[2]["limits"], json({{"bounded", true},
+                                  {"lower", -2.0},
+                                  {"upper", 0.5},
+                                  {"velocity", 3.0},
+                                  {"effort", 12.0}}));
   // Right shoulder: axis 0 0 −1 stays negative (the Model keeps the sense).
   EXPECT_EQ(j[3]["kind"], "revolute_z");
   EXPECT_EQ(vec(j[3]["axis"]), (std::vector<double>{0, 0, -1}));
@@ -156,7 +165,8 @@ TEST(UrdfCli, BranchingAxesPointsAndLimits) {
   expect_near(elbow["home_pose"]["translation"], {0, 0.2, -0.1}, 1e-15, "elbow origin");
   for (int row = 0; row < 3; ++row)
     expect_near(elbow["home_pose"]["rotation"][static_cast<std::size_t>(row)],
-                std::vector<std::vector<double>>{{0, -1, 0}, {1, 0, 0}, {0, 0, 1}}[static_cast<std::size_t>(row)],
+                std::vector<std::vector<double>>{
+                    {0, -1, 0}, {1, 0, 0}, {0, 0, 1}}[static_cast<std::size_t>(row)],
                 1e-15, "elbow rotation");
   expect_near(elbow["com"], {0, 0, -0.15}, 0, "elbow com (its own frame)");
 }
@@ -300,9 +310,10 @@ TEST(UrdfCli, RootMustBeTheUrdfRoot) {
 TEST(UrdfCli, UsageErrorsAreBadInput) {
   expect_rejected("no_urdf", "", {"no URDF"});  // usage: the file is missing
   const fs::path dir = fresh_dir("usage");
-  for (const std::string& args : std::vector<std::string>{"", "--report", "--header x.hpp " + data("branching.urdf"),
-                                 "--name 2bad --header x.hpp " + data("branching.urdf"),
-                                 "--frobnicate " + data("branching.urdf")}) {
+  for (const std::string& args :
+       std::vector<std::string>{"", "--report", "--header x.hpp " + data("branching.urdf"),
+                                "--name 2bad --header x.hpp " + data("branching.urdf"),
+                                "--frobnicate " + data("branching.urdf")}) {
     const Result r = run(dir, args);
     EXPECT_EQ(r.status, 2) << args;
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << args << ": " << r.err;
@@ -335,7 +346,8 @@ TEST(UrdfCli, CompiledMaximumOfBodies) {
   ASSERT_EQ(ok.status, 0) << ok.err;
   EXPECT_EQ(json::parse(ok.out)["dof"], 6 + 63);
   EXPECT_EQ(json::parse(ok.out)["max_bodies"], 64);
-  expect_rejected("too_many_bodies", "'" + (dir / "chain65.urdf").string() + "'", {"65 bodies", "64"});
+  expect_rejected("too_many_bodies", "'" + (dir / "chain65.urdf").string() + "'",
+                  {"65 bodies", "64"});
 }
 
 TEST(UrdfCli, SevenBodyUrdfConvertsUnderOneSecond) {

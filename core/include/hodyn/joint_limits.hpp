@@ -12,8 +12,8 @@
 namespace hodyn {
 
 struct JointLimits {
-  double lower = -std::numeric_limits<double>::infinity();  ///< lowest q; −∞ when !bounded
-  double upper = std::numeric_limits<double>::infinity();   ///< highest q; +∞ when !bounded
+  double lower = -std::numeric_limits<double>::infinity();    ///< lowest q; −∞ when !bounded
+  double upper = std::numeric_limits<double>::infinity();     ///< highest q; +∞ when !bounded
   double velocity = std::numeric_limits<double>::infinity();  ///< largest |q̇|; +∞ if not given
   double effort = std::numeric_limits<double>::infinity();    ///< largest |τ|; +∞ if not given
   bool bounded = false;  ///< false for a continuous joint: q is not limited

@@ -57,8 +57,10 @@ void check_articulated_inertias(const RobotModel& model) {
     const RobotBody& b = model.bodies[j];
     const auto p = static_cast<std::size_t>(b.parent);
     Vector6 s;
-    if (hodyn::is_revolute(b.kind)) s << b.axis, b.point.cross(b.axis);
-    else s << Eigen::Vector3d::Zero(), b.axis;
+    if (hodyn::is_revolute(b.kind))
+      s << b.axis, b.point.cross(b.axis);
+    else
+      s << Eigen::Vector3d::Zero(), b.axis;
     const Matrix6& ma = articulated[j];
     const Matrix6 local = about_point(ma, b.home.translation);
     const double scale = hodyn::is_revolute(b.kind) ? local.topLeftCorner<3, 3>().trace()

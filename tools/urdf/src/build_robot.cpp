@@ -29,12 +29,14 @@ MassPart lump(const std::vector<MassPart>& parts) {
     total.mass += p.mass;
     total.com += p.mass * p.com;
   }
-  if (total.mass > 0) total.com /= total.mass;
-  else total.com.setZero();  // massless: no centre of mass, keep the frame origin
+  if (total.mass > 0)
+    total.com /= total.mass;
+  else
+    total.com.setZero();  // massless: no centre of mass, keep the frame origin
   for (const MassPart& p : parts) {
     const Eigen::Vector3d d = p.com - total.com;
-    total.inertia += p.inertia + p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() -
-                                           d * d.transpose());
+    total.inertia +=
+        p.inertia + p.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
   }
   total.inertia = 0.5 * (total.inertia + total.inertia.transpose());
   return total;
@@ -77,7 +79,8 @@ class Builder {
     if (bodies > kMaxBodies)
       throw ToolError("the robot has " + std::to_string(bodies) +
                       " bodies (the root and one per movable joint); hodyn-urdf generates at "
-                      "most " + std::to_string(kMaxBodies));
+                      "most " +
+                      std::to_string(kMaxBodies));
   }
 
   /// Adds `link` (at `in_body` in body `body`'s frame) and, depth-first in
@@ -181,15 +184,24 @@ const char* kind_name(hodyn::JointKind kind) { return hodyn::urdf::joint_kind_na
 
 const char* kind_enumerator(hodyn::JointKind kind) {
   switch (kind) {
-    case hodyn::JointKind::kFloatingBase: return "kFloatingBase";
-    case hodyn::JointKind::kRevolute: return "kRevolute";
-    case hodyn::JointKind::kRevoluteX: return "kRevoluteX";
-    case hodyn::JointKind::kRevoluteY: return "kRevoluteY";
-    case hodyn::JointKind::kRevoluteZ: return "kRevoluteZ";
-    case hodyn::JointKind::kPrismatic: return "kPrismatic";
-    case hodyn::JointKind::kPrismaticX: return "kPrismaticX";
-    case hodyn::JointKind::kPrismaticY: return "kPrismaticY";
-    case hodyn::JointKind::kPrismaticZ: return "kPrismaticZ";
+    case hodyn::JointKind::kFloatingBase:
+      return "kFloatingBase";
+    case hodyn::JointKind::kRevolute:
+      return "kRevolute";
+    case hodyn::JointKind::kRevoluteX:
+      return "kRevoluteX";
+    case hodyn::JointKind::kRevoluteY:
+      return "kRevoluteY";
+    case hodyn::JointKind::kRevoluteZ:
+      return "kRevoluteZ";
+    case hodyn::JointKind::kPrismatic:
+      return "kPrismatic";
+    case hodyn::JointKind::kPrismaticX:
+      return "kPrismaticX";
+    case hodyn::JointKind::kPrismaticY:
+      return "kPrismaticY";
+    case hodyn::JointKind::kPrismaticZ:
+      return "kPrismaticZ";
   }
   return "kFloatingBase";
 }

@@ -77,7 +77,11 @@ std::string generated_header(const RobotModel& model, const Provenance& from) {
     << model.num_dofs() << " DoF, ν = (V₁; q̇).\n"
     << "// Body j's frame is its URDF link frame; poses, axes and points are in the world at\n"
     << "// home (q = 0, base pose = identity); gravity (0, 0, −9.81). Fixed joints lumped:\n"
-    << "// " << (model.lumped_links.empty() ? std::string("none") : join(model.lumped_links, [](const std::string& s) { return s; })) << ".\n"
+    << "// "
+    << (model.lumped_links.empty()
+            ? std::string("none")
+            : join(model.lumped_links, [](const std::string& s) { return s; }))
+    << ".\n"
     << "// Conventions: docs/urdf.md. The same parameters: " << from.name
     << ".json (hodyn/urdf/robot_json.hpp).\n"
     << "#pragma once\n\n"
@@ -92,9 +96,12 @@ std::string generated_header(const RobotModel& model, const Provenance& from) {
     << "  static constexpr std::array<int, kNumBodies> kParent{"
     << join(bodies, [](const RobotBody& b) { return std::to_string(b.parent); }) << "};\n"
     << "  static constexpr std::array<hodyn::JointKind, kNumBodies> kJoint{\n      "
-    << join(bodies, [](const RobotBody& b) {
-         return std::string("hodyn::JointKind::") + kind_enumerator(b.kind);
-       }, ",\n      ")
+    << join(
+           bodies,
+           [](const RobotBody& b) {
+             return std::string("hodyn::JointKind::") + kind_enumerator(b.kind);
+           },
+           ",\n      ")
     << "};\n};\n\n";
 
   h << "inline constexpr int kNumJoints = Tree::kNumBodies - 1;\n"
@@ -103,13 +110,16 @@ std::string generated_header(const RobotModel& model, const Provenance& from) {
     << "inline constexpr double kTotalMass = " << exact_double(model.total_mass) << ";  ///< kg\n\n"
     << "/// URDF link of body j (its frame is the body frame).\n"
     << "inline constexpr std::array<const char*, Tree::kNumBodies> kBodyNames{\n    "
-    << join(bodies, [](const RobotBody& b) { return literal(b.link); }, ",\n    ") << "};\n"
+    << join(
+           bodies, [](const RobotBody& b) { return literal(b.link); }, ",\n    ")
+    << "};\n"
     << "/// URDF joint of entry i of q (it moves body i + 1).\n"
     << "inline constexpr std::array<const char*, kNumJoints> kJointNames{";
   if (n > 1)
     h << "\n    "
-      << join(std::vector<RobotBody>(bodies.begin() + 1, bodies.end()),
-              [](const RobotBody& b) { return literal(b.joint); }, ",\n    ");
+      << join(
+             std::vector<RobotBody>(bodies.begin() + 1, bodies.end()),
+             [](const RobotBody& b) { return literal(b.joint); }, ",\n    ");
   h << "};\n\n";
 
   h << "/// Limits of entry i of q (rad, rad/s, N·m or m, m/s, N; see hodyn/joint_limits.hpp).\n"
@@ -130,16 +140,17 @@ std::string generated_header(const RobotModel& model, const Provenance& from) {
     << "struct LinkBody {\n  const char* link;\n  int body;\n"
     << "  std::array<double, 12> pose_in_body;\n};\n"
     << "inline constexpr std::array<LinkBody, " << model.links.size() << "> kLinkBodies{{\n    "
-    << join(model.links,
-            [](const LinkFrame& l) {
-              const Eigen::Matrix3d& r = l.in_body.rotation;
-              const Eigen::Vector3d& t = l.in_body.translation;
-              return "{" + literal(l.name) + ", " + std::to_string(l.body) + ",\n     " +
-                     row({r(0, 0), r(0, 1), r(0, 2), r(1, 0), r(1, 1), r(1, 2), r(2, 0), r(2, 1),
-                          r(2, 2), t.x(), t.y(), t.z()}) +
-                     "}";
-            },
-            ",\n    ")
+    << join(
+           model.links,
+           [](const LinkFrame& l) {
+             const Eigen::Matrix3d& r = l.in_body.rotation;
+             const Eigen::Vector3d& t = l.in_body.translation;
+             return "{" + literal(l.name) + ", " + std::to_string(l.body) + ",\n     " +
+                    row({r(0, 0), r(0, 1), r(0, 2), r(1, 0), r(1, 1), r(1, 2), r(2, 0), r(2, 1),
+                         r(2, 2), t.x(), t.y(), t.z()}) +
+                    "}";
+           },
+           ",\n    ")
     << "}};\n\n";
 
   h << "/// Entry of q (and of q̇, τ) moved by the URDF joint `name`; −1 if there is none.\n"
@@ -202,12 +213,14 @@ std::string generated_header(const RobotModel& model, const Provenance& from) {
     << "  for (std::size_t j = 0; j < std::size_t{Tree::kNumBodies}; ++j) {\n"
     << "    const auto& a = parameters::kHomePose[j];\n"
     << "    hodyn::Pose<Scalar> pose;\n"
-    << "    pose.rotation << s(a[0]), s(a[1]), s(a[2]), s(a[3]), s(a[4]), s(a[5]), s(a[6]), s(a[7]),\n"
+    << "    pose.rotation << s(a[0]), s(a[1]), s(a[2]), s(a[3]), s(a[4]), s(a[5]), s(a[6]), "
+       "s(a[7]),\n"
     << "        s(a[8]);\n"
     << "    pose.translation = V3(s(a[9]), s(a[10]), s(a[11]));\n"
     << "    const auto& m = parameters::kInertia[j];\n"
     << "    hodyn::Matrix3<Scalar> inertia;\n"
-    << "    inertia << s(m[4]), s(m[7]), s(m[8]), s(m[7]), s(m[5]), s(m[9]), s(m[8]), s(m[9]), s(m[6]);\n"
+    << "    inertia << s(m[4]), s(m[7]), s(m[8]), s(m[7]), s(m[5]), s(m[9]), s(m[8]), s(m[9]), "
+       "s(m[6]);\n"
     << "    const int body = static_cast<int>(j);\n"
     << "    status = model.set_body(body, pose,\n"
     << "                            hodyn::SpatialInertia<Scalar>::from_mass_com_inertia(\n"

@@ -20,8 +20,8 @@ std::string inertia_problem(const Eigen::Matrix3d& inertia_about_com) {
     return os.str();
   }
   if (l(0) + l(1) < l(2) - tol) {
-    os << " violates the triangle inequality (principal moments " << l(0) << " + " << l(1)
-       << " < " << l(2) << "; a rigid body has Ixx + Iyy >= Izz about any axes)";
+    os << " violates the triangle inequality (principal moments " << l(0) << " + " << l(1) << " < "
+       << l(2) << "; a rigid body has Ixx + Iyy >= Izz about any axes)";
     return os.str();
   }
   return {};

@@ -85,8 +85,8 @@ std::string parameters_json(const RobotModel& model, const Provenance& from) {
         {"name", b.link},
         {"parent", b.parent},
         {"joint", j == 0 ? json(nullptr) : json(b.joint)},
-        {"home_pose", {{"rotation", matrix3(b.home.rotation)},
-                       {"translation", vector3(b.home.translation)}}},
+        {"home_pose",
+         {{"rotation", matrix3(b.home.rotation)}, {"translation", vector3(b.home.translation)}}},
         {"mass", b.mass},
         {"com", vector3(b.com)},
         {"inertia_about_com", matrix3(b.inertia)},
@@ -94,10 +94,7 @@ std::string parameters_json(const RobotModel& model, const Provenance& from) {
     });
     if (j == 0) continue;
     json joint = {
-        {"index", j - 1},
-        {"name", b.joint},
-        {"body", j},
-        {"kind", kind_name(b.kind)},
+        {"index", j - 1},          {"name", b.joint}, {"body", j}, {"kind", kind_name(b.kind)},
         {"axis", vector3(b.axis)},
     };
     if (hodyn::is_revolute(b.kind)) joint["point"] = vector3(b.point);
@@ -112,8 +109,9 @@ std::string parameters_json(const RobotModel& model, const Provenance& from) {
   for (const LinkFrame& l : model.links)
     links.push_back({{"name", l.name},
                      {"body", l.body},
-                     {"pose_in_body", {{"rotation", matrix3(l.in_body.rotation)},
-                                       {"translation", vector3(l.in_body.translation)}}}});
+                     {"pose_in_body",
+                      {{"rotation", matrix3(l.in_body.rotation)},
+                       {"translation", vector3(l.in_body.translation)}}}});
   const json doc = {
       {"format", "hodyn-robot-parameters"},
       {"version", 1},

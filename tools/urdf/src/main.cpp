@@ -55,13 +55,20 @@ Options parse(int argc, char** argv) {
     if (a == "--help" || a == "-h") {
       std::cout << kUsage;
       std::exit(0);
-    } else if (a == "--name") value(o.name);
-    else if (a == "--header") value(o.header);
-    else if (a == "--parameters") value(o.parameters);
-    else if (a == "--root") value(o.root);
-    else if (a == "--report") o.report = true;
-    else if (a.size() > 1 && a[0] == '-') throw ToolError("unknown option " + quoted(a) + " (see --help)");
-    else positional.push_back(a);
+    } else if (a == "--name")
+      value(o.name);
+    else if (a == "--header")
+      value(o.header);
+    else if (a == "--parameters")
+      value(o.parameters);
+    else if (a == "--root")
+      value(o.root);
+    else if (a == "--report")
+      o.report = true;
+    else if (a.size() > 1 && a[0] == '-')
+      throw ToolError("unknown option " + quoted(a) + " (see --help)");
+    else
+      positional.push_back(a);
   }
   if (positional.size() != 1)
     throw ToolError(positional.empty() ? "no URDF file given (see --help)"

@@ -33,9 +33,9 @@ struct RobotBody {
   hodyn::JointKind kind = hodyn::JointKind::kFloatingBase;
   Transform home;  ///< A⁰_j: body frame in the world at home
   double mass = 0;
-  Eigen::Vector3d com = Eigen::Vector3d::Zero();          ///< body frame
-  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();      ///< about the CoM, body axes
-  std::vector<std::string> lumped_links;                  ///< merged in by fixed joints
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();      ///< body frame
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  ///< about the CoM, body axes
+  std::vector<std::string> lumped_links;              ///< merged in by fixed joints
   // The joint that moves this body (bodies j ≥ 1):
   std::string joint;
   Eigen::Vector3d axis = Eigen::Vector3d::Zero();   ///< unit, world at home (±1 exact if aligned)

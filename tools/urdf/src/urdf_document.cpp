@@ -133,10 +133,18 @@ UrdfJoint convert_joint(const urdf::Joint& in) {
   joint.name = in.name;
   const std::string where = "joint " + quoted(joint.name);
   switch (in.type) {
-    case urdf::Joint::REVOLUTE: joint.type = UrdfJointType::kRevolute; break;
-    case urdf::Joint::CONTINUOUS: joint.type = UrdfJointType::kContinuous; break;
-    case urdf::Joint::PRISMATIC: joint.type = UrdfJointType::kPrismatic; break;
-    case urdf::Joint::FIXED: joint.type = UrdfJointType::kFixed; break;
+    case urdf::Joint::REVOLUTE:
+      joint.type = UrdfJointType::kRevolute;
+      break;
+    case urdf::Joint::CONTINUOUS:
+      joint.type = UrdfJointType::kContinuous;
+      break;
+    case urdf::Joint::PRISMATIC:
+      joint.type = UrdfJointType::kPrismatic;
+      break;
+    case urdf::Joint::FIXED:
+      joint.type = UrdfJointType::kFixed;
+      break;
     case urdf::Joint::FLOATING:
     case urdf::Joint::PLANAR:
     default:

@@ -29,7 +29,7 @@ struct Transform {
 /// <inertial>: mass, centre of mass and inertia about it, in the link frame.
 struct UrdfInertial {
   double mass = 0;
-  Transform frame;                                      ///< the inertial frame in the link frame
+  Transform frame;                                    ///< the inertial frame in the link frame
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();  ///< about the CoM, inertial-frame axes
 };
 
@@ -49,7 +49,7 @@ struct UrdfJoint {
   std::string name;
   UrdfJointType type = UrdfJointType::kFixed;
   std::string parent, child;
-  Transform origin;                             ///< child link frame in the parent link frame
+  Transform origin;                                 ///< child link frame in the parent link frame
   Eigen::Vector3d axis = Eigen::Vector3d::UnitX();  ///< in the child (joint) frame, as written
   UrdfLimits limits;
 };

@@ -9,8 +9,8 @@ namespace hodyn_urdf {
 
 /// What the outputs say about where they come from.
 struct Provenance {
-  std::string name;         ///< --name: the C++ namespace / robot name in the files
-  std::string urdf_file;    ///< the URDF's file name (no directories)
+  std::string name;       ///< --name: the C++ namespace / robot name in the files
+  std::string urdf_file;  ///< the URDF's file name (no directories)
 };
 
 /// The C++ header: namespace `name` with Tree, names, limits, index lookups and

@@ -39,15 +39,24 @@ namespace urdf {
 /// The joint kind's name in the JSON files ("floating_base", "revolute_x", …).
 constexpr const char* joint_kind_name(JointKind kind) {
   switch (kind) {
-    case JointKind::kFloatingBase: return "floating_base";
-    case JointKind::kRevolute: return "revolute";
-    case JointKind::kRevoluteX: return "revolute_x";
-    case JointKind::kRevoluteY: return "revolute_y";
-    case JointKind::kRevoluteZ: return "revolute_z";
-    case JointKind::kPrismatic: return "prismatic";
-    case JointKind::kPrismaticX: return "prismatic_x";
-    case JointKind::kPrismaticY: return "prismatic_y";
-    case JointKind::kPrismaticZ: return "prismatic_z";
+    case JointKind::kFloatingBase:
+      return "floating_base";
+    case JointKind::kRevolute:
+      return "revolute";
+    case JointKind::kRevoluteX:
+      return "revolute_x";
+    case JointKind::kRevoluteY:
+      return "revolute_y";
+    case JointKind::kRevoluteZ:
+      return "revolute_z";
+    case JointKind::kPrismatic:
+      return "prismatic";
+    case JointKind::kPrismaticX:
+      return "prismatic_x";
+    case JointKind::kPrismaticY:
+      return "prismatic_y";
+    case JointKind::kPrismaticZ:
+      return "prismatic_z";
   }
   return "unknown";
 }
@@ -73,7 +82,8 @@ template <class Scalar>
 Matrix3<Scalar> matrix3(const nlohmann::json& j) {
   if (!j.is_array() || j.size() != 3) throw LoadError{Status::kInvalidArgument, "not 3 rows"};
   Matrix3<Scalar> m;
-  for (int r = 0; r < 3; ++r) m.row(r) = vector3<Scalar>(j.at(static_cast<std::size_t>(r))).transpose();
+  for (int r = 0; r < 3; ++r)
+    m.row(r) = vector3<Scalar>(j.at(static_cast<std::size_t>(r))).transpose();
   return m;
 }
 
@@ -86,9 +96,9 @@ inline double limit(const nlohmann::json& j, double none) {
 template <class T>
 void expect_same(const T& found, const T& expected, const std::string& what) {
   if (!(found == expected))
-    throw LoadError{Status::kInvalidModel,
-                    what + ": the file has " + nlohmann::json(found).dump() +
-                        ", the compiled tree " + nlohmann::json(expected).dump()};
+    throw LoadError{Status::kInvalidModel, what + ": the file has " + nlohmann::json(found).dump() +
+                                               ", the compiled tree " +
+                                               nlohmann::json(expected).dump()};
 }
 
 /// Runs `step`, prefixing any error message with `where`.
@@ -122,8 +132,8 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
                        const std::array<const char*, Tree::kNumBodies - 1>& joint_names,
                        std::string* error = nullptr,
                        std::array<JointLimits, Tree::kNumBodies - 1>* limits = nullptr) {
-  using detail::LoadError;
   using detail::in;
+  using detail::LoadError;
   constexpr int n = Tree::kNumBodies;
   Model<Tree, Scalar> loaded;
   std::array<JointLimits, Tree::kNumBodies - 1> loaded_limits{};
@@ -145,8 +155,9 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
         detail::expect_same(b.at("name").get<std::string>(), std::string(body_names[J]), "name");
         detail::expect_same(b.at("parent").get<int>(), Tree::kParent[J], "parent");
         const std::string joint = j == 0 ? std::string() : std::string(joint_names[J - 1]);
-        detail::expect_same(b.at("joint").is_null() ? std::string() : b.at("joint").get<std::string>(),
-                            joint, "joint");
+        detail::expect_same(
+            b.at("joint").is_null() ? std::string() : b.at("joint").get<std::string>(), joint,
+            "joint");
         Pose<Scalar> pose;
         pose.rotation = detail::matrix3<Scalar>(b.at("home_pose").at("rotation"));
         pose.translation = detail::vector3<Scalar>(b.at("home_pose").at("translation"));
@@ -155,8 +166,8 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
             detail::matrix3<Scalar>(b.at("inertia_about_com")));
         const Status s = loaded.set_body(j, pose, inertia);
         if (s != Status::kOk)
-          throw LoadError{s, "home pose or inertia rejected by the Model (" +
-                                 std::string(to_string(s)) + ")"};
+          throw LoadError{
+              s, "home pose or inertia rejected by the Model (" + std::string(to_string(s)) + ")"};
       });
     }
     for (int i = 0; i < n - 1; ++i) {
@@ -170,10 +181,10 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
         detail::expect_same(jt.at("kind").get<std::string>(), std::string(joint_kind_name(kind)),
                             "kind");
         const Vector3<Scalar> axis = detail::vector3<Scalar>(jt.at("axis"));
-        const Status s = is_revolute(kind)
-                             ? loaded.set_revolute_axis(body, axis,
-                                                        detail::vector3<Scalar>(jt.at("point")))
-                             : loaded.set_prismatic_axis(body, axis);
+        const Status s =
+            is_revolute(kind)
+                ? loaded.set_revolute_axis(body, axis, detail::vector3<Scalar>(jt.at("point")))
+                : loaded.set_prismatic_axis(body, axis);
         if (s != Status::kOk)
           throw LoadError{s, "axis rejected by the Model (" + std::string(to_string(s)) + ")"};
         const nlohmann::json& l = jt.at("limits");
