@@ -1,10 +1,16 @@
-# hodyn_urdf_generate(<target> URDF <file.urdf> NAME <ns> [ROOT <link>])
+# hodyn_urdf_generate(<target> URDF <file.urdf> NAME <ns> [ROOT <link>]
+#                     [ROTORS <rotors.json>])
 #
 # Runs hodyn-urdf (docs/urdf.md) at build time and creates the INTERFACE
 # library <target> (links hodyn::core) whose include directory holds <ns>.hpp
 # — namespace <ns> with Tree, make_model<Scalar>(), names and limits — and
-# <ns>.json, the same parameters for hodyn::robot_json. Both are regenerated
-# when the URDF or the tool changes. <ns> is a C++ identifier.
+# <ns>.json, the same parameters for hodyn::robot_json. With ROTORS (a rotor
+# description, docs/rotors.md) it also holds <ns>_rotors.hpp — kNumRotors,
+# kRotors and make_rotors<Scalar>() in the same namespace <ns>, a header of
+# its own that includes only core headers. All are regenerated together when
+# the URDF, the rotor file or the tool changes. <ns> is a C++ identifier.
+# Target properties: HODYN_URDF_HEADER, HODYN_URDF_PARAMETERS and, with
+# ROTORS, HODYN_URDF_ROTOR_HEADER (the generated files' paths).
 #
 # Which hodyn-urdf runs: the cache variable HODYN_URDF_EXECUTABLE if set (a
 # host build of the tool; required when cross-compiling, since the generator
@@ -19,7 +25,7 @@ set(HODYN_URDF_EXECUTABLE "" CACHE FILEPATH
   "hodyn-urdf run by hodyn_urdf_generate() (a host executable; needed when cross-compiling)")
 
 function(hodyn_urdf_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "URDF;NAME;ROOT" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "URDF;NAME;ROOT;ROTORS" "")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): unexpected arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -32,6 +38,15 @@ function(hodyn_urdf_generate target)
   get_filename_component(urdf "${arg_URDF}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   if(NOT EXISTS "${urdf}")
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): no URDF file ${urdf}")
+  endif()
+  if(DEFINED arg_ROTORS OR "ROTORS" IN_LIST arg_KEYWORDS_MISSING_VALUES)
+    if(NOT arg_ROTORS)
+      message(FATAL_ERROR "hodyn_urdf_generate(${target}): ROTORS needs a rotors.json file")
+    endif()
+    get_filename_component(rotors "${arg_ROTORS}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${rotors}")
+      message(FATAL_ERROR "hodyn_urdf_generate(${target}): no rotor file ${rotors}")
+    endif()
   endif()
 
   if(HODYN_URDF_EXECUTABLE)
@@ -58,15 +73,28 @@ function(hodyn_urdf_generate target)
   if(arg_ROOT)
     set(root_args --root "${arg_ROOT}")
   endif()
+  # One run writes every output, all or nothing (docs/urdf.md), so a rotor
+  # file change regenerates the robot header too (with the same text).
+  set(outputs "${header}" "${parameters}")
+  set(rotor_args)
+  set(rotor_dependency)
+  set(comment "hodyn-urdf: ${arg_NAME}.hpp from ${arg_URDF}")
+  if(arg_ROTORS)
+    set(rotor_header "${out_dir}/${arg_NAME}_rotors.hpp")
+    list(APPEND outputs "${rotor_header}")
+    set(rotor_args --rotors "${rotors}" --rotor-header "${rotor_header}")
+    set(rotor_dependency "${rotors}")
+    string(APPEND comment " and ${arg_NAME}_rotors.hpp from ${arg_ROTORS}")
+  endif()
   file(MAKE_DIRECTORY "${out_dir}")
   add_custom_command(
-    OUTPUT "${header}" "${parameters}"
+    OUTPUT ${outputs}
     COMMAND "${tool}" ${root_args} --name "${arg_NAME}" --header "${header}"
-            --parameters "${parameters}" "${urdf}"
-    DEPENDS "${urdf}" ${tool_dependency}
-    COMMENT "hodyn-urdf: ${arg_NAME}.hpp from ${arg_URDF}"
+            --parameters "${parameters}" ${rotor_args} "${urdf}"
+    DEPENDS "${urdf}" ${rotor_dependency} ${tool_dependency}
+    COMMENT "${comment}"
     VERBATIM)
-  add_custom_target(${target}_generate DEPENDS "${header}" "${parameters}")
+  add_custom_target(${target}_generate DEPENDS ${outputs})
 
   add_library(${target} INTERFACE)
   target_include_directories(${target} INTERFACE "${out_dir}")
@@ -76,4 +104,7 @@ function(hodyn_urdf_generate target)
   add_dependencies(${target} ${target}_generate)
   set_target_properties(${target} PROPERTIES
     HODYN_URDF_HEADER "${header}" HODYN_URDF_PARAMETERS "${parameters}")
+  if(arg_ROTORS)
+    set_target_properties(${target} PROPERTIES HODYN_URDF_ROTOR_HEADER "${rotor_header}")
+  endif()
 endfunction()

@@ -128,7 +128,8 @@ std::string parameters_json(const RobotModel& model, const Provenance& from) {
   return text(doc);
 }
 
-std::string report_json(const RobotModel& model, const Provenance& from) {
+std::string report_json(const RobotModel& model, const Provenance& from,
+                        std::optional<std::size_t> num_rotors) {
   json parents = json::array();
   json kinds = json::array();
   json massless = json::array();
@@ -141,7 +142,7 @@ std::string report_json(const RobotModel& model, const Provenance& from) {
   for (const LinkFrame& l : model.links)
     if (model.bodies[static_cast<std::size_t>(l.body)].link != l.name)
       lumped_into[l.name] = model.bodies[static_cast<std::size_t>(l.body)].link;
-  const json doc = {
+  json doc = {
       {"name", from.name},
       {"robot", model.robot_name},
       {"urdf", from.urdf_file},
@@ -157,6 +158,7 @@ std::string report_json(const RobotModel& model, const Provenance& from) {
       {"massless_bodies", massless},
       {"max_bodies", kMaxBodies},
   };
+  if (num_rotors) doc["rotors"] = *num_rotors;
   return text(doc);
 }
 

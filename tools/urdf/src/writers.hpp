@@ -3,6 +3,8 @@
 
 #include "robot_model.hpp"
 
+#include <cstddef>
+#include <optional>
 #include <string>
 
 namespace hodyn_urdf {
@@ -20,8 +22,10 @@ std::string generated_header(const RobotModel& model, const Provenance& from);
 /// The parameters JSON (docs/state-format.md, "Robot parameters JSON").
 std::string parameters_json(const RobotModel& model, const Provenance& from);
 
-/// The --report JSON (docs/state-format.md, "hodyn-urdf --report").
-std::string report_json(const RobotModel& model, const Provenance& from);
+/// The --report JSON (docs/state-format.md, "hodyn-urdf --report"); with
+/// `num_rotors` (--rotors given) it ends with "rotors": that count.
+std::string report_json(const RobotModel& model, const Provenance& from,
+                        std::optional<std::size_t> num_rotors = std::nullopt);
 
 /// "%.17g" with a decimal point or exponent kept, so it reads back as the same double.
 std::string exact_double(double x);
