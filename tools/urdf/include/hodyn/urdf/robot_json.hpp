@@ -5,7 +5,9 @@
 // recompilation: edit or regenerate the JSON and load it. The topology is
 // compiled in, so the file must match it exactly — body count, body and joint
 // names in hodyn's order, parents and joint kinds; a mismatch is an error,
-// never a silent reorder. Format: docs/state-format.md, "Robot parameters JSON".
+// never a silent reorder. Unknown keys (and, in a file, duplicate keys) are
+// errors too, so a misspelt key in a hand-edited file is never ignored.
+// Format: docs/state-format.md, "Robot parameters JSON".
 //
 // Desktop only (nlohmann-json, std::string, heap); CMake target hodyn::robot_json.
 //
@@ -30,8 +32,11 @@
 #include <array>
 #include <cstddef>
 #include <fstream>
+#include <initializer_list>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace hodyn {
 namespace urdf {
@@ -87,6 +92,98 @@ Matrix3<Scalar> matrix3(const nlohmann::json& j) {
   return m;
 }
 
+/// Every key of the object `j` is one of `known`; otherwise kInvalidArgument
+/// naming the key (`where` prefixes the message: "" or "home_pose: ").
+inline void only_keys(const nlohmann::json& j, std::initializer_list<const char*> known,
+                      const std::string& where = std::string()) {
+  if (!j.is_object())
+    throw LoadError{Status::kInvalidArgument, where + "not an object but " + j.type_name()};
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool is_known = false;
+    std::string allowed;
+    for (const char* k : known) {
+      is_known = is_known || it.key() == k;
+      allowed += (allowed.empty() ? "" : ", ") + std::string(k);
+    }
+    if (!is_known)
+      throw LoadError{
+          Status::kInvalidArgument,
+          where + "unknown key " + nlohmann::json(it.key()).dump() + " (allowed: " + allowed + ")"};
+  }
+}
+
+/// "units", informative, but if present it must say SI: a file in other
+/// units would otherwise load wrong numbers silently.
+inline void check_units(const nlohmann::json& units) {
+  only_keys(units, {"length", "mass", "inertia", "angle"}, "units: ");
+  const std::pair<const char*, const char*> si[] = {
+      {"length", "m"}, {"mass", "kg"}, {"inertia", "kg m^2"}, {"angle", "rad"}};
+  for (const auto& [key, unit] : si)
+    if (units.contains(key) && units.at(key) != unit)
+      throw LoadError{Status::kInvalidArgument, std::string("units.") + key + ": the file says " +
+                                                    units.at(key).dump() + ", hodyn reads \"" +
+                                                    unit + "\" only"};
+}
+
+/// A pose object {rotation, translation} with no other key.
+inline void check_pose_keys(const nlohmann::json& pose, const std::string& name) {
+  only_keys(pose, {"rotation", "translation"}, name + ": ");
+}
+
+/// The path ("bodies[2].mass") of the first key that occurs twice in one
+/// object of the JSON text `in`, "" when none (nlohmann::json would keep the
+/// last one silently); `doc` receives the document, discarded on bad syntax.
+inline std::string first_duplicate_key(std::istream& in, nlohmann::json& doc) {
+  struct Level {
+    bool array = false;
+    std::size_t index = 0;  // arrays: the element being read
+    std::string key;        // objects: the key being read
+    std::vector<std::string> keys;
+  };
+  std::vector<Level> levels;
+  std::string duplicate;
+  const auto path_to = [&](const std::string& key) {
+    std::string p;
+    for (std::size_t i = 0; i + 1 < levels.size(); ++i)
+      p += levels[i].array ? "[" + std::to_string(levels[i].index) + "]"
+                           : (p.empty() ? "" : ".") + levels[i].key;
+    return p + (p.empty() ? "" : ".") + key;
+  };
+  const auto element_done = [&] {
+    if (!levels.empty() && levels.back().array) ++levels.back().index;
+  };
+  using Event = nlohmann::json::parse_event_t;
+  doc = nlohmann::json::parse(
+      in,
+      [&](int /*depth*/, Event event, nlohmann::json& parsed) {
+        switch (event) {
+          case Event::object_start:
+          case Event::array_start:
+            levels.push_back(Level{event == Event::array_start, 0, {}, {}});
+            break;
+          case Event::key: {
+            Level& level = levels.back();
+            level.key = parsed.get<std::string>();
+            for (const std::string& k : level.keys)
+              if (k == level.key && duplicate.empty()) duplicate = path_to(level.key);
+            level.keys.push_back(level.key);
+            break;
+          }
+          case Event::object_end:
+          case Event::array_end:
+            levels.pop_back();
+            element_done();
+            break;
+          case Event::value:
+            element_done();
+            break;
+        }
+        return true;
+      },
+      /*allow_exceptions=*/false);
+  return duplicate;
+}
+
 /// A limit: a number, or null for none (±∞ as `none` says).
 inline double limit(const nlohmann::json& j, double none) {
   return j.is_null() ? none : j.get<double>();
@@ -121,8 +218,9 @@ void in(const std::string& where, F&& step) {
 /// success every body, joint and gravity of `model` is set and, if given,
 /// `limits` holds the joint limits. On failure `model` and `limits` are
 /// unchanged and `error` (if given) holds one line saying what and where:
-///   kInvalidArgument  not a hodyn-urdf parameters file, a missing key, a value
-///                     of the wrong type;
+///   kInvalidArgument  not a hodyn-urdf parameters file, a missing key, an
+///                     unknown key (any object; "point" on a prismatic
+///                     joint), a value of the wrong type, units other than SI;
 ///   kInvalidModel     the topology differs from the compiled tree (body count,
 ///                     a name, a parent, a joint kind), or a value the Model
 ///                     rejects (negative mass, axis not unit, …).
@@ -143,6 +241,11 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
         throw LoadError{Status::kInvalidArgument, "not a hodyn-urdf parameters file (format)"};
       if (doc.at("version").get<int>() != 1)
         throw LoadError{Status::kInvalidArgument, "unknown version " + doc.at("version").dump()};
+      detail::only_keys(doc, {"format", "version", "comment", "name", "robot", "urdf", "root_link",
+                              "units", "gravity", "bodies", "joints", "links"});
+      if (doc.contains("comment") && !doc.at("comment").is_string())
+        throw LoadError{Status::kInvalidArgument, "comment: not a string"};
+      if (doc.contains("units")) detail::check_units(doc.at("units"));
       detail::expect_same(static_cast<int>(doc.at("bodies").size()), n, "number of bodies");
       detail::expect_same(static_cast<int>(doc.at("joints").size()), n - 1, "number of joints");
       const Status s = loaded.set_gravity(detail::vector3<Scalar>(doc.at("gravity")));
@@ -152,6 +255,9 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
       const auto J = static_cast<std::size_t>(j);
       in("body " + std::to_string(j), [&] {
         const nlohmann::json& b = doc.at("bodies").at(J);
+        detail::only_keys(b, {"index", "name", "parent", "joint", "home_pose", "mass", "com",
+                              "inertia_about_com", "lumped_links"});
+        detail::check_pose_keys(b.at("home_pose"), "home_pose");
         detail::expect_same(b.at("name").get<std::string>(), std::string(body_names[J]), "name");
         detail::expect_same(b.at("parent").get<int>(), Tree::kParent[J], "parent");
         const std::string joint = j == 0 ? std::string() : std::string(joint_names[J - 1]);
@@ -176,6 +282,14 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
       const JointKind kind = Tree::kJoint[I + 1];
       in("joint " + std::to_string(i), [&] {
         const nlohmann::json& jt = doc.at("joints").at(I);
+        if (is_revolute(kind))
+          detail::only_keys(jt, {"index", "name", "body", "kind", "axis", "point", "limits"});
+        else if (jt.is_object() && jt.contains("point"))
+          throw LoadError{Status::kInvalidArgument,
+                          "point: only revolute joints have one (the compiled kind is " +
+                              std::string(joint_kind_name(kind)) + ")"};
+        else
+          detail::only_keys(jt, {"index", "name", "body", "kind", "axis", "limits"});
         detail::expect_same(jt.at("name").get<std::string>(), std::string(joint_names[I]), "name");
         detail::expect_same(jt.at("body").get<int>(), body, "body");
         detail::expect_same(jt.at("kind").get<std::string>(), std::string(joint_kind_name(kind)),
@@ -188,6 +302,7 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
         if (s != Status::kOk)
           throw LoadError{s, "axis rejected by the Model (" + std::string(to_string(s)) + ")"};
         const nlohmann::json& l = jt.at("limits");
+        detail::only_keys(l, {"bounded", "lower", "upper", "velocity", "effort"}, "limits: ");
         constexpr double inf = std::numeric_limits<double>::infinity();
         JointLimits& out = loaded_limits[I];
         out.bounded = l.at("bounded").get<bool>();
@@ -196,6 +311,19 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
         out.velocity = detail::limit(l.at("velocity"), inf);
         out.effort = detail::limit(l.at("effort"), inf);
       });
+    }
+    if (doc.contains("links")) {
+      const nlohmann::json& links = doc.at("links");
+      in("links", [&] {
+        if (!links.is_array()) throw LoadError{Status::kInvalidArgument, "not a list"};
+      });
+      for (std::size_t k = 0; k < links.size(); ++k)
+        in("link " + std::to_string(k), [&] {
+          const nlohmann::json& link = links.at(k);
+          detail::only_keys(link, {"name", "body", "pose_in_body"});
+          if (link.contains("pose_in_body"))
+            detail::check_pose_keys(link.at("pose_in_body"), "pose_in_body");
+        });
     }
   } catch (const LoadError& e) {
     if (error != nullptr) *error = e.message;
@@ -209,7 +337,8 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
   return Status::kOk;
 }
 
-/// load_robot_json from a file; kInvalidArgument if it cannot be read or parsed.
+/// load_robot_json from a file; kInvalidArgument if it cannot be read or
+/// parsed, or if an object in it holds a key twice.
 template <class Tree, class Scalar>
 Status load_robot_json_file(const std::string& path, Model<Tree, Scalar>& model,
                             const std::array<const char*, Tree::kNumBodies>& body_names,
@@ -221,9 +350,14 @@ Status load_robot_json_file(const std::string& path, Model<Tree, Scalar>& model,
     if (error != nullptr) *error = "cannot read " + detail::quoted(path);
     return Status::kInvalidArgument;
   }
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json doc;
+  const std::string duplicate = detail::first_duplicate_key(in, doc);
   if (doc.is_discarded()) {
     if (error != nullptr) *error = detail::quoted(path) + ": not valid JSON";
+    return Status::kInvalidArgument;
+  }
+  if (!duplicate.empty()) {
+    if (error != nullptr) *error = detail::quoted(path) + ": duplicate key " + duplicate;
     return Status::kInvalidArgument;
   }
   const Status s = load_robot_json(doc, model, body_names, joint_names, error, limits);
