@@ -29,7 +29,7 @@ import subprocess
 import sys
 
 SUITES = ["bench_inverse_dynamics", "bench_dynamics", "bench_controller", "bench_baselines",
-          "bench_mujoco"]
+          "bench_mujoco", "bench_generated_model"]
 MAX_ORDER = 5        # workspace of the r ≤ 5 benchmarks (names without a suffix)
 HIGH_MAX_ORDER = 10  # workspace of the *MaxOrder10 benchmarks, r = 0..10
 BRANCHES = 5         # Table 4 family: N = 1 + 5n bodies
@@ -373,6 +373,16 @@ def main():
         ratio(get("bench_inverse_dynamics", "BM_InverseDynamicsBranched<100>/0"),
               get("bench_inverse_dynamics", "BM_InverseDynamicsBranched<20>/0")), "4.5–5.5x",
         lambda v: 4.5 <= v <= 5.5)
+    # Generated from the URDF vs written by hand (bench_generated_model), one run.
+    for what, label in [("what:0/r:0", "inverse dynamics r = 0"),
+                        ("what:0/r:2", "inverse dynamics r = 2"),
+                        ("what:1/r:0", "forward dynamics r = 0"),
+                        ("what:1/r:1", "forward dynamics r = 1"),
+                        ("what:2/r:0", "mass matrix")]:
+        add(f"generated / hand-written robot, {label}",
+            ratio(get("bench_generated_model", f"BM_Generated/{what}"),
+                  get("bench_generated_model", f"BM_HandWritten/{what}")), "≤ 1.02",
+            lambda v: v <= 1.02, "{:.3f}")
     exponent_target = "≤ 2 (at most quadratic)"
     add("fitted exponent p of t ≈ a (r+1)^p, analytic inverse dynamics (bench_baselines), "
         "aerial manipulator, r = 0..5", exponent_of(analytic, low_orders), exponent_target,
