@@ -41,7 +41,7 @@ bool run_both(const hodyn::Model<Tree, S>& model,
               const hodyn::ExternalLoads<Tree, kMaxOrder, S>* loads, int order,
               hodyn::InverseDynamicsData<Tree, kMaxOrder, S>& scalar,
               hodyn::InverseDynamicsData<Tree, kMaxOrder, S>& lanes) {
-  hodyn::detail::dispatch_inverse_dynamics_kernel<0>(order, model, scalar, motion, loads);
+  hodyn::detail::dispatch_inverse_dynamics_kernel<0, false>(order, model, scalar, motion, loads);
   return hodyn::detail::dispatch_lane_kernel<1>(order, model, lanes, motion, loads);
 }
 
@@ -148,7 +148,7 @@ TEST(InverseDynamicsLanes, PublicCallAgreesWithScalarKernelWithAndWithoutWrenche
     loads->has_body_wrench[3] = wrench;
     for (int order = 0; order <= kR; ++order) {
       ASSERT_EQ(hodyn::inverse_dynamics(model, *data, *motion, loads.get(), order), Status::kOk);
-      hodyn::detail::dispatch_inverse_dynamics_kernel<0>(order, model, *scalar, *motion,
+      hodyn::detail::dispatch_inverse_dynamics_kernel<0, false>(order, model, *scalar, *motion,
                                                          loads.get());
       for (int k = 0; k <= order; ++k)
         EXPECT_LE(difference(*data, *scalar, k), 1e-13)
