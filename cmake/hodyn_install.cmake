@@ -108,6 +108,12 @@ if(TARGET hodyn-urdf)
   install(TARGETS hodyn-urdf RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   add_dependencies(hodyn_installable hodyn-urdf)
 endif()
+# hodyn-rotors (tools/robot-description): checks a rotors.json and writes it as
+# a fixed-size header (docs/rotors.md); a program of the build machine.
+if(TARGET hodyn-rotors)
+  install(TARGETS hodyn-rotors RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  add_dependencies(hodyn_installable hodyn-rotors)
+endif()
 if(TARGET hodyn_robot_json)
   hodyn_install_headers(${PROJECT_SOURCE_DIR}/tools/urdf/include)
   install(TARGETS hodyn_robot_json EXPORT hodynRobotJsonTargets)
