@@ -173,10 +173,10 @@ void decode_payload(const std::uint8_t* frame, Message& m) noexcept {
       r.f64(ref.time);
       ref.num_joints = r.u32();
       ref.reserved = 0;
-      r.f64s(&ref.base_position[0][0], 3 * (HODYN_REFERENCE_ORDER + 1));
+      for (auto& row : ref.base_position) r.f64s(row, 3);
       r.f64s(ref.base_orientation, 4);
-      r.f64s(&ref.base_angular_velocity[0][0], 3 * HODYN_REFERENCE_ORDER);
-      r.f64s(&ref.joint_position[0][0], (HODYN_REFERENCE_ORDER + 1) * HODYN_MAX_JOINTS);
+      for (auto& row : ref.base_angular_velocity) r.f64s(row, 3);
+      for (auto& row : ref.joint_position) r.f64s(row, HODYN_MAX_JOINTS);
       break;
     }
   }
@@ -247,10 +247,10 @@ Status encode(const hodyn_reference& ref, std::uint32_t link_sequence, std::uint
   w.header(MessageType::kReference, kReferencePayloadSize, link_sequence);
   w.f64(ref.time);
   w.u32(ref.num_joints);
-  w.f64s(&ref.base_position[0][0], 3 * (HODYN_REFERENCE_ORDER + 1));
+  for (auto& row : ref.base_position) w.f64s(row, 3);
   w.f64s(ref.base_orientation, 4);
-  w.f64s(&ref.base_angular_velocity[0][0], 3 * HODYN_REFERENCE_ORDER);
-  w.f64s(&ref.joint_position[0][0], (HODYN_REFERENCE_ORDER + 1) * HODYN_MAX_JOINTS);
+  for (auto& row : ref.base_angular_velocity) w.f64s(row, 3);
+  for (auto& row : ref.joint_position) w.f64s(row, HODYN_MAX_JOINTS);
   written = w.finish();
   return Status::kOk;
 }
