@@ -22,6 +22,8 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
+// Your robot: these two lines name the header and the namespace you gave
+// hodyn_urdf_generate(... NAME custom_robot) in CMakeLists.txt.
 #include <custom_robot.hpp>  // generated from custom_robot.urdf
 
 #include <cmath>
@@ -29,7 +31,7 @@
 
 namespace {
 
-namespace robot = custom_robot;
+namespace robot = custom_robot;  // ← and this one
 using Tree = robot::Tree;
 constexpr int kOrder = 2;  // derivative order of the round trip
 constexpr int kDofs = robot::kNumDofs;
@@ -51,7 +53,8 @@ void print_vector(const char* name, const V& v) {
 }
 
 // One state with every derivative non-zero: base tilted, moved and moving,
-// the arm bent and moving, the tool half out.
+// every joint away from home and moving (values small enough for a prismatic
+// joint in metres; any number of joints).
 hodyn::MotionDerivatives<Tree, kOrder> example_state() {
   hodyn::MotionDerivatives<Tree, kOrder> m;
   m.base_pose.rotation = (Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitZ()) *
@@ -63,10 +66,10 @@ hodyn::MotionDerivatives<Tree, kOrder> example_state() {
     const double s = 1.0 / (k + 1);
     m.base_twist[k] << 0.1 * s, -0.2 * s, 0.3 * s, 0.5 * s, 0.1 * s, -0.2 * s;
   }
-  m.q[0] << 0.4, 0.7, -0.5, 0.04;  // shoulder, elbow, wrist (rad), tool (m)
-  for (int k = 1; k <= kOrder + 2; ++k) {  // q^(k), k = 1..r+2
-    const double s = 1.0 / k;
-    m.q[k] << 0.5 * s, -0.3 * s, 1.0 * s, 0.02 * s;
+  for (int i = 0; i < robot::kNumJoints; ++i) {
+    m.q[0](i) = 0.04 + 0.1 * ((i % 3) - 1);  // rad or m
+    for (int k = 1; k <= kOrder + 2; ++k)    // q^(k), k = 1..r+2
+      m.q[k](i) = (0.05 + 0.1 * (i % 2) - 0.07 * (i % 3)) / k;
   }
   return m;
 }
