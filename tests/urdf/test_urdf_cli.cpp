@@ -15,7 +15,7 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
+#include "support/command_line.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -37,43 +37,15 @@ const std::string kTool = HODYN_URDF_TOOL;
 const fs::path kData = HODYN_URDF_CLI_DATA;
 const fs::path kWork = HODYN_URDF_CLI_WORK;
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
+using Result = hodyn::test::CommandResult;
+using hodyn::test::read_file;
+using hodyn::test::write_file;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary);
-  out << text;
-}
-
-/// A fresh, empty directory for one test.
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = kWork / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+fs::path fresh_dir(const std::string& name) { return hodyn::test::fresh_directory(kWork, name); }
 
 /// Runs hodyn-urdf with `args` (already quoted where needed) in `dir`.
 Result run(const fs::path& dir, const std::string& args) {
-  const std::string cmd =
-      "cd '" + dir.string() + "' && '" + kTool + "' " + args + " > tool.stdout 2> tool.stderr";
-  Result r;
-  const int raw = std::system(cmd.c_str());
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = read(dir / "tool.stdout");
-  r.err = read(dir / "tool.stderr");
-  fs::remove(dir / "tool.stdout");
-  fs::remove(dir / "tool.stderr");
-  return r;
+  return hodyn::test::run_tool(kTool, dir, args);
 }
 
 std::string data(const std::string& file) { return "'" + (kData / file).string() + "'"; }
@@ -92,7 +64,7 @@ json parameters(const std::string& file) {
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(r.err, "");
-  return json::parse(read(dir / "robot.json"));
+  return json::parse(read_file(dir / "robot.json"));
 }
 
 std::vector<double> vec(const json& j) { return j.get<std::vector<double>>(); }
@@ -224,13 +196,13 @@ TEST(UrdfCli, InertialFrameRotatedIntoTheLinkFrame) {
 
 TEST(UrdfCli, OutputsWrittenTogetherAndReplaced) {
   const fs::path dir = fresh_dir("outputs");
-  write(dir / "robot.hpp", "stale");
+  write_file(dir / "robot.hpp", "stale");
   const Result r = run(dir, "--name robot --header robot.hpp --parameters robot.json --report " +
                                 data("branching.urdf"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["dof"], 11);
-  EXPECT_NE(read(dir / "robot.hpp").find("namespace robot {"), std::string::npos);
-  EXPECT_EQ(json::parse(read(dir / "robot.json"))["format"], "hodyn-robot-parameters");
+  EXPECT_NE(read_file(dir / "robot.hpp").find("namespace robot {"), std::string::npos);
+  EXPECT_EQ(json::parse(read_file(dir / "robot.json"))["format"], "hodyn-robot-parameters");
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().filename().string());
   std::sort(files.begin(), files.end());
@@ -246,7 +218,7 @@ TEST(UrdfCli, OutputsWrittenTogetherAndReplaced) {
 void expect_rejected(const std::string& case_name, const std::string& args,
                      const std::vector<std::string>& culprits) {
   const fs::path dir = fresh_dir("bad_" + case_name);
-  write(dir / "robot.hpp", "stale header");
+  write_file(dir / "robot.hpp", "stale header");
   const Result r =
       run(dir, "--name robot --header robot.hpp --parameters robot.json --report " + args);
   EXPECT_EQ(r.status, 2) << case_name;
@@ -259,7 +231,7 @@ void expect_rejected(const std::string& case_name, const std::string& args,
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().filename().string());
   EXPECT_EQ(files, std::vector<std::string>{"robot.hpp"}) << case_name;
-  EXPECT_EQ(read(dir / "robot.hpp"), "stale header") << case_name;
+  EXPECT_EQ(read_file(dir / "robot.hpp"), "stale header") << case_name;
   std::cout << case_name << ": " << r.err;
 }
 
@@ -340,8 +312,8 @@ std::string chain(int bodies) {
 
 TEST(UrdfCli, CompiledMaximumOfBodies) {
   const fs::path dir = fresh_dir("max_bodies");
-  write(dir / "chain64.urdf", chain(64));
-  write(dir / "chain65.urdf", chain(65));
+  write_file(dir / "chain64.urdf", chain(64));
+  write_file(dir / "chain65.urdf", chain(65));
   const Result ok = run(dir, "--report chain64.urdf");
   ASSERT_EQ(ok.status, 0) << ok.err;
   EXPECT_EQ(json::parse(ok.out)["dof"], 6 + 63);

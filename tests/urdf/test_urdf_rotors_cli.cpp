@@ -19,7 +19,7 @@
 
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
+#include "support/command_line.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -43,46 +43,18 @@ const fs::path kRotors = HODYN_AM_ROTORS;
 const fs::path kBadUrdf = HODYN_BAD_URDF;
 const fs::path kWork = HODYN_URDF_ROTORS_WORK;
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
+using Result = hodyn::test::CommandResult;
+using hodyn::test::quoted;
+using hodyn::test::read_file;
+using hodyn::test::write_file;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+fs::path fresh_dir(const std::string& name) { return hodyn::test::fresh_directory(kWork, name); }
+std::string q(const fs::path& p) { return quoted(p); }
 
-void write(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary);
-  out << text;
-}
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path d = kWork / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
-
-/// Runs `tool args` in `dir`; stdout and stderr go through files outside `dir`
-/// so that the directory holds only what the tool wrote.
+/// Runs `tool args` in `dir` (support/command_line.hpp: stdout and stderr
+/// outside `dir`, which holds only what the tool wrote).
 Result run(const std::string& tool, const fs::path& dir, const std::string& args) {
-  const fs::path out = dir.string() + ".stdout", err = dir.string() + ".stderr";
-  const std::string cmd =
-      "cd " + q(dir) + " && '" + tool + "' " + args + " > " + q(out) + " 2> " + q(err);
-  Result r;
-  const int raw = std::system(cmd.c_str());
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = read(out);
-  r.err = read(err);
-  fs::remove(out);
-  fs::remove(err);
-  return r;
+  return hodyn::test::run_tool(tool, dir, args);
 }
 
 std::vector<std::string> listing(const fs::path& dir) {
@@ -122,7 +94,7 @@ TEST(UrdfRotorsCli, WritesTheRotorHeaderBesideTheRobotHeader) {
   // The report counts the rotors of the file (read here with nlohmann-json),
   // as its last key.
   const json report = json::parse(r.out);
-  const json rotors = json::parse(read(kRotors));
+  const json rotors = json::parse(read_file(kRotors));
   ASSERT_TRUE(report.contains("rotors")) << r.out;
   EXPECT_EQ(report.at("rotors").get<std::size_t>(), rotors.at("rotors").size());
   EXPECT_EQ(report.at("rotors"), 6);
@@ -133,8 +105,8 @@ TEST(UrdfRotorsCli, WritesTheRotorHeaderBesideTheRobotHeader) {
   const fs::path by_rotors_tool = fresh_dir("by_hodyn_rotors");
   ASSERT_EQ(
       run(kRotorsTool, by_rotors_tool, "--name am --header am_rotors.hpp " + q(kRotors)).status, 0);
-  EXPECT_EQ(read(with / "am_rotors.hpp"), read(by_rotors_tool / "am_rotors.hpp"));
-  EXPECT_NE(read(with / "am_rotors.hpp").find("namespace am {"), std::string::npos);
+  EXPECT_EQ(read_file(with / "am_rotors.hpp"), read_file(by_rotors_tool / "am_rotors.hpp"));
+  EXPECT_NE(read_file(with / "am_rotors.hpp").find("namespace am {"), std::string::npos);
 
   // The robot header and the parameters do not depend on --rotors.
   const fs::path without = fresh_dir("without_rotors");
@@ -142,18 +114,18 @@ TEST(UrdfRotorsCli, WritesTheRotorHeaderBesideTheRobotHeader) {
                            "--name am --header am.hpp --parameters am.json --report " + q(kUrdf));
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_FALSE(json::parse(plain.out).contains("rotors")) << plain.out;
-  EXPECT_EQ(read(with / "am.hpp"), read(without / "am.hpp"));
-  EXPECT_EQ(read(with / "am.json"), read(without / "am.json"));
-  EXPECT_EQ(read(with / "am.hpp").find("rotor"), std::string::npos)
+  EXPECT_EQ(read_file(with / "am.hpp"), read_file(without / "am.hpp"));
+  EXPECT_EQ(read_file(with / "am.json"), read_file(without / "am.json"));
+  EXPECT_EQ(read_file(with / "am.hpp").find("rotor"), std::string::npos)
       << "the robot header knows nothing of rotors";
 }
 
 /// A rotor file derived from the good one by `edit`.
 fs::path edited_rotors(const fs::path& dir, const std::string& name, void (*edit)(json& rotors)) {
-  json doc = json::parse(read(kRotors));
+  json doc = json::parse(read_file(kRotors));
   edit(doc);
   const fs::path p = dir / name;
-  write(p, doc.dump(2));
+  write_file(p, doc.dump(2));
   return p;
 }
 
@@ -180,7 +152,7 @@ TEST(UrdfRotorsCli, BadRotorFileWritesNoOutputAtAll) {
        {"five_rotors.json", "5 rotor(s)", "6"}},
       {inputs / "no_such_rotors.json", {"no_such_rotors.json"}},
   };
-  write(inputs / "syntax.json", read(kRotors).substr(0, 200));
+  write_file(inputs / "syntax.json", read_file(kRotors).substr(0, 200));
   cases.push_back({inputs / "syntax.json", {"syntax.json"}});
 
   for (const Case& c : cases) {
@@ -193,11 +165,11 @@ TEST(UrdfRotorsCli, BadRotorFileWritesNoOutputAtAll) {
     // Over earlier outputs: they stay as they were.
     const fs::path old = fresh_dir("bad_rotors_over_old");
     for (const char* f : {"am.hpp", "am.json", "am_rotors.hpp"})
-      write(old / f, std::string("old ") + f);
+      write_file(old / f, std::string("old ") + f);
     expect_refused(run(kUrdfTool, old, all_outputs(c.file)), c.words);
     EXPECT_EQ(listing(old), (std::vector<std::string>{"am.hpp", "am.json", "am_rotors.hpp"}));
     for (const char* f : {"am.hpp", "am.json", "am_rotors.hpp"})
-      EXPECT_EQ(read(old / f), std::string("old ") + f);
+      EXPECT_EQ(read_file(old / f), std::string("old ") + f);
   }
 }
 
