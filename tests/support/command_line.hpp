@@ -40,8 +40,8 @@ inline std::filesystem::path fresh_directory(const std::filesystem::path& root,
   return d;
 }
 
-/// `p` in single quotes, for a shell command line.
-inline std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+/// `p` in single quotes, for a shell command line (not std::quoted's escaping).
+inline std::string shell_quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 
 /// Runs `tool args` (args already quoted where needed) with `dir` as the
 /// working directory. stdout and stderr go through files next to `dir`, not in
@@ -49,8 +49,9 @@ inline std::string quoted(const std::filesystem::path& p) { return "'" + p.strin
 inline CommandResult run_tool(const std::string& tool, const std::filesystem::path& dir,
                               const std::string& args) {
   const std::filesystem::path out = dir.string() + ".stdout", err = dir.string() + ".stderr";
-  const std::string cmd = "cd " + quoted(dir) + " && " + quoted(tool) + " " + args + " > " +
-                          quoted(out) + " 2> " + quoted(err);
+  const std::string cmd = "cd " + shell_quoted(dir) + " && " +
+                          shell_quoted(std::filesystem::path(tool)) + " " + args + " > " +
+                          shell_quoted(out) + " 2> " + shell_quoted(err);
   CommandResult r;
   const int raw = std::system(cmd.c_str());
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;

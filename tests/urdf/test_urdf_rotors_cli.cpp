@@ -44,12 +44,12 @@ const fs::path kBadUrdf = HODYN_BAD_URDF;
 const fs::path kWork = HODYN_URDF_ROTORS_WORK;
 
 using Result = hodyn::test::CommandResult;
-using hodyn::test::quoted;
+using hodyn::test::shell_quoted;
 using hodyn::test::read_file;
 using hodyn::test::write_file;
 
 fs::path fresh_dir(const std::string& name) { return hodyn::test::fresh_directory(kWork, name); }
-std::string q(const fs::path& p) { return quoted(p); }
+std::string q(const fs::path& p) { return shell_quoted(p); }
 
 /// Runs `tool args` in `dir` (support/command_line.hpp: stdout and stderr
 /// outside `dir`, which holds only what the tool wrote).
