@@ -1,5 +1,5 @@
 # hodyn_urdf_generate(<target> URDF <file.urdf> NAME <ns> [ROOT <link>]
-#                     [ROTORS <rotors.json>])
+#                     [ROTORS <rotors.json> [ACTUATORS <actuators.json>]])
 #
 # Runs hodyn-urdf (docs/urdf.md) at build time and creates the INTERFACE
 # library <target> (links hodyn::core) whose include directory holds <ns>.hpp
@@ -7,10 +7,15 @@
 # <ns>.json, the same parameters for hodyn::robot_json. With ROTORS (a rotor
 # description, docs/rotors.md) it also holds <ns>_rotors.hpp — kNumRotors,
 # kRotors and make_rotors<Scalar>() in the same namespace <ns>, a header of
-# its own that includes only core headers. All are regenerated together when
-# the URDF, the rotor file or the tool changes. <ns> is a C++ identifier.
-# Target properties: HODYN_URDF_HEADER, HODYN_URDF_PARAMETERS and, with
-# ROTORS, HODYN_URDF_ROTOR_HEADER (the generated files' paths).
+# its own that includes only core headers — and <ns>_robot.hpp, the robot type
+# <ns>::Robot (model, joint actuators, limits, rotors, name, id;
+# docs/robot-description.md). ACTUATORS (only with ROTORS) says how each joint
+# is driven; without it every joint is rigid with its URDF effort limit, and a
+# joint without a finite one fails the build. All are regenerated together
+# when the URDF, the rotor file, the actuators file or the tool changes. <ns>
+# is a C++ identifier. Target properties: HODYN_URDF_HEADER,
+# HODYN_URDF_PARAMETERS and, with ROTORS, HODYN_URDF_ROTOR_HEADER and
+# HODYN_URDF_ROBOT_HEADER (the generated files' paths).
 #
 # Which hodyn-urdf runs: the cache variable HODYN_URDF_EXECUTABLE if set (a
 # host build of the tool; required when cross-compiling, since the generator
@@ -25,7 +30,7 @@ set(HODYN_URDF_EXECUTABLE "" CACHE FILEPATH
   "hodyn-urdf run by hodyn_urdf_generate() (a host executable; needed when cross-compiling)")
 
 function(hodyn_urdf_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "URDF;NAME;ROOT;ROTORS" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "URDF;NAME;ROOT;ROTORS;ACTUATORS" "")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): unexpected arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -46,6 +51,20 @@ function(hodyn_urdf_generate target)
     get_filename_component(rotors "${arg_ROTORS}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     if(NOT EXISTS "${rotors}")
       message(FATAL_ERROR "hodyn_urdf_generate(${target}): no rotor file ${rotors}")
+    endif()
+  endif()
+  if(DEFINED arg_ACTUATORS OR "ACTUATORS" IN_LIST arg_KEYWORDS_MISSING_VALUES)
+    if(NOT arg_ACTUATORS)
+      message(FATAL_ERROR "hodyn_urdf_generate(${target}): ACTUATORS needs an actuators.json file")
+    endif()
+    if(NOT arg_ROTORS)
+      message(FATAL_ERROR "hodyn_urdf_generate(${target}): ACTUATORS needs ROTORS (the robot "
+        "header needs both)")
+    endif()
+    get_filename_component(actuators "${arg_ACTUATORS}" ABSOLUTE
+      BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${actuators}")
+      message(FATAL_ERROR "hodyn_urdf_generate(${target}): no actuators file ${actuators}")
     endif()
   endif()
 
@@ -81,10 +100,17 @@ function(hodyn_urdf_generate target)
   set(comment "hodyn-urdf: ${arg_NAME}.hpp from ${arg_URDF}")
   if(arg_ROTORS)
     set(rotor_header "${out_dir}/${arg_NAME}_rotors.hpp")
-    list(APPEND outputs "${rotor_header}")
-    set(rotor_args --rotors "${rotors}" --rotor-header "${rotor_header}")
+    set(robot_header "${out_dir}/${arg_NAME}_robot.hpp")
+    list(APPEND outputs "${rotor_header}" "${robot_header}")
+    set(rotor_args --rotors "${rotors}" --rotor-header "${rotor_header}"
+                   --robot-header "${robot_header}")
     set(rotor_dependency "${rotors}")
-    string(APPEND comment " and ${arg_NAME}_rotors.hpp from ${arg_ROTORS}")
+    string(APPEND comment ", ${arg_NAME}_rotors.hpp from ${arg_ROTORS}, ${arg_NAME}_robot.hpp")
+    if(arg_ACTUATORS)
+      list(APPEND rotor_args --actuators "${actuators}")
+      list(APPEND rotor_dependency "${actuators}")
+      string(APPEND comment " with ${arg_ACTUATORS}")
+    endif()
   endif()
   file(MAKE_DIRECTORY "${out_dir}")
   add_custom_command(
@@ -105,6 +131,7 @@ function(hodyn_urdf_generate target)
   set_target_properties(${target} PROPERTIES
     HODYN_URDF_HEADER "${header}" HODYN_URDF_PARAMETERS "${parameters}")
   if(arg_ROTORS)
-    set_target_properties(${target} PROPERTIES HODYN_URDF_ROTOR_HEADER "${rotor_header}")
+    set_target_properties(${target} PROPERTIES HODYN_URDF_ROTOR_HEADER "${rotor_header}"
+      HODYN_URDF_ROBOT_HEADER "${robot_header}")
   endif()
 endfunction()

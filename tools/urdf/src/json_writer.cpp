@@ -129,7 +129,8 @@ std::string parameters_json(const RobotModel& model, const Provenance& from) {
 }
 
 std::string report_json(const RobotModel& model, const Provenance& from,
-                        std::optional<std::size_t> num_rotors) {
+                        std::optional<std::size_t> num_rotors,
+                        const std::optional<std::vector<std::string>>& drives) {
   json parents = json::array();
   json kinds = json::array();
   json massless = json::array();
@@ -159,6 +160,12 @@ std::string report_json(const RobotModel& model, const Provenance& from,
       {"max_bodies", kMaxBodies},
   };
   if (num_rotors) doc["rotors"] = *num_rotors;
+  if (drives) {
+    json by_joint = json::object();
+    for (std::size_t j = 0; j < drives->size() && j + 1 < model.bodies.size(); ++j)
+      by_joint[model.bodies[j + 1].joint] = (*drives)[j];
+    doc["actuators"] = by_joint;
+  }
   return text(doc);
 }
 

@@ -1,20 +1,25 @@
 // tools/urdf/src/main.cpp — hodyn-urdf: a URDF → hodyn's compile-time tree,
-// a C++ header with make_model(), a parameters JSON and a report (docs/urdf.md).
+// a C++ header with make_model(), a parameters JSON and a report (docs/urdf.md);
+// with a rotor file and an actuators file also the robot type header
+// (docs/robot-description.md).
 //
 // Exit status 0 on success; 2 with one line on stderr naming the culprit on
-// bad usage or bad input (the URDF or the rotor file), and then no output file
-// is written or replaced.
+// bad usage or bad input (the URDF, the rotor or the actuators file), and then
+// no output file is written or replaced.
 #include "atomic_files.hpp"
+#include "robot_header.hpp"
 #include "robot_model.hpp"
 #include "tool_error.hpp"
 #include "urdf_document.hpp"
 #include "writers.hpp"
 
+#include <hodyn/robot_description/actuator_file.hpp>
 #include <hodyn/robot_description/rotor_file.hpp>
 #include <hodyn/robot_description/rotor_header.hpp>
 
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -26,7 +31,9 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: hodyn-urdf [--root LINK] [--name NAME] [--header OUT.hpp] [--parameters OUT.json]\n"
-    "                  [--rotors ROTORS.json --rotor-header OUT_ROTORS.hpp] [--report] URDF\n"
+    "                  [--rotors ROTORS.json --rotor-header OUT_ROTORS.hpp]\n"
+    "                  [--actuators ACTUATORS.json] [--robot-header OUT_ROBOT.hpp] [--report] "
+    "URDF\n"
     "  --name NAME          C++ namespace of the header and name in the files (an identifier;\n"
     "                       required with --header, --parameters or --rotor-header)\n"
     "  --header OUT.hpp     write the C++ header: Tree, names, limits, make_model<Scalar>()\n"
@@ -35,15 +42,20 @@ constexpr const char* kUsage =
     "                       --rotor-header and --name\n"
     "  --rotor-header OUT_ROTORS.hpp  write the rotors' C++ header in namespace NAME:\n"
     "                       kNumRotors, kRotors, make_rotors<Scalar>() (independent of OUT.hpp)\n"
+    "  --actuators ACTUATORS.json  how each joint is driven (elastic or rigid; unlisted\n"
+    "                       joints rigid with the URDF effort limit; docs/robot-description.md)\n"
+    "  --robot-header OUT_ROBOT.hpp  write the robot type NAME::Robot (model, actuators,\n"
+    "                       limits, rotors, name, id); needs --header and --rotor-header in\n"
+    "                       the same directory (it includes them by file name)\n"
     "  --report             print a JSON report on stdout (bodies, joints, dof, mass, lumping,\n"
-    "                       rotors)\n"
+    "                       rotors, actuators)\n"
     "  --root LINK          the floating base; must be the URDF's root link (no re-rooting)\n"
-    "Bad input (URDF or rotor file): one line on stderr, exit status 2, no output file\n"
+    "Bad input (URDF, rotor or actuators file): one line on stderr, exit status 2, no output file\n"
     "written or replaced.\n"
     "Conventions: docs/urdf.md.\n";
 
 struct Options {
-  std::string name, header, parameters, root, urdf, rotors, rotor_header;
+  std::string name, header, parameters, root, urdf, rotors, rotor_header, actuators, robot_header;
   bool report = false;
 };
 
@@ -78,10 +90,14 @@ Options parse(int argc, char** argv) {
       value(o.rotors);
     else if (a == "--rotor-header")
       value(o.rotor_header);
+    else if (a == "--actuators")
+      value(o.actuators);
+    else if (a == "--robot-header")
+      value(o.robot_header);
     else if (a == "--report")
       o.report = true;
     else if (a.size() > 1 && a[0] == '-')
-      throw ToolError("unknown option " + quoted(a) + " (see --help)");
+      throw ToolError("unknown option " + hodyn_urdf::quoted(a) + " (see --help)");
     else
       positional.push_back(a);
   }
@@ -92,22 +108,38 @@ Options parse(int argc, char** argv) {
   if (o.rotors.empty() != o.rotor_header.empty())
     throw ToolError(o.rotors.empty() ? "--rotor-header needs --rotors (see --help)"
                                      : "--rotors needs --rotor-header (see --help)");
+  if (!o.robot_header.empty() && (o.header.empty() || o.rotor_header.empty()))
+    throw ToolError("--robot-header needs --header and --rotors/--rotor-header (see --help)");
   if (o.header.empty() && o.parameters.empty() && o.rotor_header.empty() && !o.report)
     throw ToolError(
         "nothing to do: give --header, --parameters, --rotors or --report (see --help)");
   if ((!o.header.empty() || !o.parameters.empty() || !o.rotor_header.empty()) && o.name.empty())
-    throw ToolError("--name is required with --header, --parameters and --rotor-header");
+    throw ToolError(
+        "--name is required with --header, --parameters, --rotor-header and --robot-header");
   if (!o.name.empty() && !is_identifier(o.name))
-    throw ToolError("--name " + quoted(o.name) + " is not a C++ identifier");
+    throw ToolError("--name " + hodyn_urdf::quoted(o.name) + " is not a C++ identifier");
   const std::vector<std::pair<const char*, const std::string*>> outputs = {
       {"--header", &o.header},
       {"--parameters", &o.parameters},
-      {"--rotor-header", &o.rotor_header}};
+      {"--rotor-header", &o.rotor_header},
+      {"--robot-header", &o.robot_header}};
   for (std::size_t i = 0; i < outputs.size(); ++i)
     for (std::size_t k = i + 1; k < outputs.size(); ++k)
       if (!outputs[i].second->empty() && *outputs[i].second == *outputs[k].second)
         throw ToolError(std::string(outputs[i].first) + " and " + outputs[k].first +
                         " name the same file");
+  if (!o.robot_header.empty()) {
+    // The robot header includes the other two by file name.
+    namespace fs = std::filesystem;
+    const auto directory = [](const std::string& p) {
+      return fs::weakly_canonical(fs::absolute(fs::path(p)).parent_path());
+    };
+    const fs::path robot_dir = directory(o.robot_header);
+    if (directory(o.header) != robot_dir || directory(o.rotor_header) != robot_dir)
+      throw ToolError(
+          "--robot-header, --header and --rotor-header must be in the same directory (the "
+          "robot header includes the other two by file name)");
+  }
   return o;
 }
 
@@ -125,6 +157,29 @@ hodyn::robot_description::Rotors read_rotors(const std::string& path) {
   return std::move(file.rotors);
 }
 
+/// The movable joints (order of q, with their URDF effort limits) and the
+/// fixed joints, for the actuators file.
+hodyn::robot_description::JointList joint_list(const UrdfDocument& doc, const RobotModel& model) {
+  hodyn::robot_description::JointList joints;
+  for (std::size_t j = 1; j < model.bodies.size(); ++j)
+    joints.movable.push_back({model.bodies[j].joint, model.bodies[j].limits.effort});
+  for (const UrdfJoint& j : doc.joints)
+    if (j.type == UrdfJointType::kFixed) joints.fixed.push_back(j.name);
+  return joints;
+}
+
+/// The actuators: from --actuators, or every joint rigid with its URDF effort
+/// limit; the loader's one-line error becomes a ToolError.
+hodyn::robot_description::JointActuators read_actuators(const Options& o, const UrdfDocument& doc,
+                                                        const RobotModel& model) {
+  const hodyn::robot_description::JointList joints = joint_list(doc, model);
+  hodyn::robot_description::ActuatorFile file =
+      o.actuators.empty() ? hodyn::robot_description::default_actuators(joints, o.urdf)
+                          : hodyn::robot_description::parse_actuator_file(o.actuators, joints);
+  if (!file.ok()) throw ToolError(file.error);
+  return std::move(file.actuators);
+}
+
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const UrdfDocument doc = read_urdf(o.urdf);
@@ -134,16 +189,38 @@ int run(int argc, char** argv) {
   if (!o.header.empty()) files.emplace_back(o.header, generated_header(model, from));
   if (!o.parameters.empty()) files.emplace_back(o.parameters, parameters_json(model, from));
   std::optional<std::size_t> num_rotors;
+  hodyn::robot_description::Rotors rotors;
   if (!o.rotors.empty()) {
     // The same emitter as hodyn-rotors (write_rotor_header without its own
     // write: the rotors are checked by parse_rotor_file, the namespace is an
     // identifier), so that the header joins the all-or-nothing write below.
-    const hodyn::robot_description::Rotors rotors = read_rotors(o.rotors);
+    rotors = read_rotors(o.rotors);
     num_rotors = rotors.size();
     files.emplace_back(o.rotor_header, hodyn::robot_description::rotor_header_text(
                                            rotors, o.name, file_name(o.rotors)));
   }
-  const std::string report = o.report ? report_json(model, from, num_rotors) : std::string();
+  std::optional<std::vector<std::string>> drives;
+  if (!o.actuators.empty() || !o.robot_header.empty()) {
+    const hodyn::robot_description::JointActuators actuators = read_actuators(o, doc, model);
+    drives.emplace();
+    for (const hodyn::JointActuator& a : actuators)
+      drives->push_back(hodyn::robot_description::drive_name(a.drive));
+    if (!o.robot_header.empty()) {
+      RobotHeaderInputs in;
+      in.name = o.name;
+      in.model_header_file = file_name(o.header);
+      in.rotor_header_file = file_name(o.rotor_header);
+      in.robot_header_file = file_name(o.robot_header);
+      in.urdf_file = file_name(o.urdf);
+      in.rotor_file = file_name(o.rotors);
+      in.actuator_file = o.actuators.empty() ? std::string() : file_name(o.actuators);
+      in.actuators = actuators;
+      in.id = robot_identity(robot_identity_text(o.name, model, rotors, actuators));
+      files.emplace_back(o.robot_header, robot_header(model, in));
+    }
+  }
+  const std::string report =
+      o.report ? report_json(model, from, num_rotors, drives) : std::string();
   write_files_atomically(files);
   std::cout << report << std::flush;
   return 0;

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hodyn_urdf {
 
@@ -23,9 +24,12 @@ std::string generated_header(const RobotModel& model, const Provenance& from);
 std::string parameters_json(const RobotModel& model, const Provenance& from);
 
 /// The --report JSON (docs/state-format.md, "hodyn-urdf --report"); with
-/// `num_rotors` (--rotors given) it ends with "rotors": that count.
+/// `num_rotors` (--rotors given) it has "rotors": that count, then with
+/// `drives` (--actuators or --robot-header given: "rigid"/"elastic" per joint,
+/// order of q) "actuators": {joint: drive}.
 std::string report_json(const RobotModel& model, const Provenance& from,
-                        std::optional<std::size_t> num_rotors = std::nullopt);
+                        std::optional<std::size_t> num_rotors = std::nullopt,
+                        const std::optional<std::vector<std::string>>& drives = std::nullopt);
 
 /// "%.17g" with a decimal point or exponent kept, so it reads back as the same double.
 std::string exact_double(double x);
