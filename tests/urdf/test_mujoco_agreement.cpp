@@ -35,6 +35,7 @@
 #include <aerial_manipulator_urdf.hpp>
 #include <branching_tree_urdf.hpp>
 #include <kinova_gen3_urdf.hpp>
+#include <octo_arm.hpp>
 #include <serial_chain_urdf.hpp>
 
 #include "support/error_metrics.hpp"
@@ -357,6 +358,12 @@ TEST(MujocoAgreement, KinovaGen3) {
       HODYN_ROBOT_UNDER_TEST(kinova_gen3_urdf, "kinova_gen3",
                              std::string(HODYN_URDF_TEST_DATA) + "/kinova_gen3/kinova_gen3.urdf"),
       104);
+}
+
+// The second built-in robot: a negative axis (arm_pitch), a prismatic joint,
+// a lumped tool, full inertia tensors, off-axis centres of mass.
+TEST(MujocoAgreement, OctoArm) {
+  check_agreement(HODYN_ROBOT_UNDER_TEST(octo_arm, "octo_arm", HODYN_OCTO_ARM_URDF), 105);
 }
 
 }  // namespace
