@@ -40,7 +40,7 @@ Wrench<double> Disturbances::gust_wrench(double t) const {
   return w;
 }
 
-Status Disturbances::validate() const {
+Status Disturbances::validate(int num_joints) const {
   if (num_gusts < 0 || num_gusts > kMaxGusts) return Status::kInvalidArgument;
   for (int i = 0; i < num_gusts; ++i) {
     const Gust& g = gusts[static_cast<std::size_t>(i)];
@@ -51,7 +51,8 @@ Status Disturbances::validate() const {
   if (has_payload) {
     if (!finite(payload.time) || !finite(payload.mass) || !finite(payload.offset))
       return Status::kNonFiniteInput;
-    if (payload.body < 1 || payload.body > 6 || payload.mass < 0.0) return Status::kInvalidArgument;
+    if (payload.body < 1 || payload.body > num_joints || payload.mass < 0.0)
+      return Status::kInvalidArgument;
   }
   return Status::kOk;
 }

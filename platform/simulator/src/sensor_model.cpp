@@ -22,13 +22,6 @@ void write_quaternion(const Matrix3<double>& rotation, double (&out)[4]) {
   out[3] = quat.z();
 }
 
-bool state_finite(const PlantState& s) {
-  return std::isfinite(s.time) && s.base_pose.rotation.allFinite() &&
-         s.base_pose.translation.allFinite() && s.base_twist.allFinite() && s.q.allFinite() &&
-         s.q_dot.allFinite() && s.motor_position.allFinite() && s.motor_velocity.allFinite() &&
-         s.rotor_speed.allFinite();
-}
-
 template <int N>
 void add_noise(double (&values)[N], int count, double sigma, GaussianNoise& noise) {
   for (int i = 0; i < count; ++i) values[i] += noise.normal(sigma);
@@ -53,16 +46,15 @@ SensorNoise SensorNoise::realistic() {
   return n;
 }
 
-hodyn_sensors exact_sensor_frame(const PlantState& state) {
+hodyn_sensors base_sensor_frame(double time, const Pose<double>& base_pose,
+                                const Twist<double>& base_twist) {
   hodyn_sensors f{};
-  f.time = state.time;
+  f.time = time;
   f.sequence = 0;
-  f.num_joints = kNumJoints;
-  f.num_rotors = kNumRotors;
-  const Matrix3<double>& r = state.base_pose.rotation;
-  const Vector3<double>& p = state.base_pose.translation;
-  const Vector3<double> w = angular(state.base_twist);
-  const Vector3<double> p_dot = linear(state.base_twist) + w.cross(p);  // ṗ = v + ω × p
+  const Matrix3<double>& r = base_pose.rotation;
+  const Vector3<double>& p = base_pose.translation;
+  const Vector3<double> w = angular(base_twist);
+  const Vector3<double> p_dot = linear(base_twist) + w.cross(p);  // ṗ = v + ω × p
   const Vector3<double> w_base = r.transpose() * w;
   for (int i = 0; i < 3; ++i) {
     f.base_position[i] = p(i);
@@ -70,13 +62,6 @@ hodyn_sensors exact_sensor_frame(const PlantState& state) {
     f.base_angular_velocity[i] = w_base(i);
   }
   write_quaternion(r, f.base_orientation);
-  for (int j = 0; j < kNumJoints; ++j) {
-    f.joint_position[j] = state.q(j);
-    f.joint_velocity[j] = state.q_dot(j);
-    f.motor_position[j] = state.motor_position(j);
-    f.motor_velocity[j] = state.motor_velocity(j);
-  }
-  for (int i = 0; i < kNumRotors; ++i) f.rotor_speed[i] = state.rotor_speed(i);
   return f;
 }
 
@@ -108,9 +93,8 @@ void SensorModel::reset() {
   sequence_ = 0;
 }
 
-Status SensorModel::measure(const PlantState& state, hodyn_sensors& frame) {
-  if (!state_finite(state)) return Status::kNonFiniteInput;
-  hodyn_sensors f = exact_sensor_frame(state);
+const hodyn_sensors& SensorModel::add_noise_and_delay(hodyn_sensors f,
+                                                      const Matrix3<double>& rotation) {
   f.sequence = sequence_++;
   const SensorNoise& n = params_.noise;
   add_noise(f.base_position, 3, n.position, noise_);
@@ -118,17 +102,18 @@ Status SensorModel::measure(const PlantState& state, hodyn_sensors& frame) {
     // R exp([δ]), δ ~ N(0, σ² I₃) in the base frame.
     const Vector3<double> delta(noise_.normal(n.attitude), noise_.normal(n.attitude),
                                 noise_.normal(n.attitude));
-    write_quaternion(state.base_pose.rotation * so3_exponential(delta), f.base_orientation);
+    write_quaternion(rotation * so3_exponential(delta), f.base_orientation);
   }
   add_noise(f.base_linear_velocity, 3, n.linear_velocity, noise_);
   add_noise(f.base_angular_velocity, 3, n.angular_velocity, noise_);
-  add_noise(f.joint_position, kNumJoints, n.joint_position, noise_);
-  add_noise(f.joint_velocity, kNumJoints, n.joint_velocity, noise_);
-  add_noise(f.motor_position, kNumJoints, n.motor_position, noise_);
-  add_noise(f.motor_velocity, kNumJoints, n.motor_velocity, noise_);
-  add_noise(f.rotor_speed, kNumRotors, n.rotor_speed, noise_);
-  frame = delay_.push(f);
-  return Status::kOk;
+  const int nj = static_cast<int>(f.num_joints);
+  const int nr = static_cast<int>(f.num_rotors);
+  add_noise(f.joint_position, nj, n.joint_position, noise_);
+  add_noise(f.joint_velocity, nj, n.joint_velocity, noise_);
+  add_noise(f.motor_position, nj, n.motor_position, noise_);
+  add_noise(f.motor_velocity, nj, n.motor_velocity, noise_);
+  add_noise(f.rotor_speed, nr, n.rotor_speed, noise_);
+  return delay_.push(f);
 }
 
 }  // namespace hodyn::sim

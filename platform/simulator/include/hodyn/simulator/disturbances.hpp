@@ -7,7 +7,7 @@
 //   F(t) = s(t) F_peak,  n(t) = s(t) n_peak,  ∫F dt = F_peak duration / 2.
 // The plant evaluates it at every Runge–Kutta stage time.
 //
-// Payload step: from `time` on, body `body` (1..6) carries an extra point mass
+// Payload step: from `time` on, body `body` (1..nJ, any link) carries an extra point mass
 // `mass` at `offset` (that body's frame, i.e. from its centre of mass). The
 // plant adds it to its own copy of the model (Model::set_body) at the first
 // integration step that starts at or after `time`, so it acts at most one
@@ -38,9 +38,9 @@ struct Gust {
 
 /// A point mass attached to body `body` from `time` on.
 struct PayloadStep {
-  double time = 0.0;                                 ///< s
-  int body = 3;                                      ///< 1..6 (3, 6: the end effectors)
-  double mass = 0.0;                                 ///< kg, ≥ 0
+  double time = 0.0;  ///< s
+  int body = 3;       ///< 1..nJ (the 12-DoF robot: 1..6, 3 and 6 its end effectors)
+  double mass = 0.0;  ///< kg, ≥ 0
   Vector3<double> offset = Vector3<double>::Zero();  ///< m, in the body's frame
 
   /// The body's inertia with the point mass added (ten parameters add up).
@@ -57,8 +57,9 @@ struct Disturbances {
 
   /// Sum of the active gusts at time t, world axes, at the base centre of mass.
   Wrench<double> gust_wrench(double t) const;
-  /// kOk, or kInvalidArgument / kNonFiniteInput for a malformed entry.
-  Status validate() const;
+  /// kOk, or kInvalidArgument / kNonFiniteInput for a malformed entry; a
+  /// payload must sit on a link, body 1..num_joints (6: the 12-DoF robot).
+  Status validate(int num_joints = 6) const;
 };
 
 }  // namespace hodyn::sim

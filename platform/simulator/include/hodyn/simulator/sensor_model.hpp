@@ -1,12 +1,12 @@
 // hodyn/simulator/sensor_model.hpp — what the controller sees of the plant:
 // `hodyn_sensors` frames (plugin/abi.h) with Gaussian noise and a delay.
 //
-// Exact frame of a plant state (num_joints = num_rotors = 6):
+// Exact frame of a plant state (num_joints = nJ, num_rotors = N of the robot):
 //   base_position          p                      (world)
 //   base_orientation       quaternion (w,x,y,z) of R, base → world, w ≥ 0
 //   base_linear_velocity   ṗ = v + ω × p          (world; V₁ = (ω; v) is spatial)
 //   base_angular_velocity  Rᵀ ω                   (base frame, what a gyro reads)
-//   joint_*, motor_*       q, q̇, θ, θ̇            (link side)
+//   joint_*, motor_*       q, q̇, θ, θ̇            (link side; rigid joints: θ = q)
 //   rotor_speed            ω_i
 //   time                   the state's time (when it was measured)
 // Noise: independent N(0, σ²) on every component; the attitude is perturbed by
@@ -15,6 +15,7 @@
 // kMaxDelayFrames = 64 frames; `measure` is called once per sample period.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "hodyn/plugin/abi.h"
@@ -44,6 +45,10 @@ struct SensorNoise {
   static SensorNoise realistic();
 };
 
+/// The base part of an exact frame (time, pose, velocities), no joints or rotors.
+hodyn_sensors base_sensor_frame(double time, const Pose<double>& base_pose,
+                                const Twist<double>& base_twist);
+
 struct SensorModelParameters {
   SensorNoise noise{};          ///< zero: exact frames
   double sample_period = 1e-3;  ///< s between `measure` calls, > 0
@@ -52,7 +57,24 @@ struct SensorModelParameters {
 };
 
 /// The exact, noise-free frame of a plant state (sequence 0).
-hodyn_sensors exact_sensor_frame(const PlantState& state);
+template <class Robot>
+hodyn_sensors exact_sensor_frame(const RobotPlantState<Robot>& state) {
+  constexpr int nj = PlantTraits<Robot>::kNumJoints;
+  constexpr int nr = PlantTraits<Robot>::kNumRotors;
+  static_assert(nj <= HODYN_MAX_JOINTS && nr <= HODYN_MAX_ROTORS,
+                "the robot does not fit the plugin ABI's sensor frame");
+  hodyn_sensors f = base_sensor_frame(state.time, state.base_pose, state.base_twist);
+  f.num_joints = nj;
+  f.num_rotors = nr;
+  for (int j = 0; j < nj; ++j) {
+    f.joint_position[j] = state.q(j);
+    f.joint_velocity[j] = state.q_dot(j);
+    f.motor_position[j] = state.motor_position(j);
+    f.motor_velocity[j] = state.motor_velocity(j);
+  }
+  for (int i = 0; i < nr; ++i) f.rotor_speed[i] = state.rotor_speed(i);
+  return f;
+}
 
 class SensorModel {
  public:
@@ -70,12 +92,25 @@ class SensorModel {
   /// Measures `state` now (noise added, sequence stamped) and writes the frame
   /// measured delay_frames() calls ago. kNonFiniteInput (nothing stored,
   /// `frame` untouched) for a non-finite state.
-  Status measure(const PlantState& state, hodyn_sensors& frame);
+  template <class Robot>
+  Status measure(const RobotPlantState<Robot>& state, hodyn_sensors& frame) {
+    if (!std::isfinite(state.time) || !state.base_pose.rotation.allFinite() ||
+        !state.base_pose.translation.allFinite() || !state.base_twist.allFinite() ||
+        !state.q.allFinite() || !state.q_dot.allFinite() || !state.motor_position.allFinite() ||
+        !state.motor_velocity.allFinite() || !state.rotor_speed.allFinite())
+      return Status::kNonFiniteInput;
+    frame = add_noise_and_delay(exact_sensor_frame(state), state.base_pose.rotation);
+    return Status::kOk;
+  }
 
   int delay_frames() const { return delay_.delay(); }
   const SensorModelParameters& parameters() const { return params_; }
 
  private:
+  /// Stamps the sequence, adds the noise (attitude: R exp([δ])) and returns
+  /// the frame from delay_frames() calls ago.
+  const hodyn_sensors& add_noise_and_delay(hodyn_sensors exact, const Matrix3<double>& rotation);
+
   SensorModelParameters params_{};
   GaussianNoise noise_{};
   FrameDelayLine<hodyn_sensors, kMaxDelayFrames> delay_{};
