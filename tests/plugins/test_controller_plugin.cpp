@@ -84,11 +84,133 @@ TEST(PluginInstance, RefusesTooSmallStorageAndAbiMismatch) {
             static_cast<std::int32_t>(Status::kInvalidArgument));
 }
 
+// ---- robot identity (ABI 2) --------------------------------------------------
+
+// A minimal plugin built for robot (Id, Joints, Rotors); counts its constructions.
+template <std::uint32_t Id, int Joints, int Rotors>
+class RobotBoundPlugin final : public plugin::ControllerPlugin {
+ public:
+  static constexpr const char* kRobotName = "test_robot";
+  static constexpr std::uint32_t kRobotId = Id;
+  static constexpr int kNumJoints = Joints;
+  static constexpr int kNumRotors = Rotors;
+  static int constructed;
+
+  RobotBoundPlugin() noexcept { ++constructed; }
+  Status configure(const plugin::Parameter*, std::size_t) noexcept override { return Status::kOk; }
+  void reset() noexcept override {}
+  Status update(const plugin::Sensors& sensors, const plugin::Reference&,
+                plugin::Command& command) noexcept override {
+    command = plugin::Command{};
+    command.time = sensors.time;
+    return Status::kOk;
+  }
+  std::size_t parameter_count() const noexcept override { return 0; }
+  Status parameter_info(std::size_t, plugin::ParameterInfo&) const noexcept override {
+    return Status::kInvalidArgument;
+  }
+};
+template <std::uint32_t Id, int Joints, int Rotors>
+int RobotBoundPlugin<Id, Joints, Rotors>::constructed = 0;
+
+using RobotA = RobotBoundPlugin<0x1234u, 4, 8>;
+using RobotB = RobotBoundPlugin<0x5678u, 4, 8>;
+
+TEST(PluginRobot, TheTableCarriesThePluginClassRobot) {
+  const hodyn_plugin_api* a = plugin::plugin_api<RobotA>("bound");
+  EXPECT_STREQ(a->robot_name, "test_robot");
+  EXPECT_EQ(a->robot_id, 0x1234u);
+  EXPECT_EQ(a->num_joints, 4u);
+  EXPECT_EQ(a->num_rotors, 8u);
+  // A robot type gives the same identity as a plugin built for it.
+  constexpr plugin::RobotIdentity am = plugin::robot_identity<AerialManipulatorRobot>();
+  EXPECT_EQ(am.id, AerialManipulatorRobot::kId);
+  EXPECT_EQ(am.num_joints, 6u);
+  EXPECT_EQ(am.num_rotors, 6u);
+  EXPECT_EQ(plugin::compare_robots(am, plugin::robot_of(*registered())), Status::kOk);
+}
+
+TEST(PluginRobot, MatchingRobotOpens) {
+  static PluginInstance<65536> inst;
+  ASSERT_EQ(inst.open(registered(), plugin::robot_identity<AerialManipulatorRobot>()), Status::kOk);
+  EXPECT_TRUE(inst.is_open());
+  EXPECT_EQ(inst.robot().id, AerialManipulatorRobot::kId);
+  EXPECT_STREQ(inst.robot().name, "aerial_manipulator");
+  inst.close();
+  EXPECT_EQ(inst.robot().id, 0u);
+}
+
+TEST(PluginRobot, AnotherRobotIsAMismatchAndNoInstance) {
+  static PluginInstance<4096> inst;
+  const hodyn_plugin_api* api = plugin::plugin_api<RobotA>("bound");
+  const plugin::RobotIdentity good{"test_robot", 0x1234u, 4, 8};
+  plugin::RobotIdentity wrong_id = good, wrong_joints = good, wrong_rotors = good;
+  wrong_id.id = 0x1235u;
+  wrong_joints.num_joints = 5;
+  wrong_rotors.num_rotors = 6;
+  plugin::RobotIdentity renamed = good;
+  renamed.name = "same robot, another label";  // the name is not compared
+
+  const int before = RobotA::constructed;
+  for (const plugin::RobotIdentity& expected : {wrong_id, wrong_joints, wrong_rotors}) {
+    EXPECT_EQ(inst.open(api, expected), Status::kRobotMismatch);
+    EXPECT_FALSE(inst.is_open());
+    hodyn_command cmd;
+    cmd.mode = 77;
+    EXPECT_EQ(inst.update(hodyn_sensors{}, hodyn_reference{}, cmd), Status::kNotConfigured);
+    EXPECT_EQ(cmd.mode, static_cast<std::uint32_t>(HODYN_MODE_DISARMED));
+  }
+  EXPECT_EQ(RobotA::constructed, before);  // init never ran
+
+  ASSERT_EQ(inst.open(api, renamed), Status::kOk);
+  EXPECT_EQ(RobotA::constructed, before + 1);
+  // A failed open of another robot closes the instance that was open.
+  EXPECT_EQ(inst.open(api, wrong_id), Status::kRobotMismatch);
+  EXPECT_FALSE(inst.is_open());
+
+  // The feedback-linearization plugin refuses another robot the same way.
+  static PluginInstance<65536> fl;
+  plugin::RobotIdentity octo{"octo_arm", AerialManipulatorRobot::kId ^ 1u, 4, 8};
+  EXPECT_EQ(fl.open(registered(), octo), Status::kRobotMismatch);
+  EXPECT_FALSE(fl.is_open());
+}
+
+TEST(PluginRobot, AbiVersionMismatchComesFirst) {
+  // An ABI-1 table ends before the robot fields: the version is checked first,
+  // whatever the robot fields of this copy say.
+  hodyn_plugin_api old = *registered();
+  old.abi_version = 1;
+  static PluginInstance<65536> inst;
+  EXPECT_EQ(inst.open(&old, plugin::robot_identity<AerialManipulatorRobot>()),
+            Status::kAbiMismatch);
+  old.robot_id ^= 1u;
+  EXPECT_EQ(inst.open(&old, plugin::robot_identity<AerialManipulatorRobot>()),
+            Status::kAbiMismatch);
+  EXPECT_EQ(inst.open(&old), Status::kAbiMismatch);
+  EXPECT_FALSE(inst.is_open());
+}
+
+TEST(PluginRobot, RegistryHoldsOneNameForSeveralRobots) {
+  plugin::PluginRegistry registry;  // a local one: the process-wide registry stays as it is
+  const hodyn_plugin_api* a = plugin::plugin_api<RobotA>("bound");
+  const hodyn_plugin_api* b = plugin::plugin_api<RobotB>("bound");
+  ASSERT_EQ(registry.add(a), Status::kOk);
+  EXPECT_EQ(registry.find("bound"), a);  // unambiguous while one robot has the name
+  ASSERT_EQ(registry.add(b), Status::kOk);
+  EXPECT_EQ(registry.add(b), Status::kInvalidArgument);  // same name, same robot
+  EXPECT_EQ(registry.size(), 2u);
+  EXPECT_EQ(registry.find("bound", 0x1234u), a);
+  EXPECT_EQ(registry.find("bound", 0x5678u), b);
+  EXPECT_EQ(registry.find("bound", 0x9999u), nullptr);
+  EXPECT_EQ(registry.find("other", 0x1234u), nullptr);
+  EXPECT_EQ(registry.find("bound"), nullptr);  // two robots: never a guess
+}
+
 TEST(FeedbackLinearizationPlugin, ParametersAreListedWithDefaultsInRange) {
   static PluginInstance<65536> inst;
   ASSERT_EQ(inst.open(registered()), Status::kOk);
   const std::size_t n = inst.parameter_count();
-  EXPECT_GE(n, 30u);
+  EXPECT_GE(n, 18u);
   std::set<std::string> names;
   for (std::size_t i = 0; i < n; ++i) {
     plugin::ParameterInfo info;
@@ -98,8 +220,11 @@ TEST(FeedbackLinearizationPlugin, ParametersAreListedWithDefaultsInRange) {
     EXPECT_LE(info.default_value, info.max_value) << info.name;
   }
   EXPECT_EQ(names.size(), n);
-  EXPECT_TRUE(names.count("rate_hz") && names.count("joint_stiffness") &&
-              names.count("position_bandwidth") && names.count("rotor_max_speed"));
+  EXPECT_TRUE(names.count("rate_hz") && names.count("joint_bandwidth") &&
+              names.count("position_bandwidth") && names.count("joint_limit_margin"));
+  // The robot is the plugin's build-time description, not a run-time parameter.
+  EXPECT_FALSE(names.count("base_mass") || names.count("joint_stiffness") ||
+               names.count("rotor_max_speed") || names.count("tilthex_tilt_alpha"));
   plugin::ParameterInfo info;
   EXPECT_EQ(inst.parameter_info(n, info), Status::kInvalidArgument);
 }
@@ -112,20 +237,12 @@ TEST(FeedbackLinearizationPlugin, ConfigureIsAllOrNothing) {
   p[0].value = 2000.0;
   plugin::copy_name(p[1].name, "no_such_parameter");
   EXPECT_EQ(inst.configure(p, 2), Status::kInvalidArgument);
-  plugin::copy_name(p[1].name, "joint_stiffness");
+  plugin::copy_name(p[1].name, "joint_bandwidth");
   p[1].value = -5.0;  // below its range
   EXPECT_EQ(inst.configure(p, 2), Status::kInvalidArgument);
   p[1].value = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(inst.configure(p, 2), Status::kNonFiniteInput);
-  // Literal eq. 28 (equal tilts) cannot be reached by name, but a zero tilt can.
-  plugin::copy_name(p[1].name, "tilthex_tilt_alpha");
-  p[1].value = 0.0;
-  plugin::copy_name(p[1].name, "tilthex_tilt_beta");
-  EXPECT_EQ(inst.configure(p, 2), Status::kOk);  // β = 0 alone still has alternating α
-  const auto* fl = reinterpret_cast<const control::FeedbackLinearizationPlugin*>(
-      static_cast<const void*>(&inst));
-  (void)fl;
-  p[1].value = 0.3;
+  p[1].value = 30.0;
   EXPECT_EQ(inst.configure(p, 2), Status::kOk);
 }
 
