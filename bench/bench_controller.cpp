@@ -7,8 +7,11 @@
 //   BM_StepDynamicsOnly         the two dynamics calls alone (the floor)
 //
 //   BM_ControllerStep<double>   the math library's update() (header-only,
-//                               compiled here with the benchmark's flags)
+//                               compiled here with the benchmark's flags),
+//                               FeedbackLinearization<AerialManipulatorRobot>
 //   BM_ControllerStep<float>    the same in float (the Cortex-M4F build)
+//   BM_ControllerStepV1<...>    the 12-DoF-only controller before issue 15
+//                               (bench/legacy), to time old and new in one run
 //   BM_PluginStep               through the C ABI of the plugin library:
 //                               ABI frames in, quaternion → rotation, command out
 //   BM_RotorAllocation          A⁻¹W with limits alone
@@ -25,12 +28,16 @@
 // cost of any tracking step. Every step must return kOk (checked).
 #include <benchmark/benchmark.h>
 
+#include <type_traits>
+
 #include <hodyn/control/feedback_linearization.hpp>
 #include <hodyn/control/feedback_linearization_plugin.hpp>
 #include <hodyn/plugin/frames.hpp>
 #include <hodyn/plugin/plugin_instance.hpp>
 #include <hodyn/plugin/registry.hpp>
 #include <hodyn/reference/table3_trajectory.hpp>
+
+#include "legacy/feedback_linearization_v1.hpp"
 
 namespace {
 
@@ -41,9 +48,9 @@ constexpr double kTime = 5.0;
 // The state of the robot on the reference at kTime: base and joints from
 // Table 3, motor positions holding the inverse-dynamics torques, propellers
 // at the speeds of the inverse-dynamics wrench.
-template <class Scalar>
-typename control::FeedbackLinearization<Scalar>::Measurement reference_state(
-    const control::FeedbackLinearization<Scalar>& c) {
+template <class Controller>
+typename Controller::Measurement reference_state(const Controller& c) {
+  using Scalar = typename Controller::RotorVector::Scalar;
   const Table3Trajectory traj;
   MotionDerivatives<AerialManipulatorTree, 0> motion;
   traj.sample<0>(kTime, 0, motion);
@@ -52,14 +59,14 @@ typename control::FeedbackLinearization<Scalar>::Measurement reference_state(
   const auto model = c.model().template cast<double>();
   InverseDynamicsData<AerialManipulatorTree, 0> id;
   (void)inverse_dynamics(model, id, motion, 0);
-  typename control::FeedbackLinearization<Scalar>::Measurement m;
+  typename Controller::Measurement m;
   m.time = kTime;
   m.base_pose.rotation = motion.base_pose.rotation.template cast<Scalar>();
   m.base_pose.translation = motion.base_pose.translation.template cast<Scalar>();
   m.base_twist = motion.base_twist[0].template cast<Scalar>();
   m.q = motion.q[0].template cast<Scalar>();
   m.q_dot = motion.q[1].template cast<Scalar>();
-  const double k = c.config().actuation.joints[0].stiffness;
+  const double k = ElasticJointParameters{}.stiffness;  // both controllers' default
   m.motor_position = (motion.q[0] + id.joint_torque[0] / k).template cast<Scalar>();
   m.motor_velocity = m.q_dot;
   const Matrix6<double> a_inv = tilthex_allocation<double>().inverse();
@@ -68,26 +75,26 @@ typename control::FeedbackLinearization<Scalar>::Measurement reference_state(
 }
 
 /// A reference holding the measured configuration (zero derivatives).
-template <class Scalar>
-typename control::FeedbackLinearization<Scalar>::Reference holding(
-    const typename control::FeedbackLinearization<Scalar>::Measurement& m) {
-  typename control::FeedbackLinearization<Scalar>::Reference r;
+template <class Controller>
+typename Controller::Reference holding(const typename Controller::Measurement& m) {
+  typename Controller::Reference r;
   r.position[0] = m.base_pose.translation;
   r.orientation = m.base_pose.rotation;
   r.joints[0] = m.q;
   return r;
 }
 
-template <class Scalar>
-void BM_ControllerStep(benchmark::State& state) {
-  static control::FeedbackLinearization<Scalar> controller;
-  if (controller.configure(control::FeedbackLinearizationConfig{}) != Status::kOk) {
+template <class Controller>
+void run_controller_step(benchmark::State& state) {
+  static Controller controller;
+  using Config = std::decay_t<decltype(controller.config())>;
+  if (controller.configure(Config{}) != Status::kOk) {
     state.SkipWithError("configure failed");
     return;
   }
   auto m = reference_state(controller);
-  const auto r = holding<Scalar>(m);
-  typename control::FeedbackLinearization<Scalar>::Output out;
+  const auto r = holding<Controller>(m);
+  typename Controller::Output out;
   long not_ok = 0;
   Status last_bad = Status::kOk;
   double t = kTime;
@@ -107,13 +114,23 @@ void BM_ControllerStep(benchmark::State& state) {
   state.counters["workspace_bytes"] = static_cast<double>(sizeof(controller));
 }
 
+template <class Scalar>
+void BM_ControllerStep(benchmark::State& state) {
+  run_controller_step<control::FeedbackLinearization<AerialManipulatorRobot, Scalar>>(state);
+}
+
+template <class Scalar>
+void BM_ControllerStepV1(benchmark::State& state) {
+  run_controller_step<control::v1::FeedbackLinearization<Scalar>>(state);
+}
+
 void BM_PluginStep(benchmark::State& state) {
   static plugin::PluginInstance<64 * 1024> instance;
   if (instance.open(plugin::plugin_registry().find("feedback_linearization")) != Status::kOk) {
     state.SkipWithError("no plugin");
     return;
   }
-  control::FeedbackLinearization<double> model_only;
+  control::FeedbackLinearization<AerialManipulatorRobot, double> model_only;
   (void)model_only.configure(control::FeedbackLinearizationConfig{});
   const auto m = reference_state(model_only);
   hodyn_sensors s{};
@@ -172,6 +189,8 @@ void BM_RotorAllocation(benchmark::State& state) {
 
 BENCHMARK_TEMPLATE(BM_ControllerStep, double)->Unit(benchmark::kNanosecond);
 BENCHMARK_TEMPLATE(BM_ControllerStep, float)->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_ControllerStepV1, double)->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_ControllerStepV1, float)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_PluginStep)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_RotorAllocation)->Unit(benchmark::kNanosecond);
 
@@ -182,7 +201,7 @@ namespace {
 // r = 0 without gravity at zero velocity (the snap-to-wrench map M̄) — the
 // floor of a step.
 void BM_StepDynamicsOnly(benchmark::State& state) {
-  control::FeedbackLinearization<double> c;
+  control::FeedbackLinearization<AerialManipulatorRobot, double> c;
   (void)c.configure(control::FeedbackLinearizationConfig{});
   const auto m = reference_state(c);
   ForwardDynamicsInput<AerialManipulatorTree, 2> in;

@@ -36,7 +36,7 @@ namespace hodyn {
 namespace firmware_test {
 namespace {
 
-using Controller = control::FeedbackLinearization<Scalar>;
+using Controller = control::FeedbackLinearization<AerialManipulatorRobot, Scalar>;
 using JointVector = Controller::JointVector;
 using RotorVector = Controller::RotorVector;
 using V3 = Vector3<Scalar>;
@@ -71,7 +71,7 @@ bool equilibrium(const JointVector& q) noexcept {
   g.motion.base_pose = m.base_pose;
   g.motion.q[0] = q;
   if (inverse_dynamics(g.controller.model(), g.id, g.motion, 0) != Status::kOk) return false;
-  const Scalar k = Scalar(g.controller.config().actuation.joints[0].stiffness);
+  const Scalar k = Scalar(g.controller.robot().actuator(0).stiffness);
   for (int j = 0; j < 6; ++j) m.motor_position(j) = q(j) + g.id.joint_torque[0](j) / k;
   RotorVector x;
   if (g.controller.allocation().speeds_squared(g.id.base_wrench_body[0], x) != Status::kOk)
@@ -114,7 +114,7 @@ bool fill_forward_input(int order) noexcept {
   in.base_wrench[0] = g.controller.allocation().matrix() * x;
   in.base_wrench[1].setZero();
   in.base_wrench[2].setZero();
-  const Scalar k = Scalar(g.controller.config().actuation.joints[0].stiffness);
+  const Scalar k = Scalar(g.controller.robot().actuator(0).stiffness);
   in.joint_torque[0] = k * (m.motor_position - m.q);
   in.joint_torque[1] = k * (m.motor_velocity - m.q_dot);
   in.joint_torque[2].setZero();
@@ -154,7 +154,7 @@ struct Snap {
 /// The snaps the last command produces (controller_fixture.hpp, produced_snap).
 bool produced_snap(Snap& s) noexcept {
   const Controller::Measurement& m = g.measurement;
-  const auto& joint = g.controller.config().actuation.joints[0];
+  const JointActuator& joint = g.controller.robot().actuator(0);
   if (!fill_forward_input(0)) return false;
   g.fd_in.base_wrench[2] = g.controller.diagnostics().propulsion_wrench_second;
   const JointVector tau = Scalar(joint.stiffness) * (m.motor_position - m.q);
@@ -209,13 +209,13 @@ double mass_matrix_condition() noexcept {
 }
 
 bool command_safe() noexcept {
-  const auto& cfg = g.controller.config();
+  const auto& robot = g.controller.robot();
   const Controller::Output& out = g.output;
   if (!out.rotor_speed.allFinite() || !out.motor_torque.allFinite()) return false;
   for (int i = 0; i < 6; ++i) {
-    if (static_cast<double>(out.rotor_speed(i)) < cfg.actuation.rotors.min_speed) return false;
-    if (static_cast<double>(out.rotor_speed(i)) > cfg.actuation.rotors.max_speed) return false;
-    if (std::abs(static_cast<double>(out.motor_torque(i))) > cfg.actuation.joints[0].torque_limit)
+    if (out.rotor_speed(i) < robot.rotors[i].min_speed) return false;
+    if (out.rotor_speed(i) > robot.rotors[i].max_speed) return false;
+    if (std::abs(static_cast<double>(out.motor_torque(i))) > robot.actuator(i).torque_limit)
       return false;
   }
   return true;
@@ -286,7 +286,7 @@ void run_controller_checks(Checks& checks) noexcept {
   r.position[0] = g.measurement.base_pose.translation;
   r.orientation = g.measurement.base_pose.rotation;
   r.joints[0] = g.measurement.q;
-  const Scalar k = Scalar(g.controller.config().actuation.joints[0].stiffness);
+  const Scalar k = Scalar(g.controller.robot().actuator(0).stiffness);
   const JointVector tau = k * (g.measurement.motor_position - g.measurement.q);
   const double kappa = mass_matrix_condition();
   // Stack: paint below the current frame, one update, the deepest word used.
@@ -320,7 +320,7 @@ void run_controller_checks(Checks& checks) noexcept {
                 "NaN sensor -> hold, safe command");
   checks.expect(g.output.rotor_speed == good.rotor_speed, "NaN sensor -> last good rotor speeds");
   const double safe_torque = g.controller.config().safe_torque_fraction *
-                             g.controller.config().actuation.joints[0].torque_limit;
+                             g.controller.robot().actuator(0).torque_limit;
   checks.expect(max_abs(g.output.motor_torque) <= safe_torque,
                 "NaN sensor -> torques within the safe fraction");
 

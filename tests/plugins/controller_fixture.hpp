@@ -10,7 +10,7 @@
 namespace hodyn {
 namespace test {
 
-using Controller = control::FeedbackLinearization<double>;
+using Controller = control::FeedbackLinearization<AerialManipulatorRobot, double>;
 using JointVector = Controller::JointVector;
 using RotorVector = Controller::RotorVector;
 
@@ -28,7 +28,7 @@ inline Controller::Measurement equilibrium_measurement(const Controller& c,
   InverseDynamicsData<AerialManipulatorTree, 0> id;
   EXPECT_EQ(inverse_dynamics(c.model(), id, motion, 0), Status::kOk);
   for (int j = 0; j < 6; ++j)
-    m.motor_position(j) = q(j) + id.joint_torque[0](j) / c.config().actuation.joints[0].stiffness;
+    m.motor_position(j) = q(j) + id.joint_torque[0](j) / c.robot().actuator(0).stiffness;
   RotorVector x;
   EXPECT_EQ(c.allocation().speeds_squared(id.base_wrench_body[0], x), Status::kOk);
   m.rotor_speed = x.cwiseSqrt();
@@ -56,7 +56,7 @@ struct ProducedSnap {
 inline ProducedSnap produced_snap(const Controller& c, const Controller::Measurement& m,
                                   const Wrench<double>& wrench, const Wrench<double>& wrench_rate,
                                   const JointVector& u) {
-  const auto& joint = c.config().actuation.joints[0];
+  const JointActuator& joint = c.robot().actuator(0);
   const JointVector tau = joint.stiffness * (m.motor_position - m.q);
   const JointVector tau_rate = joint.stiffness * (m.motor_velocity - m.q_dot);
   ForwardDynamicsInput<AerialManipulatorTree, 2> in;

@@ -40,11 +40,11 @@ struct Hover {
 void expect_safe(const Controller& c, const Controller::Output& out) {
   EXPECT_TRUE(out.rotor_speed.allFinite());
   EXPECT_TRUE(out.motor_torque.allFinite());
-  const auto& cfg = c.config();
+  const auto& robot = c.robot();
   for (int i = 0; i < 6; ++i) {
-    EXPECT_GE(out.rotor_speed(i), cfg.actuation.rotors.min_speed);
-    EXPECT_LE(out.rotor_speed(i), cfg.actuation.rotors.max_speed);
-    EXPECT_LE(std::abs(out.motor_torque(i)), cfg.actuation.joints[0].torque_limit);
+    EXPECT_GE(out.rotor_speed(i), robot.rotors[i].min_speed);
+    EXPECT_LE(out.rotor_speed(i), robot.rotors[i].max_speed);
+    EXPECT_LE(std::abs(out.motor_torque(i)), robot.actuator(i).torque_limit);
   }
 }
 
@@ -219,16 +219,20 @@ TEST(ControllerSafety, SaturatedMotorsAreLimitedAndReported) {
 
 TEST(ControllerSafety, SingularAllocationIsRejectedAndTheOldConfigurationKept) {
   Hover h;
-  control::FeedbackLinearizationConfig literal;
-  literal.actuation.tilthex.alternate_tilt = false;
-  literal.actuation.tilthex.alternate_drag = false;
-  EXPECT_EQ(h.c.configure(literal), Status::kSingularAllocation);
+  // The literal eq. 28 (equal tilts and drags): rank 3.
+  TiltHexParameters literal_geometry;
+  literal_geometry.alternate_tilt = false;
+  literal_geometry.alternate_drag = false;
+  Controller::Description literal = h.c.robot();
+  literal.rotors = tilthex_rotor_set<double>(literal_geometry);
+  const control::FeedbackLinearizationConfig cfg;
+  EXPECT_EQ(h.c.configure(literal, cfg), Status::kSingularAllocation);
   EXPECT_TRUE(h.c.configured());
-  EXPECT_TRUE(h.c.config().actuation.tilthex.alternate_tilt);
+  EXPECT_EQ(h.c.allocation().matrix(), tilthex_allocation<double>());
   EXPECT_EQ(h.tick(), Status::kOk);
   // A fresh controller given only the singular geometry stays disarmed.
   Controller fresh;
-  EXPECT_EQ(fresh.configure(literal), Status::kSingularAllocation);
+  EXPECT_EQ(fresh.configure(literal, cfg), Status::kSingularAllocation);
   Controller::Output out;
   EXPECT_EQ(fresh.update(h.m, h.r, out), Status::kNotConfigured);
   EXPECT_EQ(out.mode, CommandMode::kDisarmed);
@@ -236,18 +240,26 @@ TEST(ControllerSafety, SingularAllocationIsRejectedAndTheOldConfigurationKept) {
 
 TEST(ControllerSafety, InvalidConfigurationsAreRejected) {
   Controller c;
+  Controller::Description robot;
+  ASSERT_EQ(AerialManipulatorRobot::describe(robot), Status::kOk);
   control::FeedbackLinearizationConfig cfg;
   cfg.rate_hz = 100.0;
-  EXPECT_EQ(c.configure(cfg), Status::kInvalidArgument);
+  EXPECT_EQ(c.configure(robot, cfg), Status::kInvalidArgument);
   cfg = {};
-  cfg.actuation.joints[2].stiffness = 0.0;
-  EXPECT_EQ(c.configure(cfg), Status::kInvalidModel);
+  cfg.joint_limit_margin = -1.0;
+  EXPECT_EQ(c.configure(robot, cfg), Status::kInvalidArgument);
   cfg = {};
-  cfg.body.link_mass = -1.0;
-  EXPECT_EQ(c.configure(cfg), Status::kInvalidModel);
-  cfg = {};
+  Controller::Description bad = robot;
+  bad.actuators[2].stiffness = 0.0;
+  EXPECT_EQ(c.configure(bad, cfg), Status::kInvalidModel);
+  bad = robot;
+  bad.limits[1].velocity = 0.0;
+  EXPECT_EQ(c.configure(bad, cfg), Status::kInvalidModel);
+  bad = robot;
+  bad.rotors[3].thrust_coefficient = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(c.configure(bad, cfg), Status::kOk);
   cfg.position.k0 = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(c.configure(cfg), Status::kInvalidArgument);
+  EXPECT_EQ(c.configure(robot, cfg), Status::kInvalidArgument);
   EXPECT_FALSE(c.configured());
 }
 

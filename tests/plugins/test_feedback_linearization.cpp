@@ -49,7 +49,7 @@ Controller::Reference matching_reference(const Controller& c, const Controller::
   in.base_wrench_frame = WrenchFrame::kBase;
   const RotorVector x = m.rotor_speed.cwiseProduct(m.rotor_speed);
   in.base_wrench[0] = c.allocation().matrix() * x;
-  const double k = c.config().actuation.joints[0].stiffness;
+  const double k = c.robot().actuator(0).stiffness;
   in.joint_torque[0] = k * (m.motor_position - m.q);
   in.joint_torque[1] = k * (m.motor_velocity - m.q_dot);
   ForwardDynamicsData<AerialManipulatorTree, 1> fd;
@@ -169,19 +169,19 @@ TEST(FeedbackLinearization, UpdateAllocatesNothing) {
     (void)c.update(m, r, out);
   }
   EXPECT_EQ(probe.count(), 0);
-  std::printf("sizeof(FeedbackLinearization<double>) = %zu bytes\n", sizeof(Controller));
+  std::printf("sizeof(FeedbackLinearization<AerialManipulatorRobot, double>) = %zu bytes\n", sizeof(Controller));
 }
 
 TEST(FeedbackLinearization, FloatMatchesDouble) {
   Controller c = configured_controller();
-  control::FeedbackLinearization<float> f;
+  control::FeedbackLinearization<AerialManipulatorRobot, float> f;
   ASSERT_EQ(f.configure(control::FeedbackLinearizationConfig{}), Status::kOk);
   Rng rng(14);
   const Controller::Measurement m = moving_measurement(rng);
   Controller::Reference r = matching_reference(c, m, Vector3<double>(0.1, 0.2, 0.3),
                                                Vector3<double>::Zero(), JointVector::Zero());
   r.position[0].x() += 0.01;
-  control::FeedbackLinearization<float>::Measurement mf;
+  control::FeedbackLinearization<AerialManipulatorRobot, float>::Measurement mf;
   mf.time = m.time;
   mf.base_pose =
       Pose<float>{m.base_pose.rotation.cast<float>(), m.base_pose.translation.cast<float>()};
@@ -193,7 +193,7 @@ TEST(FeedbackLinearization, FloatMatchesDouble) {
   mf.rotor_speed = m.rotor_speed.cast<float>();
   // The float rotation is re-orthonormalised to float precision.
   mf.base_pose.rotation = Eigen::Quaternionf(mf.base_pose.rotation).normalized().toRotationMatrix();
-  control::FeedbackLinearization<float>::Reference rf;
+  control::FeedbackLinearization<AerialManipulatorRobot, float>::Reference rf;
   for (int k = 0; k < 5; ++k) {
     rf.position[k] = r.position[k].cast<float>();
     rf.joints[k] = r.joints[k].cast<float>();
@@ -201,7 +201,7 @@ TEST(FeedbackLinearization, FloatMatchesDouble) {
   for (int k = 0; k < 4; ++k) rf.angular_velocity[k] = r.angular_velocity[k].cast<float>();
   rf.orientation = mf.base_pose.rotation;
   Controller::Output out;
-  control::FeedbackLinearization<float>::Output outf;
+  control::FeedbackLinearization<AerialManipulatorRobot, float>::Output outf;
   ASSERT_EQ(c.update(m, r, out), Status::kOk);
   ASSERT_EQ(f.update(mf, rf, outf), Status::kOk);
   EXPECT_LT((outf.rotor_speed.cast<double>() - out.rotor_speed).cwiseAbs().maxCoeff(), 0.5);

@@ -13,7 +13,7 @@ FeedbackLinearizationConfig FeedbackLinearizationSettings::resolved() const {
   return c;
 }
 
-template class BasicFeedbackLinearizationPlugin<double>;
+template class BasicFeedbackLinearizationPlugin<AerialManipulatorRobot, double>;
 
 }  // namespace control
 }  // namespace hodyn

@@ -5,7 +5,7 @@
 namespace hodyn {
 namespace control {
 
-template class BasicFeedbackLinearizationPlugin<float>;
+template class BasicFeedbackLinearizationPlugin<AerialManipulatorRobot, float>;
 
 }  // namespace control
 }  // namespace hodyn

@@ -26,21 +26,13 @@ struct ParameterSpec {
   void (*set)(Settings&, double);
 };
 
-// Joint parameters apply to all six joints (get reads joint 1).
-#define HODYN_JOINT_PARAMETER(name, unit, lo, hi, field)                                      \
-  ParameterSpec {                                                                             \
-    name, unit, lo, hi, [](const Settings& s) { return s.config.actuation.joints[0].field; }, \
-        [](Settings& s, double v) {                                                           \
-          for (auto& j : s.config.actuation.joints) j.field = v;                              \
-        }                                                                                     \
-  }
 #define HODYN_PARAMETER(name, unit, lo, hi, expr)                                      \
   ParameterSpec {                                                                      \
     name, unit, lo, hi, [](const Settings& s) { return static_cast<double>(s.expr); }, \
         [](Settings& s, double v) { s.expr = v; }                                      \
   }
 
-const std::array<ParameterSpec, 38> kParameters{{
+const std::array<ParameterSpec, 18> kParameters{{
     HODYN_PARAMETER("rate_hz", "Hz", 500.0, 4000.0, config.rate_hz),
     HODYN_PARAMETER("position_bandwidth", "rad/s", 0.5, 100.0, position_bandwidth),
     HODYN_PARAMETER("attitude_bandwidth", "rad/s", 0.5, 100.0, attitude_bandwidth),
@@ -53,32 +45,10 @@ const std::array<ParameterSpec, 38> kParameters{{
     HODYN_PARAMETER("max_joint_error", "rad", 1e-3, 3.14, config.max_joint_error),
     HODYN_PARAMETER("max_integral", "m s", 0.0, 10.0, config.max_integral),
     HODYN_PARAMETER("reference_jump", "m", 1e-4, 10.0, config.reference_jump),
-    HODYN_PARAMETER("base_mass", "kg", 0.01, 1000.0, config.body.base_mass),
-    HODYN_PARAMETER("base_inertia_xx", "kg m2", 1e-6, 100.0, config.body.base_inertia[0]),
-    HODYN_PARAMETER("base_inertia_yy", "kg m2", 1e-6, 100.0, config.body.base_inertia[1]),
-    HODYN_PARAMETER("base_inertia_zz", "kg m2", 1e-6, 100.0, config.body.base_inertia[2]),
-    HODYN_PARAMETER("link_mass", "kg", 1e-4, 100.0, config.body.link_mass),
-    HODYN_PARAMETER("link_inertia_xx", "kg m2", 1e-8, 10.0, config.body.link_inertia[0]),
-    HODYN_PARAMETER("link_inertia_yy", "kg m2", 1e-8, 10.0, config.body.link_inertia[1]),
-    HODYN_PARAMETER("link_inertia_zz", "kg m2", 1e-8, 10.0, config.body.link_inertia[2]),
-    HODYN_PARAMETER("gravity", "m/s2", 0.0, 30.0, config.body.gravity),
-    HODYN_JOINT_PARAMETER("joint_stiffness", "N m/rad", 1e-3, 1e6, stiffness),
-    HODYN_JOINT_PARAMETER("motor_inertia", "kg m2", 1e-8, 100.0, motor_inertia),
-    HODYN_JOINT_PARAMETER("motor_friction", "N m s/rad", 0.0, 100.0, motor_friction),
-    HODYN_JOINT_PARAMETER("torque_limit", "N m", 1e-3, 1e4, torque_limit),
-    HODYN_PARAMETER("rotor_time_constant", "s", 1e-4, 1.0, config.actuation.rotors.time_constant),
-    HODYN_PARAMETER("rotor_min_speed", "rad/s", 0.0, 1e4, config.actuation.rotors.min_speed),
-    HODYN_PARAMETER("rotor_max_speed", "rad/s", 1.0, 1e4, config.actuation.rotors.max_speed),
-    HODYN_PARAMETER("tilthex_arm_length", "m", 1e-3, 10.0, config.actuation.tilthex.arm_length),
-    HODYN_PARAMETER("tilthex_tilt_alpha", "rad", -1.57, 1.57, config.actuation.tilthex.tilt_alpha),
-    HODYN_PARAMETER("tilthex_tilt_beta", "rad", -1.57, 1.57, config.actuation.tilthex.tilt_beta),
-    HODYN_PARAMETER("thrust_coefficient", "N s2", 1e-9, 1.0,
-                    config.actuation.tilthex.thrust_coefficient),
-    HODYN_PARAMETER("drag_coefficient", "N m s2", 0.0, 1.0,
-                    config.actuation.tilthex.drag_coefficient),
     HODYN_PARAMETER("hold_timeout", "s", 1e-3, 10.0, config.hold_timeout),
     HODYN_PARAMETER("safe_torque_fraction", "1", 0.0, 1.0, config.safe_torque_fraction),
     HODYN_PARAMETER("max_deflection", "rad", 1e-3, 3.14, config.max_deflection),
+    HODYN_PARAMETER("joint_limit_margin", "rad", 1e-3, 10.0, config.joint_limit_margin),
     HODYN_PARAMETER("joint_limit", "rad", 0.1, 10.0, config.joint_limit),
     HODYN_PARAMETER("max_base_speed", "m/s", 0.1, 200.0, config.max_base_speed),
     HODYN_PARAMETER("max_base_rate", "rad/s", 0.1, 200.0, config.max_base_rate),
@@ -86,7 +56,6 @@ const std::array<ParameterSpec, 38> kParameters{{
 }};
 
 #undef HODYN_PARAMETER
-#undef HODYN_JOINT_PARAMETER
 
 const ParameterSpec* find_parameter(const char (&name)[HODYN_NAME_LENGTH]) {
   for (const auto& p : kParameters)
@@ -106,10 +75,10 @@ Matrix3<Scalar> to_scalar_rotation(const Matrix3<double>& r) {
   }
 }
 
-template <class Scalar>
+template <class Robot, class Scalar>
 Status measurement_from_sensors(const hodyn_sensors& s,
-                                typename FeedbackLinearization<Scalar>::Measurement& m) {
-  using Controller = FeedbackLinearization<Scalar>;
+                                typename FeedbackLinearization<Robot, Scalar>::Measurement& m) {
+  using Controller = FeedbackLinearization<Robot, Scalar>;
   if (s.num_joints != Controller::kNumJoints || s.num_rotors != Controller::kNumRotors)
     return Status::kInvalidArgument;
   m.time = s.time;
@@ -135,10 +104,10 @@ Status measurement_from_sensors(const hodyn_sensors& s,
   return Status::kOk;
 }
 
-template <class Scalar>
+template <class Robot, class Scalar>
 Status reference_from_frame(const hodyn_reference& f,
-                            typename FeedbackLinearization<Scalar>::Reference& r) {
-  using Controller = FeedbackLinearization<Scalar>;
+                            typename FeedbackLinearization<Robot, Scalar>::Reference& r) {
+  using Controller = FeedbackLinearization<Robot, Scalar>;
   if (f.num_joints != Controller::kNumJoints) return Status::kInvalidArgument;
   for (int k = 0; k <= HODYN_REFERENCE_ORDER; ++k) {
     r.position[static_cast<std::size_t>(k)] =
@@ -159,10 +128,10 @@ Status reference_from_frame(const hodyn_reference& f,
   return Status::kOk;
 }
 
-template <class Scalar>
-void write_command(const typename FeedbackLinearization<Scalar>::Output& o, double time,
+template <class Robot, class Scalar>
+void write_command(const typename FeedbackLinearization<Robot, Scalar>::Output& o, double time,
                    Status status, hodyn_command& c) {
-  using Controller = FeedbackLinearization<Scalar>;
+  using Controller = FeedbackLinearization<Robot, Scalar>;
   c = hodyn_command{};
   c.time = time;
   c.num_joints = Controller::kNumJoints;
@@ -177,13 +146,13 @@ void write_command(const typename FeedbackLinearization<Scalar>::Output& o, doub
 
 }  // namespace
 
-template <class Scalar>
-BasicFeedbackLinearizationPlugin<Scalar>::BasicFeedbackLinearizationPlugin() noexcept {
+template <class Robot, class Scalar>
+BasicFeedbackLinearizationPlugin<Robot, Scalar>::BasicFeedbackLinearizationPlugin() noexcept {
   (void)controller_.configure(settings_.resolved());
 }
 
-template <class Scalar>
-Status BasicFeedbackLinearizationPlugin<Scalar>::configure(const plugin::Parameter* parameters,
+template <class Robot, class Scalar>
+Status BasicFeedbackLinearizationPlugin<Robot, Scalar>::configure(const plugin::Parameter* parameters,
                                                            std::size_t count) noexcept {
   Settings candidate = settings_;
   for (std::size_t i = 0; i < count; ++i) {
@@ -200,33 +169,33 @@ Status BasicFeedbackLinearizationPlugin<Scalar>::configure(const plugin::Paramet
   return Status::kOk;
 }
 
-template <class Scalar>
-void BasicFeedbackLinearizationPlugin<Scalar>::reset() noexcept {
+template <class Robot, class Scalar>
+void BasicFeedbackLinearizationPlugin<Robot, Scalar>::reset() noexcept {
   controller_.reset();
 }
 
-template <class Scalar>
-Status BasicFeedbackLinearizationPlugin<Scalar>::update(const plugin::Sensors& sensors,
+template <class Robot, class Scalar>
+Status BasicFeedbackLinearizationPlugin<Robot, Scalar>::update(const plugin::Sensors& sensors,
                                                         const plugin::Reference& reference,
                                                         plugin::Command& command) noexcept {
-  Status s = measurement_from_sensors<Scalar>(sensors, measurement_);
-  if (s == Status::kOk) s = reference_from_frame<Scalar>(reference, reference_);
+  Status s = measurement_from_sensors<Robot, Scalar>(sensors, measurement_);
+  if (s == Status::kOk) s = reference_from_frame<Robot, Scalar>(reference, reference_);
   if (s == Status::kOk) {
     s = controller_.update(measurement_, reference_, output_);
   } else {
     controller_.safe_command(output_);
   }
-  write_command<Scalar>(output_, sensors.time, s, command);
+  write_command<Robot, Scalar>(output_, sensors.time, s, command);
   return s;
 }
 
-template <class Scalar>
-std::size_t BasicFeedbackLinearizationPlugin<Scalar>::parameter_count() const noexcept {
+template <class Robot, class Scalar>
+std::size_t BasicFeedbackLinearizationPlugin<Robot, Scalar>::parameter_count() const noexcept {
   return kParameters.size();
 }
 
-template <class Scalar>
-Status BasicFeedbackLinearizationPlugin<Scalar>::parameter_info(
+template <class Robot, class Scalar>
+Status BasicFeedbackLinearizationPlugin<Robot, Scalar>::parameter_info(
     std::size_t index, plugin::ParameterInfo& info) const noexcept {
   if (index >= kParameters.size()) return Status::kInvalidArgument;
   const ParameterSpec& p = kParameters[index];

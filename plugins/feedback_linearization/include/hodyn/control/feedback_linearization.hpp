@@ -1,45 +1,56 @@
 // hodyn/control/feedback_linearization.hpp — exact feedback linearization of
-// the aerial manipulator with elastic arm joints, on second-order inverse
-// dynamics (../shared/DESIGN.md §5; De Luca's elastic-joint linearization with
-// the propulsion wrench dynamically extended).
+// any fully actuated aerial manipulator (models/robot.hpp) on second-order
+// inverse dynamics (../shared/DESIGN.md §5; De Luca's elastic-joint
+// linearization with the propulsion wrench and the rigid joints' torques
+// dynamically extended; docs/controller.md).
 //
-// The robot (models/actuation.hpp): link side ID(Q, ν, ν̇) = (W_prop, τ_el),
-// τ_el = K (θ − q); motor side B θ̈ + F θ̇ + τ_el = u; W_prop = A ω² in the base
-// frame. The propulsion wrench gets two integrators, W_prop and Ẇ_prop are
-// controller states and Ẅ_prop is the new input. Then every output — base
-// position, base attitude, the six joint angles — has relative degree 4 and
-// one control step is:
+// The robot: link side ID(Q, ν, ν̇) = (W_prop, τ), W_prop = A ω² in the base
+// frame (N ≥ 6 rotors, rank-6 A). Joint j is
+//   elastic  τ_j = K (θ − q), motor side B θ̈ + F θ̇ + τ_j = u_j;
+//   rigid    τ_j = u_j, the torque itself commanded.
+// The propulsion wrench and every rigid joint's torque get two integrators
+// (W, Ẇ and τ_j, τ̇_j are controller states, Ẅ and τ̈_j new inputs), so every
+// output — base position, base attitude, every joint — has relative degree 4
+// and obeys one linear error dynamics. One control step is:
 //
-//   1. τ_el = K (θ − q), τ̇_el = K (θ̇ − q̇) from the motor and link encoders.
-//   2. Forward dynamics with (W_prop, Ẇ_prop) and (τ_el, τ̇_el): V̇, V̈ and
-//      q̈, q⃛ (the state's acceleration and jerk; computed with order 2, whose
-//      last order is the snap ν⃛₀ at Ẅ_prop = 0, τ̈_el = 0, used in 4).
+//   1. τ, τ̇: elastic joints K (θ − q), K (θ̇ − q̇) from the motor and link
+//      encoders; rigid joints their extension states.
+//   2. Forward dynamics with (W_prop, Ẇ_prop) and (τ, τ̇): V̇, V̈ and q̈, q⃛
+//      (the state's acceleration and jerk; computed with order 2, whose last
+//      order is the snap ν⃛₀ at Ẅ_prop = 0, τ̈ = 0, used in 4).
 //   3. Commanded snaps: y⁗ = y⁗_d + k3 e⃛ + k2 ë + k1 ė + k0 e + ki ∫e per
 //      output (tracking_gains.hpp); the attitude error is the world-frame
 //      rotation vector e_R = log(R_d Rᵀ) (SO(3) logarithm, no Euler angles),
 //      with ė_R ≈ ω_d − ω, ë_R ≈ ω̇_d − ω̇, e⃛_R ≈ ω̈_d − ω̈ (exact to first order
 //      in the error). The base position's snap becomes V⃛ (base_output.hpp).
 //   4. Inverse dynamics of order 2 with (V, V̇, V̈, V⃛) and (q, q̇, q̈, q⃛, q⁗):
-//      its base row is Ẅ_prop (base frame), its joint rows τ̈_el. Being affine
+//      its base row is Ẅ_prop (base frame), its joint rows τ̈. Being affine
 //      in the snap, it equals M̄ (ν⃛ − ν⃛₀), which one inverse-dynamics call of
 //      order 0 (no gravity, zero velocity) evaluates — cheaper than order 2.
-//   5. Motor torques from differentiating τ_el = K (θ − q) twice:
-//      u = B (q̈ + K⁻¹ τ̈_el) + F θ̇ + τ_el.
+//   5. Joint commands. Elastic, from differentiating τ = K (θ − q) twice:
+//      u = B (q̈ + K⁻¹ τ̈) + F θ̇ + τ. Rigid: the mean of the extended torque
+//      over the step, u = τ + Δt/2 τ̇ + Δt²/6 τ̈ (exact for a held τ̈; a torque
+//      held over the step delivers that mean), then τ, τ̇ integrate τ̈.
 //   6. W_prop and Ẇ_prop integrate Ẅ_prop over the step (exact for a held
 //      Ẅ_prop). The propeller speeds that produce W_prop(t) are
-//      ω_d = sqrt(A⁻¹ W_prop) (rotor_allocation.hpp, limits applied), and the
-//      speed lag ω̇ = (ω_cmd − ω)/T_r is inverted over the step:
-//      ω_cmd = ω_d(t) + (ω_d(t+Δt) − ω_d(t)) / (1 − e^(−Δt/T_r)), which is
-//      ω_d + T_r ω̇_d as Δt → 0 — the lag compensated with the wrench derivative.
+//      ω_d = sqrt(A⁺ W_prop) (rotor_allocation.hpp: minimum-norm ω² for
+//      N > 6, limits applied), and each rotor's speed lag
+//      ω̇_i = (ω_cmd,i − ω_i)/T_i is inverted over the step:
+//      ω_cmd = ω_d(t) + (ω_d(t+Δt) − ω_d(t)) / (1 − e^(−Δt/T_i)), which is
+//      ω_d + T_i ω̇_d as Δt → 0 — the lag compensated with the wrench derivative.
 //
 // Safety: measurements and references are checked before use; bad input
-// (non-finite, out of physical range, stale) yields its Status and a safe
-// command — the last good propeller command (mode kHold), then after
-// hold_timeout the hover speeds (kHover) — with motor torques limited to
-// safe_torque_fraction · u_max. A reference that jumps is reported
-// (kReferenceJump) and its error clamped; limits of the rotors or motors are
-// reported (kActuatorSaturated) with the command still valid. When good data
-// returns, W_prop is re-synchronised to the measured propeller speeds.
+// (non-finite, out of physical range or the joint limits, stale) yields its
+// Status and a safe command — the last good propeller command (mode kHold),
+// then after hold_timeout the hover speeds (kHover, computed from the model:
+// any centre of mass) — with joint torques limited to safe_torque_fraction ·
+// u_max (before any good step: the static holding torques at home). A
+// reference that jumps is reported (kReferenceJump) and its error clamped;
+// limits of the rotors or motors are reported (kActuatorSaturated) with the
+// command still valid. When good data returns, W_prop is re-synchronised to
+// the measured propeller speeds and each rigid joint's torque to the one
+// last commanded (at the first step: the static torque of the measured
+// configuration).
 //
 // Fixed size, no heap, no exceptions; Scalar = double or float.
 #pragma once
@@ -54,8 +65,8 @@
 #include "hodyn/forward_dynamics.hpp"
 #include "hodyn/inverse_dynamics.hpp"
 #include "hodyn/logarithm.hpp"
-#include "hodyn/models/actuation.hpp"
-#include "hodyn/models/aerial_manipulator.hpp"
+#include "hodyn/models/aerial_manipulator_robot.hpp"
+#include "hodyn/models/robot.hpp"
 
 namespace hodyn {
 namespace control {
@@ -69,18 +80,18 @@ enum class CommandMode : std::uint8_t {
   kHover = 4,      ///< bad input beyond hold_timeout: hover speeds, limited torques
 };
 
-/// Everything the controller can be configured with (SI units).
+/// The controller's settings (SI units); the robot itself is a
+/// RobotDescription given to configure() beside them. Joint quantities are
+/// in the joint's unit: rad for a revolute joint, m for a prismatic one.
 struct FeedbackLinearizationConfig {
-  AerialManipulatorParameters body{};      ///< the controller's model of the robot
-  AerialManipulatorActuation actuation{};  ///< joints' B, K, F, limits; rotors; TiltHex
-  double rate_hz = 1000.0;                 ///< control rate, 500..4000 Hz
+  double rate_hz = 1000.0;  ///< control rate, 500..4000 Hz
   TrackingGains position = TrackingGains::from_bandwidth(8.0, true);
   TrackingGains attitude = TrackingGains::from_bandwidth(20.0, true);
   TrackingGains joints = TrackingGains::from_bandwidth(25.0, true);
   // Clamps of the tracking errors (a far or jumping reference stays bounded).
   double max_position_error = 0.25;  ///< m
   double max_attitude_error = 0.5;   ///< rad
-  double max_joint_error = 0.5;      ///< rad
+  double max_joint_error = 0.5;      ///< rad or m
   double max_integral = 0.05;        ///< bound of each ∫e component (m s or rad s)
   /// A reference that moves by more than this from where its derivatives
   /// predicted one step earlier is a jump (m for the position, rad otherwise).
@@ -88,25 +99,32 @@ struct FeedbackLinearizationConfig {
   // Physical ranges of the measurements.
   double max_base_speed = 20.0;  ///< m/s
   double max_base_rate = 20.0;   ///< rad/s
-  double joint_limit = 3.2;      ///< |q|, |θ| (rad)
-  double max_joint_rate = 30.0;  ///< |q̇|, |θ̇| (rad/s)
-  double max_deflection = 0.5;   ///< |θ − q| (rad)
+  double joint_limit = 3.2;      ///< |q|, |θ| (rad or m)
+  /// q outside a bounded joint's [lower − margin, upper + margin] is out of range.
+  double joint_limit_margin = 0.2;
+  double max_joint_rate = 30.0;  ///< |q̇|, |θ̇| (rad/s or m/s)
+  double max_deflection = 0.5;   ///< |θ − q| of an elastic joint (rad or m)
   // Safe command.
   double hold_timeout = 0.1;          ///< s of bad input before kHold becomes kHover
   double safe_torque_fraction = 0.5;  ///< |u| ≤ fraction · u_max while input is bad
 };
 
-template <class Scalar = double>
+/// The feedback-linearizing controller of the robot type `Robot`
+/// (models/robot.hpp), e.g. FeedbackLinearization<AerialManipulatorRobot>.
+template <class Robot, class Scalar = double>
 class FeedbackLinearization {
  public:
-  using Tree = AerialManipulatorTree;
-  static constexpr int kNumJoints = 6;
-  static constexpr int kNumRotors = 6;
+  using Description = DescriptionOf<Robot, Scalar>;
+  using Tree = typename Robot::Tree;
+  static constexpr int kNumJoints = Description::kNumJoints;
+  static constexpr int kNumRotors = Description::kNumRotors;
   using JointVector = Eigen::Matrix<Scalar, kNumJoints, 1>;
   using RotorVector = Eigen::Matrix<Scalar, kNumRotors, 1>;
+  using Allocation = RotorAllocation<Scalar, kNumRotors>;
   using V3 = Vector3<Scalar>;
 
-  /// The measured state (the plugin converts sensor frames into this).
+  /// The measured state (the plugin converts sensor frames into this). The
+  /// motor entries of rigid joints are not read.
   struct Measurement {
     double time = 0.0;                                 ///< s
     Pose<Scalar> base_pose{};                          ///< C₁
@@ -133,7 +151,7 @@ class FeedbackLinearization {
 
   struct Output {
     RotorVector rotor_speed = RotorVector::Zero();   ///< ω_cmd (rad/s)
-    JointVector motor_torque = JointVector::Zero();  ///< u (N m)
+    JointVector motor_torque = JointVector::Zero();  ///< u: motor (elastic) or joint (rigid) torque
     CommandMode mode = CommandMode::kDisarmed;
   };
 
@@ -145,8 +163,8 @@ class FeedbackLinearization {
     Wrench<Scalar> propulsion_wrench = Wrench<Scalar>::Zero();         ///< W_prop (base frame)
     Wrench<Scalar> propulsion_wrench_rate = Wrench<Scalar>::Zero();    ///< Ẇ_prop
     Wrench<Scalar> propulsion_wrench_second = Wrench<Scalar>::Zero();  ///< Ẅ_prop
-    JointVector elastic_torque = JointVector::Zero();                  ///< τ_el
-    JointVector elastic_torque_second = JointVector::Zero();           ///< τ̈_el
+    JointVector elastic_torque = JointVector::Zero();  ///< τ (elastic: K(θ−q); rigid: state)
+    JointVector elastic_torque_second = JointVector::Zero();  ///< τ̈
     bool rotors_saturated = false;
     bool motors_saturated = false;
     bool reference_jumped = false;
@@ -154,9 +172,16 @@ class FeedbackLinearization {
 
   FeedbackLinearization() noexcept = default;
 
-  /// Validates and applies `config`; a rejected configuration leaves the
+  /// Validates and applies `robot` and `config`; a rejected pair leaves the
   /// controller as it was (configured or not). Resets the internal state.
-  Status configure(const FeedbackLinearizationConfig& config) noexcept;
+  Status configure(const Description& robot, const FeedbackLinearizationConfig& config) noexcept;
+  /// configure() with Robot::describe()'s default robot.
+  Status configure(const FeedbackLinearizationConfig& config) noexcept {
+    Description robot;
+    const Status s = Robot::template describe<Scalar>(robot);
+    if (s != Status::kOk) return s;
+    return configure(robot, config);
+  }
 
   /// Forgets integrators, the extension states and the last good command.
   void reset() noexcept;
@@ -166,15 +191,20 @@ class FeedbackLinearization {
 
   bool configured() const noexcept { return configured_; }
   const FeedbackLinearizationConfig& config() const noexcept { return config_; }
+  /// The robot the controller was configured with.
+  const Description& robot() const noexcept { return robot_; }
   const Diagnostics& diagnostics() const noexcept { return diagnostics_; }
-  const RotorAllocation<Scalar>& allocation() const noexcept { return allocation_; }
-  const Model<Tree, Scalar>& model() const noexcept { return model_; }
+  const Allocation& allocation() const noexcept { return allocation_; }
+  const Model<Tree, Scalar>& model() const noexcept { return robot_.model; }
   /// The safe command for input the caller found bad before update() (e.g. a
   /// corrupt frame): kHold with the last good rotor speeds, then kHover.
   void safe_command(Output& out) noexcept;
 
-  /// Propeller speeds that hold the nominal robot level at rest.
+  /// Propeller speeds that hold the nominal robot level at rest at home
+  /// (q = 0, or the nearest limit); any centre of mass.
   const RotorVector& hover_speed() const noexcept { return hover_speed_; }
+  /// Joint torques (motor torques at rest) that hold the arm at home.
+  const JointVector& holding_torque() const noexcept { return holding_torque_; }
 
  private:
   Status check_measurement(const Measurement& m) const noexcept;
@@ -184,25 +214,33 @@ class FeedbackLinearization {
   void remember_reference(const Reference& r) noexcept;
 
   FeedbackLinearizationConfig config_{};
-  Model<Tree, Scalar> model_{};
-  RotorAllocation<Scalar> allocation_{};
+  Description robot_{};
+  Allocation allocation_{};
+  // Per joint: 1 for elastic, 0 for rigid (masks keep the step branch-free).
+  JointVector elastic_ = JointVector::Ones();
   JointVector stiffness_ = JointVector::Ones(), motor_inertia_ = JointVector::Zero(),
               motor_friction_ = JointVector::Zero(), torque_limit_ = JointVector::Zero();
+  RotorVector min_speed_ = RotorVector::Zero(), max_speed_ = RotorVector::Zero();
   RotorVector hover_speed_ = RotorVector::Zero();
+  JointVector holding_torque_ = JointVector::Zero();
   Scalar dt_ = Scalar(1e-3);
-  Scalar lag_gain_ = Scalar(1);  ///< 1 / (1 − e^(−Δt/T_r))
-  long hold_steps_ = 100;        ///< hold_timeout in steps
+  RotorVector lag_gain_ = RotorVector::Ones();  ///< 1 / (1 − e^(−Δt/T_i))
+  long hold_steps_ = 100;                       ///< hold_timeout in steps
   bool configured_ = false;
 
   // ---- state ----
-  bool synchronised_ = false;  ///< the extension states match the propellers
+  bool synchronised_ = false;  ///< the extension states match the actuators
   bool have_last_good_ = false;
   bool have_last_reference_ = false;
   double last_time_ = 0.0;
   long bad_steps_ = 0;                                   ///< consecutive steps with bad input
   Wrench<Scalar> wrench_ = Wrench<Scalar>::Zero();       ///< W_prop
   Wrench<Scalar> wrench_rate_ = Wrench<Scalar>::Zero();  ///< Ẇ_prop
-  RotorVector speed_ = RotorVector::Zero();  ///< ω_d = sqrt(A⁻¹ W_prop), within the limits
+  JointVector torque_ = JointVector::Zero();       ///< τ of the rigid joints (0 for elastic)
+  JointVector torque_rate_ = JointVector::Zero();  ///< τ̇ of the rigid joints
+  JointVector commanded_torque_ = JointVector::Zero();  ///< u last sent
+  bool have_commanded_torque_ = false;
+  RotorVector speed_ = RotorVector::Zero();  ///< ω_d = sqrt(A⁺ W_prop), within the limits
   bool speed_saturated_ = false;             ///< ω_d needed a limit
   V3 position_integral_ = V3::Zero(), attitude_integral_ = V3::Zero();
   JointVector joint_integral_ = JointVector::Zero();
@@ -211,7 +249,7 @@ class FeedbackLinearization {
   Diagnostics diagnostics_{};
 
   // ---- workspaces (fixed size, reused every step) ----
-  Model<Tree, Scalar> inertia_model_{};  ///< model_ without gravity: ID of order 0 = M̄ a
+  Model<Tree, Scalar> inertia_model_{};  ///< the model without gravity: ID of order 0 = M̄ a
   ForwardDynamicsInput<Tree, 2, Scalar> forward_input_{};
   ForwardDynamicsData<Tree, 2, Scalar> forward_{};
   MotionDerivatives<Tree, 0, Scalar> snap_motion_{};
@@ -252,10 +290,25 @@ Vec snap_command(const TrackingGains& g, const Vec& snap_ref, const Vec& e0, con
 
 inline bool positive_finite(double x) { return x > 0.0 && std::isfinite(x); }
 
+/// Home: q = 0, moved onto the nearest limit of a bounded joint that excludes it.
+template <class Vector, std::size_t N>
+Vector home_configuration(const std::array<JointLimits, N>& limits) {
+  using S = typename Vector::Scalar;
+  Vector q = Vector::Zero();
+  for (std::size_t j = 0; j < N; ++j) {
+    const JointLimits& l = limits[j];
+    if (!l.bounded) continue;
+    if (l.lower > 0.0) q(static_cast<Eigen::Index>(j)) = S(l.lower);
+    if (l.upper < 0.0) q(static_cast<Eigen::Index>(j)) = S(l.upper);
+  }
+  return q;
+}
+
 }  // namespace detail_fl
 
-template <class Scalar>
-Status FeedbackLinearization<Scalar>::configure(const FeedbackLinearizationConfig& c) noexcept {
+template <class Robot, class Scalar>
+Status FeedbackLinearization<Robot, Scalar>::configure(const Description& robot,
+                                                       const FeedbackLinearizationConfig& c) noexcept {
   using detail_fl::positive_finite;
   if (!(c.rate_hz >= 500.0 && c.rate_hz <= 4000.0)) return Status::kInvalidArgument;
   if (!c.position.valid() || !c.attitude.valid() || !c.joints.valid())
@@ -263,61 +316,72 @@ Status FeedbackLinearization<Scalar>::configure(const FeedbackLinearizationConfi
   const double limits[] = {c.max_position_error, c.max_attitude_error, c.max_joint_error,
                            c.max_integral,       c.reference_jump,     c.max_base_speed,
                            c.max_base_rate,      c.joint_limit,        c.max_joint_rate,
-                           c.max_deflection,     c.hold_timeout,       c.safe_torque_fraction};
+                           c.max_deflection,     c.hold_timeout,       c.safe_torque_fraction,
+                           c.joint_limit_margin};
   for (double v : limits)
     if (!positive_finite(v)) return Status::kInvalidArgument;
   if (c.safe_torque_fraction > 1.0) return Status::kInvalidArgument;
-  for (const auto& j : c.actuation.joints)
-    if (!positive_finite(j.motor_inertia) || !positive_finite(j.stiffness) ||
-        !positive_finite(j.torque_limit) || !(j.motor_friction >= 0.0) ||
-        !std::isfinite(j.motor_friction))
-      return Status::kInvalidModel;
-  if (!positive_finite(c.actuation.rotors.time_constant)) return Status::kInvalidModel;
-
-  Model<Tree, Scalar> model;
-  const Status built = make_aerial_manipulator<Scalar>(model, c.body);
-  if (built != Status::kOk) return built;
-  RotorAllocation<Scalar> allocation;
-  const Status alloc = allocation.configure(c.actuation.tilthex, c.actuation.rotors);
+  const Status valid = check_robot(robot);
+  if (valid != Status::kOk) return valid;
+  Allocation allocation;
+  const Status alloc = allocation.configure(robot.rotors);
   if (alloc != Status::kOk) return alloc;
 
-  // Hover: the nominal robot level at rest needs W = (0, 0, 0, 0, 0, m g).
-  Wrench<Scalar> hover = Wrench<Scalar>::Zero();
-  hover(5) = model.total_mass() * Scalar(c.body.gravity);
+  // Hover and holding torques: inverse dynamics at rest at home, level — the
+  // wrench and joint torques that balance gravity (moments from an
+  // off-centre mass included).
+  MotionDerivatives<Tree, 0, Scalar> rest;
+  rest.base_pose = Pose<Scalar>::identity();
+  rest.q[0] = detail_fl::home_configuration<JointVector>(robot.limits);
+  InverseDynamicsData<Tree, 0, Scalar> statics;
+  const Status held = inverse_dynamics(robot.model, statics, rest, 0);
+  if (held != Status::kOk) return held;
   RotorVector hover_squared;
-  (void)allocation.speeds_squared(hover, hover_squared);
+  (void)allocation.speeds_squared(statics.base_wrench_body[0], hover_squared);
 
   config_ = c;
-  model_ = model;
-  inertia_model_ = model;
+  robot_ = robot;
+  inertia_model_ = robot.model;
   (void)inertia_model_.set_gravity(Vector3<Scalar>::Zero());
   allocation_ = allocation;
+  const double dt = 1.0 / c.rate_hz;
   for (int j = 0; j < kNumJoints; ++j) {
-    const auto& p = c.actuation.joints[static_cast<std::size_t>(j)];
-    stiffness_(j) = Scalar(p.stiffness);
-    motor_inertia_(j) = Scalar(p.motor_inertia);
-    motor_friction_(j) = Scalar(p.motor_friction);
-    torque_limit_(j) = Scalar(p.torque_limit);
+    const JointActuator& a = robot.actuator(j);
+    const bool elastic = a.drive == JointDrive::kElastic;
+    elastic_(j) = elastic ? Scalar(1) : Scalar(0);
+    stiffness_(j) = elastic ? Scalar(a.stiffness) : Scalar(1);
+    motor_inertia_(j) = elastic ? Scalar(a.motor_inertia) : Scalar(0);
+    motor_friction_(j) = elastic ? Scalar(a.motor_friction) : Scalar(0);
+    torque_limit_(j) = Scalar(a.torque_limit);
+  }
+  for (int i = 0; i < kNumRotors; ++i) {
+    const Rotor<Scalar>& r = robot.rotors[i];
+    min_speed_(i) = r.min_speed;
+    max_speed_(i) = r.max_speed;
+    lag_gain_(i) = Scalar(1.0 / (1.0 - std::exp(-dt / static_cast<double>(r.time_constant))));
   }
   hover_speed_ = hover_squared.cwiseSqrt();
-  const double dt = 1.0 / c.rate_hz;
+  holding_torque_ = statics.joint_torque[0].cwiseMin(torque_limit_).cwiseMax(-torque_limit_);
   dt_ = Scalar(dt);
   hold_steps_ = std::lround(c.hold_timeout * c.rate_hz);
-  lag_gain_ = Scalar(1.0 / (1.0 - std::exp(-dt / c.actuation.rotors.time_constant)));
   configured_ = true;
   reset();
   return Status::kOk;
 }
 
-template <class Scalar>
-void FeedbackLinearization<Scalar>::reset() noexcept {
+template <class Robot, class Scalar>
+void FeedbackLinearization<Robot, Scalar>::reset() noexcept {
   synchronised_ = false;
   have_last_good_ = false;
   have_last_reference_ = false;
+  have_commanded_torque_ = false;
   last_time_ = -1.0e300;
   bad_steps_ = 0;
   wrench_.setZero();
   wrench_rate_.setZero();
+  torque_.setZero();
+  torque_rate_.setZero();
+  commanded_torque_.setZero();
   position_integral_.setZero();
   attitude_integral_.setZero();
   joint_integral_.setZero();
@@ -325,8 +389,8 @@ void FeedbackLinearization<Scalar>::reset() noexcept {
   diagnostics_ = Diagnostics{};
 }
 
-template <class Scalar>
-Status FeedbackLinearization<Scalar>::check_measurement(const Measurement& m) const noexcept {
+template <class Robot, class Scalar>
+Status FeedbackLinearization<Robot, Scalar>::check_measurement(const Measurement& m) const noexcept {
   using hodyn::detail::all_finite;
   using std::abs;
   if (!std::isfinite(m.time)) return Status::kNonFiniteInput;
@@ -342,21 +406,26 @@ Status FeedbackLinearization<Scalar>::check_measurement(const Measurement& m) co
   if (w.norm() > c(config_.max_base_rate) || velocity.norm() > c(config_.max_base_speed))
     return Status::kSensorOutOfRange;
   for (int j = 0; j < kNumJoints; ++j) {
-    if (abs(m.q(j)) > c(config_.joint_limit) || abs(m.motor_position(j)) > c(config_.joint_limit) ||
-        abs(m.q_dot(j)) > c(config_.max_joint_rate) ||
-        abs(m.motor_velocity(j)) > c(config_.max_joint_rate) ||
-        abs(m.motor_position(j) - m.q(j)) > c(config_.max_deflection))
+    if (abs(m.q(j)) > c(config_.joint_limit) || abs(m.q_dot(j)) > c(config_.max_joint_rate))
+      return Status::kSensorOutOfRange;
+    const JointLimits& l = robot_.limit(j);
+    if (l.bounded && (m.q(j) < c(l.lower - config_.joint_limit_margin) ||
+                      m.q(j) > c(l.upper + config_.joint_limit_margin)))
+      return Status::kSensorOutOfRange;
+    if (elastic_(j) != Scalar(0) &&
+        (abs(m.motor_position(j)) > c(config_.joint_limit) ||
+         abs(m.motor_velocity(j)) > c(config_.max_joint_rate) ||
+         abs(m.motor_position(j) - m.q(j)) > c(config_.max_deflection)))
       return Status::kSensorOutOfRange;
   }
   for (int i = 0; i < kNumRotors; ++i)
-    if (m.rotor_speed(i) < Scalar(0) ||
-        m.rotor_speed(i) > c(2.0 * config_.actuation.rotors.max_speed))
+    if (m.rotor_speed(i) < Scalar(0) || m.rotor_speed(i) > Scalar(2) * max_speed_(i))
       return Status::kSensorOutOfRange;
   return Status::kOk;
 }
 
-template <class Scalar>
-Status FeedbackLinearization<Scalar>::check_reference(const Reference& r) const noexcept {
+template <class Robot, class Scalar>
+Status FeedbackLinearization<Robot, Scalar>::check_reference(const Reference& r) const noexcept {
   using hodyn::detail::all_finite;
   for (const auto& v : r.position)
     if (!all_finite(v)) return Status::kNonFiniteInput;
@@ -369,8 +438,8 @@ Status FeedbackLinearization<Scalar>::check_reference(const Reference& r) const 
   return Status::kOk;
 }
 
-template <class Scalar>
-bool FeedbackLinearization<Scalar>::reference_jumped(const Reference& r) const noexcept {
+template <class Robot, class Scalar>
+bool FeedbackLinearization<Robot, Scalar>::reference_jumped(const Reference& r) const noexcept {
   if (!have_last_reference_) return false;
   const Reference& p = last_reference_;
   const Scalar h = dt_, h2 = Scalar(0.5) * dt_ * dt_;
@@ -386,14 +455,14 @@ bool FeedbackLinearization<Scalar>::reference_jumped(const Reference& r) const n
   return (r.joints[0] - predicted_q).cwiseAbs().maxCoeff() > limit;
 }
 
-template <class Scalar>
-void FeedbackLinearization<Scalar>::remember_reference(const Reference& r) noexcept {
+template <class Robot, class Scalar>
+void FeedbackLinearization<Robot, Scalar>::remember_reference(const Reference& r) noexcept {
   last_reference_ = r;
   have_last_reference_ = true;
 }
 
-template <class Scalar>
-void FeedbackLinearization<Scalar>::synchronise_extension(const Measurement& m) noexcept {
+template <class Robot, class Scalar>
+void FeedbackLinearization<Robot, Scalar>::synchronise_extension(const Measurement& m) noexcept {
   // W_prop from the measured propeller speeds; Ẇ_prop unknown → 0.
   RotorVector squared = m.rotor_speed.cwiseProduct(m.rotor_speed);
   wrench_ = allocation_.matrix() * squared;
@@ -401,11 +470,28 @@ void FeedbackLinearization<Scalar>::synchronise_extension(const Measurement& m) 
   RotorVector now_squared;
   speed_saturated_ = allocation_.speeds_squared(wrench_, now_squared) != Status::kOk;
   speed_ = now_squared.cwiseSqrt();
+  // Rigid joints: the torque last sent; before any, the static torque that
+  // holds the measured configuration (inverse dynamics at rest); τ̇ → 0.
+  JointVector sent = commanded_torque_;
+  if (!have_commanded_torque_) {
+    snap_motion_.base_pose = m.base_pose;
+    snap_motion_.base_twist[0].setZero();
+    snap_motion_.base_twist[1].setZero();
+    snap_motion_.q[0] = m.q;
+    snap_motion_.q[1].setZero();
+    snap_motion_.q[2].setZero();
+    const bool held = inverse_dynamics(robot_.model, snap_wrench_, snap_motion_, 0) == Status::kOk;
+    sent = held ? JointVector(snap_wrench_.joint_torque[0]) : holding_torque_;
+    sent = sent.cwiseMin(torque_limit_).cwiseMax(-torque_limit_);
+  }
+  const JointVector rigid = JointVector::Ones() - elastic_;
+  torque_ = rigid.cwiseProduct(sent);
+  torque_rate_.setZero();
   synchronised_ = true;
 }
 
-template <class Scalar>
-void FeedbackLinearization<Scalar>::safe_command(Output& out) noexcept {
+template <class Robot, class Scalar>
+void FeedbackLinearization<Robot, Scalar>::safe_command(Output& out) noexcept {
   if (!configured_) {
     out = Output{};
     return;
@@ -416,13 +502,15 @@ void FeedbackLinearization<Scalar>::safe_command(Output& out) noexcept {
   out.mode = hold ? CommandMode::kHold : CommandMode::kHover;
   out.rotor_speed = hold ? last_good_.rotor_speed : hover_speed_;
   const JointVector limit = torque_limit_ * Scalar(config_.safe_torque_fraction);
-  out.motor_torque = have_last_good_ ? last_good_.motor_torque : JointVector::Zero();
+  out.motor_torque = have_last_good_ ? last_good_.motor_torque : holding_torque_;
   out.motor_torque = out.motor_torque.cwiseMin(limit).cwiseMax(-limit);
+  commanded_torque_ = out.motor_torque;
+  have_commanded_torque_ = true;
 }
 
-template <class Scalar>
-Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Reference& ref,
-                                             Output& out) noexcept {
+template <class Robot, class Scalar>
+Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const Reference& ref,
+                                                    Output& out) noexcept {
   using hodyn::detail::all_finite;
   if (!configured_) {
     out = Output{};
@@ -440,13 +528,16 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
   if (!synchronised_) synchronise_extension(m);
 
   const Scalar dt = dt_;
-  // 1. Elastic torques and their rate (the controller's model has no D).
-  const JointVector deflection = m.motor_position - m.q;
-  const JointVector tau = stiffness_.cwiseProduct(deflection);
-  const JointVector tau_rate = stiffness_.cwiseProduct(m.motor_velocity - m.q_dot);
+  // 1. Joint torques and their rate: elastic from the encoders (the
+  // controller's model has no D), rigid from the extension states.
+  const JointVector rigid = JointVector::Ones() - elastic_;
+  const JointVector tau =
+      elastic_.cwiseProduct(stiffness_.cwiseProduct(m.motor_position - m.q)) + torque_;
+  const JointVector tau_rate =
+      elastic_.cwiseProduct(stiffness_.cwiseProduct(m.motor_velocity - m.q_dot)) + torque_rate_;
 
   // 2. Acceleration, jerk and the snap the state would have with Ẅ_prop = 0,
-  // τ̈_el = 0: forward dynamics of order 2 (its order-2 part is the "drift"
+  // τ̈ = 0: forward dynamics of order 2 (its order-2 part is the "drift"
   // snap ν⃛₀ used in step 4).
   forward_input_.base_pose = m.base_pose;
   forward_input_.base_twist = m.base_twist;
@@ -459,7 +550,7 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
   forward_input_.joint_torque[0] = tau;
   forward_input_.joint_torque[1] = tau_rate;
   forward_input_.joint_torque[2].setZero();
-  Status step = forward_dynamics(model_, forward_, forward_input_, 2);
+  Status step = forward_dynamics(robot_.model, forward_, forward_input_, 2);
   if (step != Status::kOk) {
     safe_command(out);
     return step;
@@ -489,8 +580,8 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
       config_.joints, qd[4], e_q, JointVector(qd[1] - m.q_dot), JointVector(qd[2] - fm.q[2]),
       JointVector(qd[3] - fm.q[3]), joint_integral_);
 
-  // 4. Second-order inverse dynamics: Ẅ_prop and τ̈_el. They are affine in
-  // the snap, (Ẅ; τ̈) = M̄ ν⃛ + b₂, and forward dynamics gave ν⃛₀ with
+  // 4. Second-order inverse dynamics: Ẅ_prop and τ̈. They are affine in the
+  // snap, (Ẅ; τ̈) = M̄ ν⃛ + b₂, and forward dynamics gave ν⃛₀ with
   // M̄ ν⃛₀ + b₂ = 0, so (Ẅ; τ̈) = M̄ (ν⃛ − ν⃛₀): inverse dynamics of order 0
   // without gravity and at zero velocity, on the snap difference (the same
   // numbers as the order-2 call on (V, V̇, V̈, V⃛), q^(0..4), at a third of
@@ -512,9 +603,14 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
   const Wrench<Scalar>& wrench_second = snap_wrench_.base_wrench_body[0];
   const JointVector& tau_second = snap_wrench_.joint_torque[0];
 
-  // 5. Motor torques: u = B (q̈ + K⁻¹ τ̈_el) + F θ̇ + τ_el.
-  JointVector u = motor_inertia_.cwiseProduct(fm.q[2] + tau_second.cwiseQuotient(stiffness_)) +
-                  motor_friction_.cwiseProduct(m.motor_velocity) + tau;
+  // 5. Joint commands. Elastic: u = B (q̈ + K⁻¹ τ̈) + F θ̇ + τ. Rigid: the
+  // mean of τ + s τ̇ + s²/2 τ̈ over the step, τ + Δt/2 τ̇ + Δt²/6 τ̈.
+  const JointVector u_elastic =
+      motor_inertia_.cwiseProduct(fm.q[2] + tau_second.cwiseQuotient(stiffness_)) +
+      motor_friction_.cwiseProduct(m.motor_velocity) + tau;
+  const JointVector u_rigid =
+      torque_ + (Scalar(0.5) * dt) * torque_rate_ + (dt * dt / Scalar(6)) * tau_second;
+  JointVector u = elastic_.cwiseProduct(u_elastic) + rigid.cwiseProduct(u_rigid);
   bool motors_saturated = false;
   for (int j = 0; j < kNumJoints; ++j) {
     if (u(j) > torque_limit_(j) || u(j) < -torque_limit_(j)) {
@@ -522,6 +618,19 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
       motors_saturated = true;
     }
   }
+  // The rigid joints' extension over the step; a saturated joint continues
+  // from the torque it got (anti-windup), its rate from that change.
+  JointVector next_torque = torque_ + dt * torque_rate_ + (Scalar(0.5) * dt * dt) * tau_second;
+  JointVector next_torque_rate = torque_rate_ + dt * tau_second;
+  for (int j = 0; j < kNumJoints; ++j) {
+    if (rigid(j) == Scalar(0)) continue;
+    if (next_torque(j) > torque_limit_(j) || next_torque(j) < -torque_limit_(j)) {
+      next_torque(j) = next_torque(j) > Scalar(0) ? torque_limit_(j) : -torque_limit_(j);
+      next_torque_rate(j) = (next_torque(j) - torque_(j)) / dt;
+    }
+  }
+  next_torque = rigid.cwiseProduct(next_torque);
+  next_torque_rate = rigid.cwiseProduct(next_torque_rate);
 
   // 6. Integrate the extension over the step; propeller speeds at the end of
   // the step (those now are kept from the last step); invert the speed lag.
@@ -531,31 +640,32 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
   const Wrench<Scalar> next_rate = wrench_rate_ + dt * wrench_second;
   const Status rotors_next = allocation_.speeds_squared(next_wrench, next_squared);
   const RotorVector speed_next = next_squared.cwiseSqrt();
-  RotorVector command = speed_ + lag_gain_ * (speed_next - speed_);
-  const Scalar lo = Scalar(config_.actuation.rotors.min_speed);
-  const Scalar hi = Scalar(config_.actuation.rotors.max_speed);
+  RotorVector command = speed_ + lag_gain_.cwiseProduct(speed_next - speed_);
   bool rotors_saturated = speed_saturated_ || rotors_next != Status::kOk;
   for (int i = 0; i < kNumRotors; ++i) {
-    if (command(i) < lo || command(i) > hi) {
-      command(i) = command(i) < lo ? lo : hi;
+    if (command(i) < min_speed_(i) || command(i) > max_speed_(i)) {
+      command(i) = command(i) < min_speed_(i) ? min_speed_(i) : max_speed_(i);
       rotors_saturated = true;
     }
   }
+  Wrench<Scalar> new_wrench = next_wrench, new_rate = next_rate;
   if (rotors_next != Status::kOk) {
     // The wrench cannot be produced: continue from what the speeds give
     // (anti-windup of the extension), its rate from the last change.
-    wrench_rate_ = (allocation_.matrix() * next_squared - wrench_) / dt;
-    wrench_ = allocation_.matrix() * next_squared;
-  } else {
-    wrench_ = next_wrench;
-    wrench_rate_ = next_rate;
+    new_wrench = allocation_.matrix() * next_squared;
+    new_rate = (new_wrench - wrench_) / dt;
   }
-  speed_ = speed_next;
-  speed_saturated_ = rotors_next != Status::kOk;
-  if (!all_finite(command) || !all_finite(u) || !all_finite(wrench_) || !all_finite(wrench_rate_)) {
+  if (!all_finite(command) || !all_finite(u) || !all_finite(new_wrench) || !all_finite(new_rate) ||
+      !all_finite(next_torque) || !all_finite(next_torque_rate)) {
     safe_command(out);
     return Status::kNonFiniteResult;
   }
+  wrench_ = new_wrench;
+  wrench_rate_ = new_rate;
+  torque_ = next_torque;
+  torque_rate_ = next_torque_rate;
+  speed_ = speed_next;
+  speed_saturated_ = rotors_next != Status::kOk;
 
   // Integrators with anti-windup: frozen while a limit is active.
   const bool saturated = rotors_saturated || motors_saturated;
@@ -573,6 +683,8 @@ Status FeedbackLinearization<Scalar>::update(const Measurement& m, const Referen
   out.mode = saturated ? CommandMode::kSaturated : CommandMode::kTracking;
   last_good_ = out;
   have_last_good_ = true;
+  commanded_torque_ = u;
+  have_commanded_torque_ = true;
   bad_steps_ = 0;
 
   diagnostics_.position_error = e_x;

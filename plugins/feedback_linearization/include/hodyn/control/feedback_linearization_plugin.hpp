@@ -3,11 +3,14 @@
 // parameters, ABI frames in and out. Registered as "feedback_linearization".
 //
 // The plugin is the thin module; the control law and its safety logic live in
-// FeedbackLinearization<Scalar>, which is unit-tested on its own. Scalar is
-// double (FeedbackLinearizationPlugin) or float (FeedbackLinearizationPluginFloat).
+// FeedbackLinearization<Robot, Scalar>, which is unit-tested on its own. A
+// plugin is built per robot type: its model is Robot::describe()'s robot, and
+// its run-time parameters tune the controller, never the robot. Scalar is
+// double or float (FeedbackLinearizationPlugin / ...Float: the 12-DoF robot).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "hodyn/control/feedback_linearization.hpp"
 #include "hodyn/plugin/controller_plugin.hpp"
@@ -28,12 +31,18 @@ struct FeedbackLinearizationSettings {
   FeedbackLinearizationConfig resolved() const;
 };
 
-/// The plugin over FeedbackLinearization<Scalar>: frames (double) are
+/// The plugin over FeedbackLinearization<Robot, Scalar>: frames (double) are
 /// converted to Scalar on the way in and back to double on the way out.
-template <class Scalar>
+template <class Robot, class Scalar>
 class BasicFeedbackLinearizationPlugin final : public plugin::ControllerPlugin {
  public:
   static constexpr const char* kName = "feedback_linearization";
+  using Controller = FeedbackLinearization<Robot, Scalar>;
+  /// The robot this plugin is built for (hosts check it: plugin/abi.h).
+  static constexpr const char* kRobotName = Robot::kName;
+  static constexpr std::uint32_t kRobotId = Robot::kId;
+  static constexpr int kNumJoints = Controller::kNumJoints;
+  static constexpr int kNumRotors = Controller::kNumRotors;
 
   /// Starts with the default settings applied (so update() works at once).
   BasicFeedbackLinearizationPlugin() noexcept;
@@ -45,26 +54,27 @@ class BasicFeedbackLinearizationPlugin final : public plugin::ControllerPlugin {
   std::size_t parameter_count() const noexcept override;
   Status parameter_info(std::size_t index, plugin::ParameterInfo& info) const noexcept override;
 
-  const FeedbackLinearization<Scalar>& controller() const noexcept { return controller_; }
+  const Controller& controller() const noexcept { return controller_; }
   const FeedbackLinearizationSettings& settings() const noexcept { return settings_; }
 
  private:
   FeedbackLinearizationSettings settings_{};
-  FeedbackLinearization<Scalar> controller_{};
-  typename FeedbackLinearization<Scalar>::Measurement measurement_{};
-  typename FeedbackLinearization<Scalar>::Reference reference_{};
-  typename FeedbackLinearization<Scalar>::Output output_{};
+  Controller controller_{};
+  typename Controller::Measurement measurement_{};
+  typename Controller::Reference reference_{};
+  typename Controller::Output output_{};
 };
 
 /// The plugin in double precision ("feedback_linearization").
-using FeedbackLinearizationPlugin = BasicFeedbackLinearizationPlugin<double>;
+using FeedbackLinearizationPlugin = BasicFeedbackLinearizationPlugin<AerialManipulatorRobot, double>;
 /// The same in float, for single-precision FPUs (Cortex-M4F): library
 /// hodyn::feedback_linearization_float, registered by
 /// hodyn::feedback_linearization_float_static as "feedback_linearization_float".
-using FeedbackLinearizationPluginFloat = BasicFeedbackLinearizationPlugin<float>;
+using FeedbackLinearizationPluginFloat =
+    BasicFeedbackLinearizationPlugin<AerialManipulatorRobot, float>;
 
-extern template class BasicFeedbackLinearizationPlugin<double>;
-extern template class BasicFeedbackLinearizationPlugin<float>;
+extern template class BasicFeedbackLinearizationPlugin<AerialManipulatorRobot, double>;
+extern template class BasicFeedbackLinearizationPlugin<AerialManipulatorRobot, float>;
 
 }  // namespace control
 }  // namespace hodyn
