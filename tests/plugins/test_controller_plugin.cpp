@@ -11,13 +11,16 @@
 #include <string>
 
 #include <hodyn/control/feedback_linearization_plugin.hpp>
+#include <hodyn/models/aerial_manipulator_robot.hpp>
 #include <hodyn/plugin/frames.hpp>
 #include <hodyn/plugin/plugin_instance.hpp>
 #include <hodyn/plugin/registry.hpp>
+#include <hodyn/plugin/robot_identity.hpp>
 
 #include "support/heap_counter.hpp"
 
 extern "C" size_t hodyn_test_c_sizeof(int which);
+extern "C" const hodyn_plugin_api* hodyn_test_c_table(void);
 
 namespace {
 
@@ -53,6 +56,24 @@ TEST(PluginAbi, LayoutsAreTheSameInCAndCxx) {
   EXPECT_EQ(hodyn_test_c_sizeof(6), offsetof(hodyn_sensors, rotor_speed));
   EXPECT_EQ(hodyn_test_c_sizeof(7), offsetof(hodyn_reference, joint_position));
   EXPECT_EQ(hodyn_test_c_sizeof(8), offsetof(hodyn_command, motor_torque));
+  // ABI 2: the robot fields sit after the function table, where C puts them.
+  EXPECT_EQ(hodyn_test_c_sizeof(9), offsetof(hodyn_plugin_api, parameter_info));
+  EXPECT_EQ(hodyn_test_c_sizeof(10), offsetof(hodyn_plugin_api, robot_name));
+  EXPECT_EQ(hodyn_test_c_sizeof(11), offsetof(hodyn_plugin_api, robot_id));
+  EXPECT_EQ(hodyn_test_c_sizeof(12), offsetof(hodyn_plugin_api, num_joints));
+  EXPECT_EQ(hodyn_test_c_sizeof(13), offsetof(hodyn_plugin_api, num_rotors));
+  EXPECT_GT(offsetof(hodyn_plugin_api, robot_name), offsetof(hodyn_plugin_api, parameter_info));
+}
+
+TEST(PluginAbi, AVersion2TableWrittenInCCarriesItsRobot) {
+  EXPECT_EQ(HODYN_PLUGIN_ABI_VERSION, 2u);
+  const hodyn_plugin_api* c = hodyn_test_c_table();
+  ASSERT_NE(c, nullptr);
+  const plugin::RobotIdentity robot = plugin::robot_of(*c);
+  EXPECT_STREQ(robot.name, "c_robot");
+  EXPECT_EQ(robot.id, 0xC0FFEEu);
+  EXPECT_EQ(robot.num_joints, 3u);
+  EXPECT_EQ(robot.num_rotors, 8u);
 }
 
 TEST(PluginRegistry, FeedbackLinearizationIsRegisteredStatically) {
@@ -61,8 +82,16 @@ TEST(PluginRegistry, FeedbackLinearizationIsRegisteredStatically) {
   EXPECT_EQ(api->abi_version, HODYN_PLUGIN_ABI_VERSION);
   EXPECT_STREQ(api->name, "feedback_linearization");
   EXPECT_EQ(api->instance_size, sizeof(control::FeedbackLinearizationPlugin));
+  // Built for the 12-DoF robot: its name, id and counts are in the table.
+  EXPECT_STREQ(api->robot_name, "aerial_manipulator");
+  EXPECT_EQ(api->robot_id, AerialManipulatorRobot::kId);
+  EXPECT_EQ(api->num_joints, 6u);
+  EXPECT_EQ(api->num_rotors, 6u);
+  EXPECT_EQ(plugin_registry().find("feedback_linearization", AerialManipulatorRobot::kId), api);
+  EXPECT_EQ(plugin_registry().find("feedback_linearization", AerialManipulatorRobot::kId + 1),
+            nullptr);
   EXPECT_EQ(plugin_registry().find("no_such_plugin"), nullptr);
-  // The same table twice is refused (names are unique).
+  // The same table twice is refused ((name, robot id) is unique).
   EXPECT_EQ(plugin_registry().add(api), Status::kInvalidArgument);
   hodyn_plugin_api other = *api;
   other.abi_version = 999;

@@ -26,6 +26,7 @@ enum class Status : std::uint8_t {
   kStaleInput,              ///< a sensor frame or link message is older than allowed
   kCorruptInput,            ///< a frame failed its integrity check (checksum, length, version)
   kAbiMismatch,             ///< a plugin was built against another ABI version
+  kRobotMismatch,           ///< the two ends (plugin/host, controller/simulator) fly other robots
 };
 
 /// Stable, human-readable name of a status (for logs and tools).
@@ -47,6 +48,7 @@ constexpr const char* to_string(Status status) noexcept {
     case Status::kStaleInput: return "stale input";
     case Status::kCorruptInput: return "corrupt input";
     case Status::kAbiMismatch: return "plugin ABI mismatch";
+    case Status::kRobotMismatch: return "robot mismatch";
   }
   return "unknown status";
 }

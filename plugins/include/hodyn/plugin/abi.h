@@ -28,8 +28,9 @@
 extern "C" {
 #endif
 
-/** Bumped on any change of a struct layout or of the function table. */
-#define HODYN_PLUGIN_ABI_VERSION 1u
+/** Bumped on any change of a struct layout or of the function table.
+ *  2: hodyn_plugin_api ends with the robot the plugin is built for. */
+#define HODYN_PLUGIN_ABI_VERSION 2u
 /** Capacities of the exchange structs (the counts say how many are used). */
 #define HODYN_MAX_JOINTS 12
 #define HODYN_MAX_ROTORS 8
@@ -120,6 +121,14 @@ typedef struct hodyn_plugin_api {
                     hodyn_command* command);
   uint32_t (*parameter_count)(const void* self);
   int32_t (*parameter_info)(const void* self, uint32_t index, hodyn_parameter_info* info);
+  /* ---- ABI 2: the robot the plugin is built for. A host compares these with
+   * the robot it flies before init (PluginInstance::open with a RobotIdentity,
+   * hodyn/plugin/robot_identity.hpp) and refuses a mismatch with
+   * hodyn::Status::kRobotMismatch. Read them only after checking abi_version. */
+  const char* robot_name;                   /**< e.g. "aerial_manipulator" (for messages) */
+  uint32_t robot_id;                        /**< hodyn::robot_id() of the robot's description */
+  uint32_t num_joints;                      /**< joints of the robot (≤ HODYN_MAX_JOINTS) */
+  uint32_t num_rotors;                      /**< rotors of the robot (≤ HODYN_MAX_ROTORS) */
 } hodyn_plugin_api;
 
 /** The symbol a plugin shared library exports. */

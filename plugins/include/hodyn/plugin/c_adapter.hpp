@@ -2,7 +2,10 @@
 //
 // plugin_api<T>(name) returns a static hodyn_plugin_api whose functions
 // construct T in host-provided storage (placement new; nothing allocates) and
-// forward every call to it. export.hpp and registry.hpp build on this.
+// forward every call to it, and whose robot fields (ABI 2) come from T's
+// static members kRobotName, kRobotId, kNumJoints, kNumRotors (a class
+// without them does not compile: robot_identity.hpp). export.hpp and
+// registry.hpp build on this.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +13,7 @@
 #include <new>
 
 #include "hodyn/plugin/controller_plugin.hpp"
+#include "hodyn/plugin/robot_identity.hpp"
 
 namespace hodyn {
 namespace plugin {
@@ -61,9 +65,11 @@ struct CAdapter {
   }
 };
 
-/// The C function table of plugin class T, registered under `name`.
+/// The C function table of plugin class T, registered under `name`, for the
+/// robot T names (plugin_robot<T>()).
 template <class T>
 const hodyn_plugin_api* plugin_api(const char* name) noexcept {
+  constexpr RobotIdentity robot = plugin_robot<T>();
   static const hodyn_plugin_api api{HODYN_PLUGIN_ABI_VERSION,
                                     name,
                                     sizeof(T),
@@ -74,7 +80,11 @@ const hodyn_plugin_api* plugin_api(const char* name) noexcept {
                                     &CAdapter<T>::reset,
                                     &CAdapter<T>::update,
                                     &CAdapter<T>::parameter_count,
-                                    &CAdapter<T>::parameter_info};
+                                    &CAdapter<T>::parameter_info,
+                                    robot.name,
+                                    robot.id,
+                                    robot.num_joints,
+                                    robot.num_rotors};
   return &api;
 }
 

@@ -4,13 +4,18 @@
 // named run-time parameters, reset it, and call update() once per control
 // step. Every call is noexcept and returns a Status; update() always writes a
 // finite command, a safe one when it returns an error. The class must be
-// default-constructible and fixed-size (the host provides its memory).
+// default-constructible and fixed-size (the host provides its memory), and
+// name the robot it is built for with static constexpr members
+//   kRobotName (const char*), kRobotId (std::uint32_t, hodyn::robot_id()),
+//   kNumJoints, kNumRotors (integers)
+// which go into its C table (ABI 2) for hosts to check (robot_identity.hpp).
 //
 // To make a class available to hosts:
 //   - as a shared library: HODYN_EXPORT_PLUGIN(MyController, "my_controller")
 //     in one .cpp (hodyn/plugin/export.hpp) — defines hodyn_plugin_entry();
 //   - in firmware: HODYN_REGISTER_STATIC_PLUGIN(MyController, "my_controller")
-//     (hodyn/plugin/registry.hpp), then plugin_registry().find("my_controller").
+//     (hodyn/plugin/registry.hpp), then
+//     plugin_registry().find("my_controller", MyRobot::kId).
 // Hosts drive either through PluginInstance (hodyn/plugin/plugin_instance.hpp).
 #pragma once
 

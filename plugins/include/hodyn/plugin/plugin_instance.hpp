@@ -2,17 +2,24 @@
 // in fixed storage of Capacity bytes (a static object on a flight controller).
 //
 //   PluginInstance<4096> controller;
-//   Status s = controller.open(plugin_registry().find("feedback_linearization"));
+//   Status s = controller.open(plugin_registry().find("feedback_linearization",
+//                                                     MyRobot::kId),
+//                              robot_identity<MyRobot>());    // the robot the host flies
 //   s = controller.configure(parameters, count);
 //   s = controller.update(sensors, reference, command);   // every step
 //
-// open() checks the ABI version and that the plugin fits; the destructor (or
-// close()) destroys the instance.
+// open() checks the ABI version, then (given the expected robot) that the
+// plugin is built for that robot — same robot id, joint and rotor counts, or
+// kRobotMismatch and the instance stays closed — then that the plugin fits.
+// open(api) without a robot accepts any robot (for tools that list plugins;
+// a host that flies should always say which robot it flies). The destructor
+// (or close()) destroys the instance.
 #pragma once
 
 #include <cstddef>
 
 #include "hodyn/plugin/controller_plugin.hpp"
+#include "hodyn/plugin/robot_identity.hpp"
 
 namespace hodyn {
 namespace plugin {
@@ -28,16 +35,17 @@ class PluginInstance {
   PluginInstance& operator=(const PluginInstance&) = delete;
   ~PluginInstance() { close(); }
 
-  Status open(const hodyn_plugin_api* api) noexcept {
-    close();
-    if (api == nullptr) return Status::kInvalidArgument;
-    if (api->abi_version != HODYN_PLUGIN_ABI_VERSION) return Status::kAbiMismatch;
-    if (api->instance_size > Capacity || api->instance_align > kAlignment)
-      return Status::kInvalidArgument;
-    const auto s = static_cast<Status>(api->init(storage_, Capacity));
-    if (s != Status::kOk) return s;
-    api_ = api;
-    return Status::kOk;
+  /// Opens `api` for the `expected` robot: kInvalidArgument (null, does not
+  /// fit), kAbiMismatch, kRobotMismatch, or init's status; closed unless kOk.
+  Status open(const hodyn_plugin_api* api, const RobotIdentity& expected) noexcept {
+    return open_checked(api, &expected);
+  }
+  /// Opens `api` whatever robot it is built for (robot() says which).
+  Status open(const hodyn_plugin_api* api) noexcept { return open_checked(api, nullptr); }
+
+  /// The robot of the open plugin (all zero when closed).
+  RobotIdentity robot() const noexcept {
+    return api_ == nullptr ? RobotIdentity{} : robot_of(*api_);
   }
 
   void close() noexcept {
@@ -75,6 +83,21 @@ class PluginInstance {
   }
 
  private:
+  Status open_checked(const hodyn_plugin_api* api, const RobotIdentity* expected) noexcept {
+    close();
+    if (api == nullptr) return Status::kInvalidArgument;
+    // abi_version first: an older table ends before the robot fields.
+    if (api->abi_version != HODYN_PLUGIN_ABI_VERSION) return Status::kAbiMismatch;
+    if (expected != nullptr && compare_robots(*expected, robot_of(*api)) != Status::kOk)
+      return Status::kRobotMismatch;
+    if (api->instance_size > Capacity || api->instance_align > kAlignment)
+      return Status::kInvalidArgument;
+    const auto s = static_cast<Status>(api->init(storage_, Capacity));
+    if (s != Status::kOk) return s;
+    api_ = api;
+    return Status::kOk;
+  }
+
   alignas(kAlignment) unsigned char storage_[Capacity]{};
   const hodyn_plugin_api* api_ = nullptr;
 };
