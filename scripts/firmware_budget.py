@@ -3,7 +3,7 @@
 
   firmware_budget.py static --json F --image NAME --board B --precision DOUBLE|FLOAT
                             --elf IMAGE.elf --size-tool arm-none-eabi-size
-                            --entry 'BasicFeedbackLinearizationPluginIdE6update' (a regex on the symbol)
+                            --entry 'BasicFeedbackLinearizationPluginINS_22AerialManipulatorRobotEdE6update' (a regex on the symbol)
                             --callgraph-dir BUILD_DIR
       After every link: flash (.text + .rodata + .data + the vector table and
       other loaded sections), RAM (.data + .bss, plus the stack region
