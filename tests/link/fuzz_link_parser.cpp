@@ -32,6 +32,8 @@ bool same_message(const hodyn::link::Message& a, const hodyn::link::Message& b) 
       return std::memcmp(&a.command, &b.command, sizeof a.command) == 0;
     case MessageType::kReference:
       return std::memcmp(&a.reference, &b.reference, sizeof a.reference) == 0;
+    case MessageType::kHello:
+      return std::memcmp(&a.hello, &b.hello, sizeof a.hello) == 0;
   }
   return false;
 }

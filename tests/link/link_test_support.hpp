@@ -105,6 +105,20 @@ inline hodyn_reference random_reference(LinkRng& rng) {
   return r;
 }
 
+/// A HELLO with random counts, role and a random name of 0..HODYN_NAME_LENGTH−1
+/// printable characters (zero-padded, as the encoder sends it).
+inline link::Hello random_hello(LinkRng& rng) {
+  link::Hello h{};
+  h.robot_id = rng.u32();
+  h.num_joints = static_cast<std::uint32_t>(rng.below(HODYN_MAX_JOINTS + 1));
+  h.num_rotors = static_cast<std::uint32_t>(rng.below(HODYN_MAX_ROTORS + 1));
+  h.role = rng.below(2) == 0 ? link::hello_role::kSimulator : link::hello_role::kController;
+  h.status = static_cast<std::int32_t>(rng.u32());
+  const std::size_t length = rng.below(HODYN_NAME_LENGTH);
+  for (std::size_t k = 0; k < length; ++k) h.robot_name[k] = static_cast<char>(33 + rng.below(94));
+  return h;
+}
+
 /// A random valid message of the given type (or a random type).
 inline link::Message random_message(LinkRng& rng, link::MessageType type) {
   link::Message m{};
@@ -123,11 +137,14 @@ inline link::Message random_message(LinkRng& rng, link::MessageType type) {
     case link::MessageType::kReference:
       m.reference = random_reference(rng);
       break;
+    case link::MessageType::kHello:
+      m.hello = random_hello(rng);
+      break;
   }
   return m;
 }
 inline link::Message random_message(LinkRng& rng) {
-  return random_message(rng, static_cast<link::MessageType>(1 + rng.below(3)));
+  return random_message(rng, static_cast<link::MessageType>(1 + rng.below(4)));
 }
 
 /// Same type, header fields and every byte of the ABI struct.
@@ -143,6 +160,8 @@ inline bool bit_equal(const link::Message& a, const link::Message& b) {
       return std::memcmp(&a.command, &b.command, sizeof a.command) == 0;
     case link::MessageType::kReference:
       return std::memcmp(&a.reference, &b.reference, sizeof a.reference) == 0;
+    case link::MessageType::kHello:
+      return std::memcmp(&a.hello, &b.hello, sizeof a.hello) == 0;
   }
   return false;
 }

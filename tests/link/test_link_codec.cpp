@@ -1,5 +1,5 @@
 // The link protocol's encoder and frame decoder: sizes and byte layout of
-// docs/link-protocol.md, bit-exact round trips of all three messages (NaN
+// docs/link-protocol.md, bit-exact round trips of all four messages (NaN
 // payloads, -0, Inf, subnormals), the encoder's argument checks, rejection
 // of wrong magic / version / type / length / values, and no heap use.
 #include "link/link_heap_probe.hpp"  // counting operator new (this TU only; not under ASan)
@@ -23,6 +23,7 @@ using link::RejectReason;
 static_assert(sizeof(hodyn_sensors) == 8 + 16 + 8 * 69, "hodyn_sensors has padding");
 static_assert(sizeof(hodyn_command) == 8 + 16 + 8 * 20, "hodyn_command has padding");
 static_assert(sizeof(hodyn_reference) == 16 + 8 * 91, "hodyn_reference has padding");
+static_assert(sizeof(link::Hello) == 5 * 4 + HODYN_NAME_LENGTH, "link::Hello has padding");
 
 struct Encoded {
   std::uint8_t wire[link::kMaxWireSize];
@@ -46,6 +47,8 @@ std::size_t frame_size_of(MessageType type) {
       return link::kCommandFrameSize;
     case MessageType::kReference:
       return link::kReferenceFrameSize;
+    case MessageType::kHello:
+      return link::kHelloFrameSize;
   }
   return 0;
 }
@@ -64,6 +67,10 @@ TEST(LinkCodec, FrameSizesMatchTheSpecification) {
   EXPECT_EQ(link::kCommandWireSize, 208u);
   EXPECT_EQ(link::kReferenceWireSize, 758u);
   EXPECT_EQ(link::kMaxWireSize, 758u);
+  EXPECT_EQ(link::kHelloPayloadSize, 60u);
+  EXPECT_EQ(link::kHelloFrameSize, 74u);
+  EXPECT_EQ(link::kHelloWireSize, 76u);
+  EXPECT_EQ(link::kProtocolVersion, 2);
 }
 
 TEST(LinkCodec, SensorsByteLayout) {
@@ -79,7 +86,7 @@ TEST(LinkCodec, SensorsByteLayout) {
             Status::kOk);
   e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
   ASSERT_EQ(e.frame_size, 590u);
-  const std::uint8_t header[] = {'H', 'L', 1, 1, 0x40, 0x02, 0x44, 0x33, 0x22, 0x11};
+  const std::uint8_t header[] = {'H', 'L', 2, 1, 0x40, 0x02, 0x44, 0x33, 0x22, 0x11};
   EXPECT_EQ(std::memcmp(e.frame, header, sizeof header), 0);
   const std::uint8_t* p = e.frame + 10;
   const std::uint8_t time[] = {0, 0, 0, 0, 0, 0, 0xF0, 0x3F};
@@ -128,10 +135,76 @@ TEST(LinkCodec, CommandAndReferenceByteLayout) {
   EXPECT_EQ(e.frame[10 + 739], 0x40);
 }
 
+TEST(LinkCodec, HelloByteLayout) {
+  link::Hello h{};
+  h.robot_id = 0xA1B2C3D4u;
+  h.num_joints = 4;
+  h.num_rotors = 8;
+  h.role = link::hello_role::kController;
+  h.status = -2;
+  std::memcpy(h.robot_name, "octo_arm", 9);
+  Encoded e;
+  ASSERT_EQ(link::encode(h, 0x01020304u, e.wire, sizeof e.wire, e.wire_size), Status::kOk);
+  e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
+  ASSERT_EQ(e.frame_size, 74u);
+  const std::uint8_t header[] = {'H', 'L', 2, 4, 60, 0, 0x04, 0x03, 0x02, 0x01};
+  EXPECT_EQ(std::memcmp(e.frame, header, sizeof header), 0);
+  const std::uint8_t fields[] = {0xD4, 0xC3, 0xB2, 0xA1, 4, 0, 0,    0,    8,    0,
+                                 0,    0,    2,    0,    0, 0, 0xFE, 0xFF, 0xFF, 0xFF};
+  EXPECT_EQ(std::memcmp(e.frame + 10, fields, sizeof fields), 0);
+  EXPECT_EQ(std::memcmp(e.frame + 30, "octo_arm", 8), 0);
+  for (std::size_t k = 38; k < 70; ++k) EXPECT_EQ(e.frame[k], 0) << k;  // NUL and zero padding
+  const std::uint32_t crc = link::crc32(e.frame, 70);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(e.frame[70 + k], static_cast<std::uint8_t>(crc >> (8 * k)));
+
+  // Bytes after the first NUL of the name are sent as zeros; 39 characters fit.
+  link::Hello junk = h;
+  junk.robot_name[20] = 'x';
+  Encoded j;
+  ASSERT_EQ(link::encode(junk, 0x01020304u, j.wire, sizeof j.wire, j.wire_size), Status::kOk);
+  j.frame_size = test::unwrap(j.wire, j.wire_size, j.frame);
+  EXPECT_EQ(std::memcmp(j.frame, e.frame, e.frame_size), 0);
+  std::memset(h.robot_name, 'n', HODYN_NAME_LENGTH - 1);
+  h.robot_name[HODYN_NAME_LENGTH - 1] = '\0';
+  ASSERT_EQ(link::encode(h, 0, e.wire, sizeof e.wire, e.wire_size), Status::kOk);
+  Message decoded{};
+  RejectReason reason{};
+  e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
+  ASSERT_EQ(link::decode_frame(e.frame, e.frame_size, decoded, reason), Status::kOk);
+  EXPECT_EQ(decoded.type, MessageType::kHello);
+  EXPECT_EQ(std::strlen(decoded.hello.robot_name), HODYN_NAME_LENGTH - 1u);
+  EXPECT_EQ(decoded.hello.status, -2);
+}
+
+TEST(LinkCodec, HelloCarriesARobotIdentity) {
+  const plugin::RobotIdentity robot{"octo_arm", 0x12345678u, 4, 8};
+  const link::Hello h = link::make_hello(robot, link::hello_role::kSimulator, Status::kOk);
+  Message m{};
+  m.type = MessageType::kHello;
+  m.hello = h;
+  const Encoded e = encode(m);
+  Message decoded{};
+  RejectReason reason{};
+  ASSERT_EQ(link::decode_frame(e.frame, e.frame_size, decoded, reason), Status::kOk);
+  const plugin::RobotIdentity back = link::robot_of(decoded.hello);
+  EXPECT_STREQ(back.name, "octo_arm");
+  EXPECT_EQ(back.id, 0x12345678u);
+  EXPECT_EQ(back.num_joints, 4u);
+  EXPECT_EQ(back.num_rotors, 8u);
+  EXPECT_EQ(decoded.hello.role, link::hello_role::kSimulator);
+  EXPECT_EQ(plugin::compare_robots(robot, back), Status::kOk);
+  // A name longer than the field is cut to HODYN_NAME_LENGTH - 1 characters.
+  const char* long_name = "a_robot_name_much_longer_than_forty_characters_in_all";
+  const link::Hello cut = link::make_hello(plugin::RobotIdentity{long_name, 1, 0, 0},
+                                           link::hello_role::kController, Status::kRobotMismatch);
+  EXPECT_EQ(std::strlen(cut.robot_name), HODYN_NAME_LENGTH - 1u);
+  EXPECT_EQ(cut.status, static_cast<std::int32_t>(Status::kRobotMismatch));
+}
+
 TEST(LinkCodec, RoundTripsAreBitExact) {
   test::LinkRng rng(2024);
   const MessageType types[] = {MessageType::kSensors, MessageType::kCommand,
-                               MessageType::kReference};
+                               MessageType::kReference, MessageType::kHello};
   for (MessageType type : types) {
     for (int trial = 0; trial < 500; ++trial) {
       const Message original = test::random_message(rng, type);
@@ -243,6 +316,25 @@ TEST(LinkCodec, EncoderRejectsWhatTheDecoderWouldReject) {
   r.num_joints = 13;
   EXPECT_EQ(link::encode(r, 0, out, sizeof out, written), Status::kInvalidArgument);
 
+  link::Hello h{};
+  h.role = link::hello_role::kSimulator;
+  EXPECT_EQ(link::encode(h, 0, out, link::kHelloWireSize - 1, written), Status::kInvalidArgument);
+  EXPECT_EQ(link::encode(h, 0, out, link::kHelloWireSize, written), Status::kOk);
+  for (std::uint32_t role : {0u, 3u, 0xFFFFFFFFu}) {
+    h.role = role;
+    EXPECT_EQ(link::encode(h, 0, out, sizeof out, written), Status::kInvalidArgument) << role;
+  }
+  h.role = link::hello_role::kController;
+  h.num_joints = HODYN_MAX_JOINTS + 1;
+  EXPECT_EQ(link::encode(h, 0, out, sizeof out, written), Status::kInvalidArgument);
+  h.num_joints = 0;
+  h.num_rotors = HODYN_MAX_ROTORS + 1;
+  EXPECT_EQ(link::encode(h, 0, out, sizeof out, written), Status::kInvalidArgument);
+  h.num_rotors = 0;
+  std::memset(h.robot_name, 'x', sizeof h.robot_name);  // no NUL: not a name
+  EXPECT_EQ(link::encode(h, 0, out, sizeof out, written), Status::kInvalidArgument);
+  EXPECT_EQ(written, 0u);
+
   Message m{};
   m.type = static_cast<MessageType>(7);
   EXPECT_EQ(link::encode(m, out, sizeof out, written), Status::kInvalidArgument);
@@ -266,13 +358,15 @@ TEST(LinkCodec, WrongMagicVersionTypeLengthAndValuesAreRejected) {
   const Encoded s = encode(test::random_message(rng, MessageType::kSensors));
   const Encoded c = encode(test::random_message(rng, MessageType::kCommand));
   const Encoded r = encode(test::random_message(rng, MessageType::kReference));
+  const Encoded h = encode(test::random_message(rng, MessageType::kHello));
 
   expect_rejected(s, RejectReason::kBadMagic, [](Encoded& e) { e.frame[0] = 'h'; });
   expect_rejected(c, RejectReason::kBadMagic, [](Encoded& e) { e.frame[1] = 0; });
-  expect_rejected(s, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 2; });
+  expect_rejected(s, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 1; });  // a v1 peer
   expect_rejected(r, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 0; });
+  expect_rejected(h, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 3; });
   expect_rejected(s, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 0; });
-  expect_rejected(c, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 4; });
+  expect_rejected(c, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 5; });
   expect_rejected(r, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 0xFF; });
   // Length field disagreeing with the bytes received.
   expect_rejected(s, RejectReason::kBadLength, [](Encoded& e) { e.frame[4] ^= 1; });
@@ -303,6 +397,21 @@ TEST(LinkCodec, WrongMagicVersionTypeLengthAndValuesAreRejected) {
   expect_rejected(c, RejectReason::kBadValue, [](Encoded& e) { test::store_u32(e.frame + 30, 5); });
   expect_rejected(r, RejectReason::kBadValue,
                   [](Encoded& e) { test::store_u32(e.frame + 18, 13); });
+  // HELLO: counts, role, and a name field that is not a NUL-terminated, zero-padded string.
+  expect_rejected(h, RejectReason::kBadLength, [](Encoded& e) {
+    e.frame[3] = static_cast<std::uint8_t>(MessageType::kCommand);
+  });
+  expect_rejected(h, RejectReason::kBadValue,
+                  [](Encoded& e) { test::store_u32(e.frame + 14, 13); });
+  expect_rejected(h, RejectReason::kBadValue, [](Encoded& e) { test::store_u32(e.frame + 18, 9); });
+  expect_rejected(h, RejectReason::kBadValue, [](Encoded& e) { test::store_u32(e.frame + 22, 0); });
+  expect_rejected(h, RejectReason::kBadValue, [](Encoded& e) { test::store_u32(e.frame + 22, 3); });
+  expect_rejected(h, RejectReason::kBadValue,
+                  [](Encoded& e) { std::memset(e.frame + 30, 'x', HODYN_NAME_LENGTH); });
+  expect_rejected(h, RejectReason::kBadValue, [](Encoded& e) {
+    std::memset(e.frame + 30, 0, HODYN_NAME_LENGTH);
+    e.frame[30 + HODYN_NAME_LENGTH - 1] = 'x';  // a byte after the NUL
+  });
   // The largest valid values pass.
   Encoded edge = c;
   test::store_u32(edge.frame + 22, HODYN_MAX_JOINTS);
@@ -310,6 +419,13 @@ TEST(LinkCodec, WrongMagicVersionTypeLengthAndValuesAreRejected) {
   test::store_u32(edge.frame + 30, HODYN_MODE_HOVER);
   test::reseal(edge.frame, edge.frame_size);
   EXPECT_EQ(link::validate_frame(edge.frame, edge.frame_size), RejectReason::kNone);
+  Encoded hello_edge = h;
+  test::store_u32(hello_edge.frame + 14, HODYN_MAX_JOINTS);
+  test::store_u32(hello_edge.frame + 18, HODYN_MAX_ROTORS);
+  test::store_u32(hello_edge.frame + 22, link::hello_role::kController);
+  std::memset(hello_edge.frame + 30, 0, HODYN_NAME_LENGTH);  // the empty name
+  test::reseal(hello_edge.frame, hello_edge.frame_size);
+  EXPECT_EQ(link::validate_frame(hello_edge.frame, hello_edge.frame_size), RejectReason::kNone);
 }
 
 TEST(LinkCodec, ShortFramesAndBadCrcAreRejected) {
@@ -330,9 +446,10 @@ TEST(LinkCodec, ShortFramesAndBadCrcAreRejected) {
 
 TEST(LinkCodec, EncodeAndDecodeDoNotAllocate) {
   test::LinkRng rng(99);
-  Message messages[3] = {test::random_message(rng, MessageType::kSensors),
+  Message messages[4] = {test::random_message(rng, MessageType::kSensors),
                          test::random_message(rng, MessageType::kCommand),
-                         test::random_message(rng, MessageType::kReference)};
+                         test::random_message(rng, MessageType::kReference),
+                         test::random_message(rng, MessageType::kHello)};
   static std::uint8_t wire[link::kMaxWireSize];
   static std::uint8_t frame[link::kMaxWireSize];
   static Message decoded{};

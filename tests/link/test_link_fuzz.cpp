@@ -1,15 +1,13 @@
 // Bounded, seeded mutation fuzzing of the link parser: valid frames of all
-// three types mutated by bit flips, byte overwrites, insertions (also of
-// 0x00), deletions, truncations, duplications and splices with other frames,
-// plus random byte streams, all fed into one long-lived parser. Checks: no
-// crash or out-of-bounds access (run it under ASan/UBSan or valgrind for
-// the proof), every delivered message is bit-identical to a message the
-// encoder produced for that input, random streams deliver nothing, the
-// parser recovers after every case, the counters add up, and nothing
-// allocates. Runs 200k mutated frames + 20k streams or until the time budget.
-// A second test mutates frames before COBS and re-seals their CRC, so the
-// checks behind the CRC (magic, version, type, length, values) are fuzzed
-// too: whatever is accepted must re-encode to exactly the bytes received.
+// four types (SENSORS, COMMAND, REFERENCE, HELLO) mutated by bit flips, byte overwrites, insertions
+// (also of 0x00), deletions, truncations, duplications and splices with other frames, plus random
+// byte streams, all fed into one long-lived parser. Checks: no crash or out-of-bounds access (run
+// it under ASan/UBSan or valgrind for the proof), every delivered message is bit-identical to a
+// message the encoder produced for that input, random streams deliver nothing, the parser recovers
+// after every case, the counters add up, and nothing allocates. Runs 200k mutated frames + 20k
+// streams or until the time budget. A second test mutates frames before COBS and re-seals their
+// CRC, so the checks behind the CRC (magic, version, type, length, values) are fuzzed too: whatever
+// is accepted must re-encode to exactly the bytes received.
 #include "link/link_heap_probe.hpp"  // counting operator new (this TU only; not under ASan)
 
 #include <gtest/gtest.h>
@@ -121,10 +119,13 @@ bool from_sources(const Message& m, const Case& c) {
 
 TEST(LinkFuzz, MutatedFramesAndRandomStreams) {
   test::LinkRng rng(0x5EED1);
+  int of_type[5] = {};
   for (Source& s : g_pool) {
     s.message = test::random_message(rng);
+    ++of_type[static_cast<int>(s.message.type)];
     ASSERT_EQ(link::encode(s.message, s.wire, sizeof s.wire, s.size), Status::kOk);
   }
+  for (int type = 1; type <= 4; ++type) ASSERT_GT(of_type[type], 0) << "no frame of type " << type;
 
   long mutated = 0, streams = 0, cases_delivering = 0, foreign = 0, stream_messages = 0;
   long recovery_failures = 0, recoveries = 0;
@@ -234,10 +235,13 @@ std::uint8_t g_reframe[link::kMaxFrameSize + 64];
 
 TEST(LinkFuzz, ResealedFrameMutationsDecodeToWhatWasSent) {
   test::LinkRng rng(0x5EED2);
+  int of_type[5] = {};
   for (Source& s : g_pool) {
     s.message = test::random_message(rng);
+    ++of_type[static_cast<int>(s.message.type)];
     ASSERT_EQ(link::encode(s.message, s.wire, sizeof s.wire, s.size), Status::kOk);
   }
+  for (int type = 1; type <= 4; ++type) ASSERT_GT(of_type[type], 0) << "no frame of type " << type;
   FrameParser& parser = g_parser;
   parser.reset();
   parser.reset_counters();

@@ -97,6 +97,42 @@ TEST(LinkFrameParser, DecodesAStreamSplitAtEveryByteBoundary) {
   expect_counters_add_up(parser);
 }
 
+TEST(LinkFrameParser, HelloFramesStreamLikeTheOthers) {
+  // The handshake's HELLO in a stream with the other three types, split at
+  // every byte boundary; then a HELLO with a bad name field among good frames.
+  test::LinkRng rng(11);
+  const std::vector<Message> messages = {test::random_message(rng, MessageType::kHello),
+                                         test::random_message(rng, MessageType::kSensors),
+                                         test::random_message(rng, MessageType::kHello),
+                                         test::random_message(rng, MessageType::kCommand)};
+  Bytes stream;
+  for (const Message& m : messages) {
+    const Bytes w = wire_of(m);
+    stream.insert(stream.end(), w.begin(), w.end());
+  }
+  for (std::size_t cut = 0; cut <= stream.size(); ++cut) {
+    FrameParser parser;
+    ASSERT_EQ(parser.push(stream.data(), cut), Status::kOk);
+    ASSERT_EQ(parser.push(stream.data() + cut, stream.size() - cut), Status::kOk);
+    const std::vector<Message> got = drain(parser);
+    ASSERT_EQ(got.size(), 4u) << "cut " << cut;
+    for (std::size_t k = 0; k < 4; ++k) ASSERT_TRUE(test::bit_equal(got[k], messages[k])) << cut;
+  }
+  const Bytes good = wire_of(messages[0]);
+  Bytes bad_frame = frame_of(messages[0]);
+  ASSERT_EQ(bad_frame.size(), link::kHelloFrameSize);
+  std::memset(bad_frame.data() + link::kHeaderSize + 20, 'x', HODYN_NAME_LENGTH);  // no NUL
+  test::reseal(bad_frame.data(), bad_frame.size());
+  const Bytes bad = wrap(bad_frame);
+  FrameParser parser;
+  parser.push(good.data(), good.size());
+  parser.push(bad.data(), bad.size());
+  parser.push(good.data(), good.size());
+  EXPECT_EQ(drain(parser).size(), 2u);
+  EXPECT_EQ(parser.counters().rejected_count(RejectReason::kBadValue), 1u);
+  expect_counters_add_up(parser);
+}
+
 TEST(LinkFrameParser, ResynchronizesAfterGarbage) {
   test::LinkRng rng(2);
   FrameParser parser;

@@ -2,7 +2,10 @@
 # ctest hil_*: hodyn-fc and hodyn-sim as two processes over a real link
 # (docs/hil.md). hodyn-fc runs in the background, hodyn-sim in the
 # foreground; both stop by themselves; their summary JSONs are checked.
-# Usage: hil_pair.sh <hodyn-fc> <hodyn-sim> <case: options|udp|pty|faults|realtime>
+# Usage: hil_pair.sh <hodyn-fc> <hodyn-sim>
+#          <case: options|udp|pty|faults|realtime|robot_mismatch>
+# robot_mismatch: hodyn-sim claims another robot id (--robot-id-override, a
+# test hook); the HELLO handshake must refuse the run on both sides.
 set -uo pipefail
 
 FC=${1:?usage: hil_pair.sh <hodyn-fc> <hodyn-sim> <case>}
@@ -80,6 +83,8 @@ case "$CASE" in
     check_bad "$SIM" --drop 2
     check_bad "$SIM" --delay-ms 3:1
     check_bad "$SIM" --scenario bogus
+    check_bad "$SIM" --robot-id-override xyz
+    check_bad "$SIM" --robot-id-override 123456789
     exit "$failures" ;;
   udp)
     run_udp_pair -- --scenario nominal --duration 10 ;;
@@ -99,22 +104,46 @@ case "$CASE" in
       --corrupt 0.01 --outage 3:0.2 --duplicate 0.01 --reorder 0.01 ;;
   realtime)
     run_udp_pair --mode realtime -- --mode realtime --scenario nominal --duration 3 ;;
+  robot_mismatch)
+    run_udp_pair -- --scenario nominal --duration 2 --robot-id-override DEADBEEF ;;
   *) echo "unknown case $CASE"; exit 2 ;;
 esac
 
 echo "---- hodyn-sim (exit $SIM_RC)"; cat "$WORK/sim.out"
 echo "---- hodyn-fc (exit $FC_RC)"; cat "$WORK/fc.out"
-[ "$SIM_RC" -eq 0 ] && [ "$FC_RC" -eq 0 ] || { echo "FAIL: exit codes $SIM_RC / $FC_RC"; exit 1; }
+if [ "$CASE" = robot_mismatch ]; then
+  # Both refuse: exit status 3 (robot mismatch) and say so on stderr.
+  [ "$SIM_RC" -eq 3 ] && [ "$FC_RC" -eq 3 ] ||
+    { echo "FAIL: exit codes $SIM_RC / $FC_RC (expected 3 / 3)"; exit 1; }
+  grep -q "hodyn-sim: robot mismatch" "$WORK/sim.out" && grep -q "hodyn-fc: robot mismatch" "$WORK/fc.out" ||
+    { echo "FAIL: no 'robot mismatch' message"; exit 1; }
+else
+  [ "$SIM_RC" -eq 0 ] && [ "$FC_RC" -eq 0 ] || { echo "FAIL: exit codes $SIM_RC / $FC_RC"; exit 1; }
+fi
 
 "$PY" - "$CASE" "$SIM_JSON" "$FC_JSON" <<'PYEOF'
 import json, math, sys
 case, sim, fc = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
-t = sim["tracking"]
 deg = math.pi / 180
 def check(cond, what):
     print(("ok   " if cond else "FAIL ") + what)
     if not cond: check.failed = True
 check.failed = False
+if case == "robot_mismatch":
+    check(sim["handshake"] == "robot mismatch" and fc["handshake"] == "robot mismatch",
+          "both sides report the robot mismatch")
+    check(sim["controller_verdict"] == "robot mismatch", "the controller's HELLO answer says so too")
+    check(fc["peer_robot_id"] == 0xDEADBEEF and sim["robot_id"] == 0xDEADBEEF, "the claimed id arrived")
+    check(sim["controller_robot_id"] == fc["robot_id"] != 0xDEADBEEF, "the controller named its own robot")
+    check(fc["hello_answers_sent"] >= 1 and sim["hellos_received"] >= 1, "the HELLO was answered")
+    check(fc["control_commands_sent"] == 0 and fc["steps"] == 0, "the plugin never ran, no tracking command")
+    check(sim["sensor_frames"] == 0 and sim["commands_received"] == 0 and sim["periods"] == 0,
+          "no sensor frame sent, no command received, no period simulated")
+    sys.exit(1 if check.failed else 0)
+# Every other case: the handshake agreed.
+check(sim["handshake"] == "agreed" and fc["handshake"] == "agreed", "HELLO handshake agreed")
+check(fc["refused_sensor_frames"] == 0, "no sensor frame refused by the handshake")
+t = sim["tracking"]
 pos, att, joints = t["base_position_error_rms_m"], t["attitude_error_rms_rad"], max(t["joint_error_rms_rad"])
 print(f"tracking: position RMS {pos*1e3:.4f} mm, attitude RMS {att/deg:.5f} deg, worst joint RMS {joints/deg:.5f} deg")
 if case in ("udp", "pty"):

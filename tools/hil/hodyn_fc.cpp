@@ -3,7 +3,9 @@
 // and REFERENCE frames from hodyn-sim, runs the plugin's update() on every
 // accepted sensor frame and answers with a COMMAND; a watchdog over control
 // periods makes the plugin produce its own safe command when the frames stop.
-// docs/hil.md describes the pair.
+// The run starts with the HELLO handshake: hodyn-fc answers with its plugin's
+// robot and, when the simulator flies another robot, stays disarmed and
+// exits with status 3. docs/hil.md describes the pair.
 //
 // Desktop tool: std::vector, std::string and iostreams are fine here; the
 // per-frame path itself (parser, monitors, plugin) is the heap-free code a
@@ -34,13 +36,17 @@ namespace posix = hodyn::posix;
 namespace tools = hodyn::hil_tools;
 
 constexpr const char* kTool = "hodyn-fc";
+/// Exit status when the simulator flies another robot (the HELLO handshake).
+constexpr int kExitRobotMismatch = 3;
 
 const char* kUsage =
     R"(usage: hodyn-fc [options]
 
 The controller side of the hardware-in-the-loop pair (docs/hil.md): receives
 SENSORS and REFERENCE frames from hodyn-sim, runs the controller plugin on
-every accepted sensor frame and sends a COMMAND answering it.
+every accepted sensor frame and sends a COMMAND answering it. Answers the
+simulator's HELLO with the plugin's robot; on another robot it stays
+disarmed (every COMMAND disarmed, status "robot mismatch") and exits with 3.
 
 link (exactly one):
   --udp LOCAL_PORT:REMOTE_HOST:REMOTE_PORT
@@ -170,6 +176,10 @@ class ControllerHost final : public link::UpdateObserver {
   void close() { core_.close(); }
   bool period() { return core_.period(); }
 
+  link::HandshakeState handshake() const { return core_.handshake(); }
+  hodyn::plugin::RobotIdentity robot() const { return core_.robot(); }
+  hodyn::plugin::RobotIdentity peer_robot() const { return core_.peer_robot(); }
+
   bool idle(double timeout_s) const {
     return heard_ && static_cast<double>(now_ns() - last_rx_ns_) * 1e-9 > timeout_s;
   }
@@ -201,6 +211,11 @@ void ControllerHost::print(std::FILE* out) const {
   const auto& watchdog = core_.watchdog();
   const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
   std::fprintf(out, "hodyn-fc summary\n");
+  std::fprintf(out,
+               "  handshake: %s (HELLO received %llu, answered %llu), sensor frames refused "
+               "%llu\n",
+               link::to_string(core_.handshake()), u(c.hellos_received), u(c.hello_answers_sent),
+               u(c.refused_frames));
   tools::print_link_counters(out, "received", core_.parser().counters());
   std::fprintf(out,
                "  sensor frames %llu: accepted %llu, duplicates %llu, out of order %llu, gaps %llu "
@@ -229,6 +244,12 @@ void ControllerHost::write_json(const std::string& path, const std::string& mode
   const auto& watchdog = core_.watchdog();
   j.string("tool", "hodyn-fc");
   j.string("mode", mode);
+  j.string("handshake", link::to_string(core_.handshake()));
+  j.integer("robot_id", core_.robot().id);
+  j.integer("peer_robot_id", core_.peer_robot().id);
+  j.integer("hellos_received", c.hellos_received);
+  j.integer("hello_answers_sent", c.hello_answers_sent);
+  j.integer("refused_sensor_frames", c.refused_frames);
   tools::add_link_counters(j, "rx_", core_.parser().counters());
   j.integer("sensor_frames_received", c.sensors_received);
   j.integer("sensor_frames_accepted", m.accepted);
@@ -244,6 +265,7 @@ void ControllerHost::write_json(const std::string& path, const std::string& mode
   j.integer("plugin_rejected_frames", c.plugin_rejected);
   j.integer("safe_mode_commands", c.safe_commands);
   j.integer("commands_sent", c.commands_sent);
+  j.integer("control_commands_sent", c.control_commands);
   j.integer("send_failures", c.send_failures);
   j.integer("watchdog_engagements", watchdog.engagements());
   j.integer("watchdog_recoveries", watchdog.recoveries());
@@ -303,10 +325,15 @@ int main(int argc, char** argv) {
   }
   static posix::StopFlag stop;
   (void)posix::install_stop_signal_handlers(stop);
-  std::printf("hodyn-fc: plugin \"%s\" (%s) at %.0f Hz, %s mode, %s, watchdog %u periods\n",
-              api->name, args.plugin_path.empty() ? "statically linked" : args.plugin_path.c_str(),
-              args.rate, args.realtime ? "realtime" : "lockstep", endpoint.description().c_str(),
-              args.watchdog_periods);
+  const hodyn::plugin::RobotIdentity robot = host.robot();
+  std::printf(
+      "hodyn-fc: plugin \"%s\" (%s) for robot \"%s\" (id 0x%08x, %u joints, %u rotors) "
+      "at %.0f Hz, %s mode, %s, watchdog %u periods\n",
+      api->name, args.plugin_path.empty() ? "statically linked" : args.plugin_path.c_str(),
+      robot.name != nullptr ? robot.name : "", static_cast<unsigned>(robot.id),
+      static_cast<unsigned>(robot.num_joints), static_cast<unsigned>(robot.num_rotors), args.rate,
+      args.realtime ? "realtime" : "lockstep", endpoint.description().c_str(),
+      args.watchdog_periods);
   std::fflush(stdout);
 
   const std::int64_t period_ns = std::llround(1e9 / args.rate);
@@ -343,7 +370,19 @@ int main(int argc, char** argv) {
   if (!args.summary_json.empty())
     host.write_json(args.summary_json, args.realtime ? "realtime" : "lockstep",
                     args.realtime ? &loop : nullptr);
+  const bool mismatch = host.handshake() == link::HandshakeState::kRobotMismatch;
+  if (mismatch) {
+    const hodyn::plugin::RobotIdentity peer = host.peer_robot();
+    std::fprintf(stderr,
+                 "%s: %s: the simulator flies \"%s\" (id 0x%08x, %u joints, %u rotors), this "
+                 "controller \"%s\" (id 0x%08x, %u joints, %u rotors); stayed disarmed\n",
+                 kTool, hodyn::to_string(Status::kRobotMismatch), peer.name,
+                 static_cast<unsigned>(peer.id), static_cast<unsigned>(peer.num_joints),
+                 static_cast<unsigned>(peer.num_rotors), robot.name != nullptr ? robot.name : "",
+                 static_cast<unsigned>(robot.id), static_cast<unsigned>(robot.num_joints),
+                 static_cast<unsigned>(robot.num_rotors));
+  }
   host.close();
   if (library != nullptr) dlclose(library);
-  return 0;
+  return mismatch ? kExitRobotMismatch : 0;
 }

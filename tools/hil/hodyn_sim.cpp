@@ -9,13 +9,17 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <type_traits>
 
 #include "hil_common.hpp"
 #include "hodyn/closed_loop/report.hpp"
 #include "hodyn/closed_loop/tracking.hpp"
 #include "hodyn/hil/fault_injector.hpp"
 #include "hodyn/hil/frame_splitter.hpp"
+#include "hodyn/link/handshake.hpp"
+#include "hodyn/models/aerial_manipulator_robot.hpp"
 #include "hodyn/plugin/frames.hpp"
+#include "hodyn/plugin/robot_identity.hpp"
 #include "hodyn/posix/periodic_loop.hpp"
 #include "hodyn/posix/stop_signal.hpp"
 
@@ -31,6 +35,13 @@ namespace tools = hodyn::hil_tools;
 
 constexpr const char* kTool = "hodyn-sim";
 constexpr std::uint32_t kNoTag = 0xFFFFFFFFu;
+/// Exit status when the controller flies another robot (the HELLO handshake).
+constexpr int kExitRobotMismatch = 3;
+
+/// The robot sim::Plant simulates: the one this simulator's HELLO names.
+using SimRobot = hodyn::AerialManipulatorRobot;
+static_assert(std::is_same<sim::Plant, sim::RobotPlant<SimRobot>>::value,
+              "hodyn-sim's HELLO must name the robot its plant simulates");
 
 const char* kUsage =
     R"(usage: hodyn-sim [options]
@@ -61,6 +72,9 @@ loop:
   --command-timeout-ms MS
                        lockstep: longest wait for a command (default 50)
   --start-timeout S    wait this long for hodyn-fc's first answer (default 10)
+  --robot-id-override HEX
+                       test hook: claim robot id HEX in the HELLO instead of the
+                       simulated robot's (the pair must refuse to run)
   --fifo PRIO --lock-memory --cpu N
                        realtime: best-effort real-time setup
 faults (both directions, seeded by --seed, simulated time):
@@ -86,7 +100,27 @@ struct Args {
   tools::LinkOptions link;
   posix::RealtimeOptions rt;
   std::string summary_json;
+  bool override_robot_id = false;
+  std::uint32_t robot_id_override = 0;
 };
+
+// A 32-bit hexadecimal number ("0x" optional).
+bool parse_hex_u32(const char* text, std::uint32_t& value) {
+  std::string t = text;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t = t.substr(2);
+  if (t.empty() || t.size() > 8) return false;
+  std::uint32_t v = 0;
+  for (char c : t) {
+    int d = -1;
+    if (c >= '0' && c <= '9') d = c - '0';
+    if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    if (d < 0) return false;
+    v = (v << 4) | static_cast<std::uint32_t>(d);
+  }
+  value = v;
+  return true;
+}
 
 int parse_args(int argc, char** argv, Args& a) {
   for (int i = 1; i < argc; ++i) {
@@ -122,6 +156,9 @@ int parse_args(int argc, char** argv, Args& a) {
       a.realtime = m == "realtime";
     } else if (opt == "--summary-json") {
       a.summary_json = value;
+    } else if (opt == "--robot-id-override") {
+      if (!parse_hex_u32(value, a.robot_id_override)) return bad("a hexadecimal robot id");
+      a.override_robot_id = true;
     } else if (opt == "--delay-ms" || opt == "--outage") {
       if (!tools::parse_pair(value, v, w) || v < 0.0 || w < 0.0) return bad("A:B (>= 0)");
       if (opt == "--delay-ms") {
@@ -177,13 +214,62 @@ struct SimCounters {
   std::uint64_t raw_frames_received = 0, commands_received = 0, commands_applied = 0;
   std::uint64_t stale_commands = 0, watchdog_commands_received = 0, missed_commands = 0;
   std::uint64_t outage_periods = 0;
+  std::uint64_t hellos_sent = 0, hellos_received = 0;
   double wait_total_s = 0.0, wait_max_s = 0.0;
 };
+
+/// How the HELLO handshake ended.
+enum class HelloResult { kAgreed, kRobotMismatch, kNoAnswer };
+
+std::string describe(const hodyn::plugin::RobotIdentity& r) {
+  char text[160];
+  std::snprintf(text, sizeof text, "\"%s\" (id 0x%08x, %u joints, %u rotors)",
+                r.name != nullptr ? r.name : "", static_cast<unsigned>(r.id),
+                static_cast<unsigned>(r.num_joints), static_cast<unsigned>(r.num_rotors));
+  return text;
+}
 
 // ---- the simulator side -------------------------------------------------------------
 class SimHost {
  public:
-  SimHost(const Args& args, link::Transport& transport) : a_(args), transport_(transport) {}
+  SimHost(const Args& args, link::Transport& transport) : a_(args), transport_(transport) {
+    robot_ = hodyn::plugin::robot_identity<SimRobot>();
+    if (a_.override_robot_id) robot_.id = a_.robot_id_override;
+  }
+
+  const hodyn::plugin::RobotIdentity& robot() const { return robot_; }
+  /// The controller's robot and verdict from its HELLO answer.
+  hodyn::plugin::RobotIdentity controller_robot() const { return link::robot_of(peer_hello_); }
+  Status controller_verdict() const { return static_cast<Status>(peer_hello_.status); }
+  link::HandshakeState handshake_state() const { return handshake_; }
+
+  /// The HELLO handshake, before anything else and outside the fault
+  /// injection: sends this simulator's HELLO every 50 ms until hodyn-fc
+  /// answers with its own. Agreed when both robots are the same and the
+  /// controller's verdict is kOk.
+  HelloResult hello(const posix::StopFlag& stop) {
+    const link::Hello mine = link::make_hello(robot_, link::hello_role::kSimulator, Status::kOk);
+    std::uint8_t wire[link::kHelloWireSize];
+    std::size_t size = 0;
+    if (link::encode(mine, link_sequence_++, wire, sizeof wire, size) != Status::kOk)
+      return HelloResult::kNoAnswer;
+    const std::int64_t end = now_ns() + std::llround(a_.start_timeout * 1e9);
+    while (now_ns() < end && !stop.stop_requested()) {
+      send_direct(wire, size);
+      ++c_.hellos_sent;
+      const std::int64_t resend = now_ns() + 50'000'000;
+      while (now_ns() < resend && !have_peer_hello_)
+        receive(std::max<std::int64_t>(1, (resend - now_ns()) / 1000), 0.0, true);
+      if (!have_peer_hello_) continue;
+      const bool same = hodyn::plugin::compare_robots(robot_, controller_robot()) == Status::kOk;
+      handshake_ = same && controller_verdict() == Status::kOk
+                       ? link::HandshakeState::kAgreed
+                       : link::HandshakeState::kRobotMismatch;
+      return handshake_ == link::HandshakeState::kAgreed ? HelloResult::kAgreed
+                                                         : HelloResult::kRobotMismatch;
+    }
+    return HelloResult::kNoAnswer;
+  }
 
   Status setup() {
     dt_ = 1.0 / a_.rate;
@@ -413,6 +499,13 @@ class SimHost {
 
   void parse(const std::uint8_t* data, std::size_t size) {
     tools::parse_bytes(parser_, data, size, [&](const link::Message& m) {
+      if (m.type == link::MessageType::kHello) {
+        if (m.hello.role != link::hello_role::kController) return;
+        ++c_.hellos_received;
+        if (!have_peer_hello_) peer_hello_ = m.hello;  // the first answer decides
+        have_peer_hello_ = true;
+        return;
+      }
       if (m.type != link::MessageType::kCommand) return;
       ++c_.commands_received;
       if ((m.status_bits & link::controller_status::kWatchdogEngaged) != 0u)
@@ -457,6 +550,10 @@ class SimHost {
   bool have_delivered_ = false, have_applied_ = false, have_candidate_ = false;
   std::uint32_t delivered_newest_ = 0, applied_sequence_ = 0, candidate_sequence_ = 0;
   hodyn_command candidate_{};
+  hodyn::plugin::RobotIdentity robot_{};
+  link::Hello peer_hello_{};
+  bool have_peer_hello_ = false;
+  link::HandshakeState handshake_ = link::HandshakeState::kWaiting;
 
  public:
   SimCounters c_;
@@ -476,6 +573,8 @@ void SimHost::print(std::FILE* out) const {
                  u(f.delayed), u(f.duplicated), u(f.reordered), u(f.overflow));
   };
   std::fprintf(out, "hodyn-sim link summary\n");
+  std::fprintf(out, "  handshake: %s (HELLO sent %llu, answers %llu)\n",
+               link::to_string(handshake_), u(c_.hellos_sent), u(c_.hellos_received));
   std::fprintf(out, "  frames sent %llu (%llu send failures), sensor frames %llu\n",
                u(c_.frames_sent), u(c_.send_failures), u(c_.sensor_frames));
   faults("sim->fc", out_.counters());
@@ -505,6 +604,13 @@ void SimHost::add_json(tools::JsonObject& j) const {
     j.integer(p + "overflow", f.overflow);
     j.integer(p + "released", f.released);
   };
+  j.string("handshake", link::to_string(handshake_));
+  j.integer("robot_id", robot_.id);
+  j.integer("controller_robot_id", have_peer_hello_ ? peer_hello_.robot_id : 0u);
+  j.string("controller_verdict",
+           have_peer_hello_ ? hodyn::to_string(controller_verdict()) : "no answer");
+  j.integer("hellos_sent", c_.hellos_sent);
+  j.integer("hellos_received", c_.hellos_received);
   j.integer("frames_sent", c_.frames_sent);
   j.integer("tx_corrupted_released", c_.tx_corrupted_released);
   j.integer("rx_corrupted_released", c_.rx_corrupted_released);
@@ -549,6 +655,36 @@ int main(int argc, char** argv) {
   std::printf("hodyn-sim: scenario %s, %.1f s at %.0f Hz (plant %.0f Hz), %s mode, %s\n",
               cl::scenario_name(args.scenario), args.duration, args.rate, args.plant_rate,
               args.realtime ? "realtime" : "lockstep", endpoint.description().c_str());
+  std::printf("hodyn-sim: robot %s%s\n", describe(host.robot()).c_str(),
+              args.override_robot_id ? " (id overridden by --robot-id-override)" : "");
+  std::fflush(stdout);
+
+  const HelloResult hello = host.hello(stop);
+  if (hello == HelloResult::kNoAnswer) {
+    std::cerr << kTool << ": no HELLO answer from the controller within " << args.start_timeout
+              << " s\n";
+    return 1;
+  }
+  if (hello == HelloResult::kRobotMismatch) {
+    std::cerr << kTool << ": " << hodyn::to_string(Status::kRobotMismatch)
+              << ": the simulator flies " << describe(host.robot()) << ", the controller "
+              << describe(host.controller_robot())
+              << " (its verdict: " << hodyn::to_string(host.controller_verdict())
+              << "); not starting\n";
+    host.finish(0);  // the end-of-run frame: a controller firmware stops at once
+    host.print(stdout);
+    if (!args.summary_json.empty()) {
+      tools::JsonObject j;
+      j.string("tool", "hodyn-sim");
+      j.string("mode", args.realtime ? "realtime" : "lockstep");
+      j.string("link", endpoint.description());
+      j.integer("periods", 0);
+      host.add_json(j);
+      if (!j.write(args.summary_json)) std::cerr << kTool << ": cannot write the summary\n";
+    }
+    return kExitRobotMismatch;
+  }
+  std::printf("hodyn-sim: the controller flies the same robot\n");
   std::fflush(stdout);
 
   if (!host.handshake(stop)) {

@@ -14,11 +14,17 @@
 // to arrive, so every received byte restarts the period's wait: a frame in
 // flight is not an outage, and the watchdog counts periods of line silence.
 //
+// The run starts with the HELLO handshake (docs/link-protocol.md): the host
+// answers the simulator's HELLO with the robot this image is built for and,
+// on another robot, stays disarmed (every COMMAND disarmed, status
+// kRobotMismatch). The plugin itself is opened for that robot too (found by
+// name and robot id; kRobotMismatch if the registered one flies another).
+//
 // The run ends on the simulator's end-of-run frame (kSimulatorPaused), after
 // kIdleTimeoutS of silence once something was heard, or when the link fails;
 // the firmware then prints its summary ("FC key=value" lines) on the console
-// (semihosting under QEMU) and exits with 0. At start it times a calibration
-// loop of known instruction count (the instruction-count method, "Budgets").
+// (semihosting under QEMU) and exits with 0 (3 after a robot mismatch). At start it times a
+// calibration loop of known instruction count (the instruction-count method, "Budgets").
 #include <cstddef>
 #include <cstdint>
 
@@ -26,6 +32,7 @@
 #include "hodyn/control/feedback_linearization_plugin.hpp"
 #include "hodyn/link/controller_host.hpp"
 #include "hodyn/plugin/registry.hpp"
+#include "hodyn/plugin/robot_identity.hpp"
 #include "serial_port_transport.hpp"
 
 namespace {
@@ -50,6 +57,10 @@ constexpr std::uint32_t kRateHz = HODYN_FC_RATE_HZ;
 #endif
 constexpr std::uint32_t kWatchdogPeriods = HODYN_FC_WATCHDOG_PERIODS;
 constexpr std::uint32_t kIdleTimeoutS = 5;
+/// The robot this image flies: the one its controller plugin is built for.
+constexpr hodyn::plugin::RobotIdentity kRobot = hodyn::plugin::plugin_robot<ControllerPlugin>();
+/// Exit status after a robot mismatch in the handshake.
+constexpr int kExitRobotMismatch = 3;
 /// The plugin instance's storage: its size, rounded up to the alignment.
 constexpr std::size_t kPluginCapacity = (sizeof(ControllerPlugin) + 63u) / 64u * 64u;
 
@@ -130,8 +141,8 @@ int main() {
   }
   const Calibration calibration = calibrate();
 
-  const hodyn_plugin_api* api = hodyn::plugin::plugin_registry().find(kPluginName);
-  const hodyn::Status opened = host.open(api, static_cast<double>(kRateHz));
+  const hodyn_plugin_api* api = hodyn::plugin::plugin_registry().find(kPluginName, kRobot.id);
+  const hodyn::Status opened = host.open(api, kRobot, static_cast<double>(kRateHz));
   if (opened != hodyn::Status::kOk) {
     bm::console()
         .print("hodyn-fc-firmware: plugin ")
@@ -152,7 +163,9 @@ int main() {
       .print(static_cast<unsigned long>(kPluginCapacity))
       .print(" bytes) at ")
       .print(kRateHz)
-      .print(" Hz on ")
+      .print(" Hz for robot \"")
+      .print(kRobot.name)
+      .print("\" on ")
       .print(bm::board::name())
       .print(", lockstep, watchdog ")
       .print(kWatchdogPeriods)
@@ -195,6 +208,12 @@ int main() {
   bm::console().print("hodyn-fc-firmware summary (").print(end_reason).print(")\n");
   text("board", bm::board::name());
   text("plugin", kPluginName);
+  text("robot", kRobot.name);
+  value("robot_id", kRobot.id);
+  text("handshake", link::to_string(host.handshake()));
+  value("peer_robot_id", host.peer_robot().id);
+  value("refused_sensor_frames", c.refused_frames);
+  value("control_commands", c.control_commands);
   text("end", end_reason);
   value("rate_hz", kRateHz);
   value("core_clock_hz", clock_hz);
@@ -232,6 +251,7 @@ int main() {
   value("stack_size", bm::stack_size_bytes());
   value("plugin_instance_capacity", kPluginCapacity);
   bm::console().flush();
+  const bool mismatch = host.handshake() == link::HandshakeState::kRobotMismatch;
   host.close();
-  return 0;
+  return mismatch ? kExitRobotMismatch : 0;
 }

@@ -23,6 +23,10 @@ constexpr std::size_t kCommandJointsOffset = 12;
 constexpr std::size_t kCommandRotorsOffset = 16;
 constexpr std::size_t kCommandModeOffset = 20;
 constexpr std::size_t kReferenceJointsOffset = 8;
+constexpr std::size_t kHelloJointsOffset = 4;
+constexpr std::size_t kHelloRotorsOffset = 8;
+constexpr std::size_t kHelloRoleOffset = 12;
+constexpr std::size_t kHelloNameOffset = 20;
 
 std::uint16_t load_u16(const std::uint8_t* p) noexcept {
   return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
@@ -108,6 +112,9 @@ class FrameReader {
   void f64s(double* values, std::size_t count) noexcept {
     for (std::size_t k = 0; k < count; ++k) f64(values[k]);
   }
+  void chars(char* text, std::size_t count) noexcept {
+    for (std::size_t k = 0; k < count; ++k) text[k] = static_cast<char>(*p_++);
+  }
 
  private:
   const std::uint8_t* p_;
@@ -121,12 +128,35 @@ std::size_t payload_size_of(std::uint8_t type) noexcept {
       return kCommandPayloadSize;
     case MessageType::kReference:
       return kReferencePayloadSize;
+    case MessageType::kHello:
+      return kHelloPayloadSize;
   }
   return 0;  // unknown type
 }
 
 bool counts_valid(std::uint32_t joints, std::uint32_t rotors) noexcept {
   return joints <= HODYN_MAX_JOINTS && rotors <= HODYN_MAX_ROTORS;
+}
+
+bool role_valid(std::uint32_t role) noexcept {
+  return role == hello_role::kSimulator || role == hello_role::kController;
+}
+
+// Length of a name field up to its first NUL; HODYN_NAME_LENGTH when it has none.
+std::size_t name_length(const char* name) noexcept {
+  std::size_t n = 0;
+  while (n < HODYN_NAME_LENGTH && name[n] != '\0') ++n;
+  return n;
+}
+
+// A name on the wire: a NUL within the field and only zeros after it.
+bool wire_name_valid(const std::uint8_t* name) noexcept {
+  std::size_t n = 0;
+  while (n < HODYN_NAME_LENGTH && name[n] != 0) ++n;
+  if (n == HODYN_NAME_LENGTH) return false;
+  for (; n < HODYN_NAME_LENGTH; ++n)
+    if (name[n] != 0) return false;
+  return true;
 }
 
 void decode_payload(const std::uint8_t* frame, Message& m) noexcept {
@@ -177,6 +207,16 @@ void decode_payload(const std::uint8_t* frame, Message& m) noexcept {
       r.f64s(ref.base_orientation, 4);
       for (auto& row : ref.base_angular_velocity) r.f64s(row, 3);
       for (auto& row : ref.joint_position) r.f64s(row, HODYN_MAX_JOINTS);
+      break;
+    }
+    case MessageType::kHello: {
+      Hello& h = m.hello;
+      h.robot_id = r.u32();
+      h.num_joints = r.u32();
+      h.num_rotors = r.u32();
+      h.role = r.u32();
+      h.status = r.i32();
+      r.chars(h.robot_name, HODYN_NAME_LENGTH);
       break;
     }
   }
@@ -255,6 +295,27 @@ Status encode(const hodyn_reference& ref, std::uint32_t link_sequence, std::uint
   return Status::kOk;
 }
 
+Status encode(const Hello& h, std::uint32_t link_sequence, std::uint8_t* out, std::size_t capacity,
+              std::size_t& written) noexcept {
+  written = 0;
+  const std::size_t name = name_length(h.robot_name);
+  if (out == nullptr || capacity < kHelloWireSize || !counts_valid(h.num_joints, h.num_rotors) ||
+      !role_valid(h.role) || name == HODYN_NAME_LENGTH) {
+    return Status::kInvalidArgument;
+  }
+  FrameWriter w(out);
+  w.header(MessageType::kHello, kHelloPayloadSize, link_sequence);
+  w.u32(h.robot_id);
+  w.u32(h.num_joints);
+  w.u32(h.num_rotors);
+  w.u32(h.role);
+  w.i32(h.status);
+  for (std::size_t k = 0; k < HODYN_NAME_LENGTH; ++k)
+    w.u8(k < name ? static_cast<std::uint8_t>(h.robot_name[k]) : std::uint8_t{0});
+  written = w.finish();
+  return Status::kOk;
+}
+
 Status encode(const Message& message, std::uint8_t* out, std::size_t capacity,
               std::size_t& written) noexcept {
   switch (message.type) {
@@ -266,6 +327,8 @@ Status encode(const Message& message, std::uint8_t* out, std::size_t capacity,
                     message.link_sequence, out, capacity, written);
     case MessageType::kReference:
       return encode(message.reference, message.link_sequence, out, capacity, written);
+    case MessageType::kHello:
+      return encode(message.hello, message.link_sequence, out, capacity, written);
   }
   written = 0;
   return Status::kInvalidArgument;
@@ -301,6 +364,14 @@ RejectReason validate_frame(const std::uint8_t* frame, std::size_t size) noexcep
       break;
     case MessageType::kReference:
       if (load_u32(payload + kReferenceJointsOffset) > HODYN_MAX_JOINTS) {
+        return RejectReason::kBadValue;
+      }
+      break;
+    case MessageType::kHello:
+      if (!counts_valid(load_u32(payload + kHelloJointsOffset),
+                        load_u32(payload + kHelloRotorsOffset)) ||
+          !role_valid(load_u32(payload + kHelloRoleOffset)) ||
+          !wire_name_valid(payload + kHelloNameOffset)) {
         return RejectReason::kBadValue;
       }
       break;

@@ -4,11 +4,20 @@
 // answering the sensor sequence, with the reference ring and the watchdog.
 //
 //   static ControllerHost<32 * 1024> host(transport, 20);   // static storage
-//   host.open(plugin_registry().find("feedback_linearization"), 1000.0);
+//   host.open(plugin_registry().find("feedback_linearization", MyRobot::kId),
+//             plugin::robot_identity<MyRobot>(), 1000.0);
 //   for (;;) {                         // once per control period:
 //     host.poll(timeout_us);           // until has_pending() or the period is over
 //     host.period();                   // update + COMMAND, or a watchdog tick
 //   }
+//
+// The run starts with the HELLO handshake (docs/link-protocol.md): every
+// HELLO of the simulator is answered with the plugin's robot and the
+// verdict. Until a HELLO of the same robot arrived the host stays disarmed
+// and answers each SENSORS frame with a disarmed COMMAND (status
+// kNotConfigured, bit kHandshakeRefused) without running the plugin; after a
+// HELLO of another robot it does so for good, with status kRobotMismatch
+// (open() again to start over).
 //
 // Time is the caller's: the host only counts control periods. Heap-free,
 // exception-free, RTTI-free; the plugin instance lives inside (Capacity bytes).
@@ -19,11 +28,13 @@
 #include <limits>
 
 #include "hodyn/link/frame_parser.hpp"
+#include "hodyn/link/handshake.hpp"
 #include "hodyn/link/link_monitor.hpp"
 #include "hodyn/link/protocol.hpp"
 #include "hodyn/link/receive.hpp"
 #include "hodyn/link/transport.hpp"
 #include "hodyn/plugin/plugin_instance.hpp"
+#include "hodyn/plugin/robot_identity.hpp"
 #include "hodyn/status.hpp"
 
 namespace hodyn {
@@ -48,12 +59,16 @@ struct ControllerHostCounters {
   std::uint64_t sensors_received = 0;     ///< SENSORS frames (any verdict)
   std::uint64_t references_received = 0;  ///< REFERENCE frames
   std::uint64_t paused_frames = 0;        ///< SENSORS with kSimulatorPaused (end of run)
-  std::uint64_t unexpected = 0;           ///< COMMAND frames (never sent to a controller)
+  std::uint64_t unexpected = 0;           ///< COMMAND frames, HELLOs of a controller
+  std::uint64_t hellos_received = 0;      ///< HELLO frames of the simulator
+  std::uint64_t hello_answers_sent = 0;   ///< the controller's HELLO answers
+  std::uint64_t refused_frames = 0;       ///< SENSORS answered disarmed by the handshake
   std::uint64_t updates = 0;              ///< control updates (not the watchdog's)
   std::uint64_t watchdog_commands = 0;    ///< safe commands while the watchdog is engaged
   std::uint64_t plugin_rejected = 0;      ///< sensor frames the plugin refused
   std::uint64_t safe_commands = 0;        ///< commands in HOLD or HOVER mode
   std::uint64_t commands_sent = 0;
+  std::uint64_t control_commands = 0;  ///< commands in TRACKING or SATURATED mode
   std::uint64_t send_failures = 0;
   std::uint64_t reference_stale = 0;  ///< updates without the reference of their time
 };
@@ -68,14 +83,17 @@ class ControllerHost {
   ControllerHost(const ControllerHost&) = delete;
   ControllerHost& operator=(const ControllerHost&) = delete;
 
-  /// Opens the plugin and gives it `rate_hz` ("rate_hz").
+  /// Opens the plugin for `robot` (kRobotMismatch, nothing open, when it is
+  /// built for another one) and gives it `rate_hz` ("rate_hz"). The
+  /// handshake starts over.
+  Status open(const hodyn_plugin_api* api, const plugin::RobotIdentity& robot,
+              double rate_hz) noexcept {
+    return configure_rate(controller_.open(api, robot), rate_hz);
+  }
+  /// The same for whatever robot the plugin is built for (a host that loads
+  /// any plugin, e.g. hodyn-fc --plugin): the handshake checks that robot.
   Status open(const hodyn_plugin_api* api, double rate_hz) noexcept {
-    const Status s = controller_.open(api);
-    if (s != Status::kOk) return s;
-    hodyn_parameter p{};
-    plugin::copy_name(p.name, "rate_hz");
-    p.value = rate_hz;
-    return controller_.configure(&p, 1);
+    return configure_rate(controller_.open(api), rate_hz);
   }
   void close() noexcept { controller_.close(); }
   void set_update_observer(UpdateObserver* observer) noexcept { observer_ = observer; }
@@ -101,6 +119,11 @@ class ControllerHost {
   /// newest accepted sensor frame, or a watchdog tick (and the plugin's safe
   /// command while it is engaged). True when a command was sent.
   bool period() noexcept {
+    if (pending_ && handshake_ != HandshakeState::kAgreed) {
+      pending_ = false;
+      send_refusal();
+      return true;
+    }
     if (pending_) {
       pending_ = false;
       watchdog_.frame_received();
@@ -120,6 +143,15 @@ class ControllerHost {
     ++counters_.watchdog_commands;
     run_update(invalid, controller_status::kWatchdogEngaged);
     return true;
+  }
+
+  /// The handshake: waiting for the simulator's HELLO, agreed, or refused.
+  HandshakeState handshake() const noexcept { return handshake_; }
+  /// The robot this host flies (the open plugin's; all zero when closed).
+  plugin::RobotIdentity robot() const noexcept { return controller_.robot(); }
+  /// The robot of the simulator's newest HELLO (all zero before one).
+  plugin::RobotIdentity peer_robot() const noexcept {
+    return have_peer_ ? robot_of(peer_) : plugin::RobotIdentity{};
   }
 
   /// The simulator's end-of-run frame arrived (and no sensor frame after it).
@@ -147,11 +179,14 @@ class ControllerHost {
         }
         if (monitor_.check(m.sensors.sequence) != SequenceMonitor::Verdict::kAccept) return;
         paused_ = false;
-        armed_ = true;
+        if (handshake_ == HandshakeState::kAgreed) armed_ = true;  // else answered disarmed
         sensors_ = m.sensors;
         pending_ = true;
         return;
       }
+      case MessageType::kHello:
+        handle_hello(m.hello);
+        return;
       case MessageType::kReference: {
         ++counters_.references_received;
         references_[reference_next_] = m.reference;
@@ -163,6 +198,79 @@ class ControllerHost {
         ++counters_.unexpected;
         return;
     }
+  }
+
+  Status configure_rate(Status opened, double rate_hz) noexcept {
+    handshake_ = HandshakeState::kWaiting;
+    have_peer_ = false;
+    armed_ = false;
+    if (opened != Status::kOk) return opened;
+    hodyn_parameter p{};
+    plugin::copy_name(p.name, "rate_hz");
+    p.value = rate_hz;
+    return controller_.configure(&p, 1);
+  }
+
+  // A HELLO of the simulator: compare, remember a mismatch for good, answer
+  // with our robot and the verdict (every HELLO: the answer may be lost).
+  void handle_hello(const Hello& hello) noexcept {
+    if (hello.role != hello_role::kSimulator) {
+      ++counters_.unexpected;
+      return;
+    }
+    ++counters_.hellos_received;
+    peer_ = hello;
+    have_peer_ = true;
+    const plugin::RobotIdentity ours = controller_.robot();
+    Status verdict = Status::kNotConfigured;  // no plugin: nothing to fly
+    if (controller_.is_open()) verdict = plugin::compare_robots(ours, robot_of(hello));
+    if (verdict == Status::kRobotMismatch) handshake_ = HandshakeState::kRobotMismatch;
+    if (handshake_ == HandshakeState::kRobotMismatch) {
+      verdict = Status::kRobotMismatch;
+    } else if (verdict == Status::kOk) {
+      handshake_ = HandshakeState::kAgreed;
+    }
+    std::size_t written = 0;
+    if (encode(make_hello(ours, hello_role::kController, verdict), link_sequence_++, wire_,
+               sizeof wire_, written) != Status::kOk ||
+        transport_.send(wire_, written) != Status::kOk) {
+      ++counters_.send_failures;
+      link_error_ = true;
+      return;
+    }
+    ++counters_.hello_answers_sent;
+  }
+
+  // A sensor frame before an agreed handshake: a disarmed command (rotors
+  // stopped, torques zero), the plugin not run, no watchdog.
+  void send_refusal() noexcept {
+    const plugin::RobotIdentity ours = controller_.robot();
+    command_ = hodyn_command{};
+    command_.time = sensors_.time;
+    if (ours.num_joints <= HODYN_MAX_JOINTS && ours.num_rotors <= HODYN_MAX_ROTORS) {
+      command_.num_joints = ours.num_joints;
+      command_.num_rotors = ours.num_rotors;
+    }
+    command_.mode = HODYN_MODE_DISARMED;
+    command_.status = static_cast<std::int32_t>(handshake_ == HandshakeState::kRobotMismatch
+                                                    ? Status::kRobotMismatch
+                                                    : Status::kNotConfigured);
+    ++counters_.refused_frames;
+    send_command(controller_status::kHandshakeRefused);
+  }
+
+  void send_command(std::uint32_t bits) noexcept {
+    std::size_t written = 0;
+    if (encode(command_, monitor_.newest(), bits, link_sequence_++, wire_, sizeof wire_, written) !=
+            Status::kOk ||
+        transport_.send(wire_, written) != Status::kOk) {
+      ++counters_.send_failures;
+      link_error_ = true;  // the other end is gone (a pty hang-up) or the link broke
+      return;
+    }
+    ++counters_.commands_sent;
+    if (command_.mode == HODYN_MODE_TRACKING || command_.mode == HODYN_MODE_SATURATED)
+      ++counters_.control_commands;
   }
 
   // The reference of the sensor frame's time; else the newest one not after
@@ -205,15 +313,7 @@ class ControllerHost {
     }
     if (command_.mode == HODYN_MODE_HOLD || command_.mode == HODYN_MODE_HOVER)
       ++counters_.safe_commands;
-    std::size_t written = 0;
-    if (encode(command_, monitor_.newest(), bits, link_sequence_++, wire_, sizeof wire_, written) !=
-            Status::kOk ||
-        transport_.send(wire_, written) != Status::kOk) {
-      ++counters_.send_failures;
-      link_error_ = true;  // the other end is gone (a pty hang-up) or the link broke
-      return;
-    }
-    ++counters_.commands_sent;
+    send_command(bits);
   }
 
   Transport& transport_;
@@ -230,6 +330,9 @@ class ControllerHost {
   std::uint8_t wire_[kMaxWireSize] = {};
   std::size_t reference_next_ = 0, reference_count_ = 0;
   bool pending_ = false, armed_ = false, paused_ = false, link_error_ = false;
+  HandshakeState handshake_ = HandshakeState::kWaiting;
+  Hello peer_{};
+  bool have_peer_ = false;
   std::uint32_t link_sequence_ = 0;
   ControllerHostCounters counters_{};
 };

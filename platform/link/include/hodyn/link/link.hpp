@@ -4,6 +4,7 @@
 #include "hodyn/link/cobs.hpp"
 #include "hodyn/link/crc32.hpp"
 #include "hodyn/link/frame_parser.hpp"
+#include "hodyn/link/handshake.hpp"
 #include "hodyn/link/link_monitor.hpp"
 #include "hodyn/link/protocol.hpp"
 #include "hodyn/link/transport.hpp"

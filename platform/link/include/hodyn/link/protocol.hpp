@@ -6,6 +6,9 @@
 //   COMMAND    controller → simulator: hodyn_command + the answered sensor
 //              sequence + 32 controller status bits
 //   REFERENCE  simulator → controller: hodyn_reference
+// and one the handshake that starts every run (version 2):
+//   HELLO      simulator → controller, answered controller → simulator: the
+//              robot the sender flies (id, name, joint and rotor counts)
 //
 // A frame is header (10 bytes) + fixed-size payload + CRC-32 (4 bytes) over
 // header and payload, every field little-endian and written byte by byte
@@ -35,12 +38,15 @@ namespace link {
 
 constexpr std::uint8_t kMagic0 = 0x48;  ///< 'H', first header byte
 constexpr std::uint8_t kMagic1 = 0x4C;  ///< 'L', second header byte
-constexpr std::uint8_t kProtocolVersion = 1;
+/// 2: the HELLO handshake (a version-1 peer never answers it; its frames are
+/// rejected as "bad version" at once instead of a silent start timeout).
+constexpr std::uint8_t kProtocolVersion = 2;
 
 enum class MessageType : std::uint8_t {
   kSensors = 1,    ///< simulator → controller
   kCommand = 2,    ///< controller → simulator
   kReference = 3,  ///< simulator → controller
+  kHello = 4,      ///< simulator → controller, then the controller's answer
 };
 
 /// magic (2) + version (1) + type (1) + payload length (u16) + link sequence (u32).
@@ -54,6 +60,7 @@ constexpr std::size_t kReferencePayloadSize =
     8 + 4 +
     8 * (3 * (HODYN_REFERENCE_ORDER + 1) + 4 + 3 * HODYN_REFERENCE_ORDER +
          (HODYN_REFERENCE_ORDER + 1) * HODYN_MAX_JOINTS);
+constexpr std::size_t kHelloPayloadSize = 5 * 4 + HODYN_NAME_LENGTH;
 
 /// Bytes of a frame before COBS: header + payload + CRC.
 constexpr std::size_t frame_size(std::size_t payload_size) noexcept {
@@ -62,6 +69,7 @@ constexpr std::size_t frame_size(std::size_t payload_size) noexcept {
 constexpr std::size_t kSensorsFrameSize = frame_size(kSensorsPayloadSize);
 constexpr std::size_t kCommandFrameSize = frame_size(kCommandPayloadSize);
 constexpr std::size_t kReferenceFrameSize = frame_size(kReferencePayloadSize);
+constexpr std::size_t kHelloFrameSize = frame_size(kHelloPayloadSize);
 
 /// Largest size on the wire of a frame of `frame_bytes`: COBS + delimiter.
 constexpr std::size_t wire_size(std::size_t frame_bytes) noexcept {
@@ -70,6 +78,7 @@ constexpr std::size_t wire_size(std::size_t frame_bytes) noexcept {
 constexpr std::size_t kSensorsWireSize = wire_size(kSensorsFrameSize);
 constexpr std::size_t kCommandWireSize = wire_size(kCommandFrameSize);
 constexpr std::size_t kReferenceWireSize = wire_size(kReferenceFrameSize);
+constexpr std::size_t kHelloWireSize = wire_size(kHelloFrameSize);
 
 constexpr std::size_t kMaxFrameSize = kReferenceFrameSize;
 /// Room an encode() output buffer needs for any message type.
@@ -79,6 +88,8 @@ constexpr std::size_t kMaxWireSize = kReferenceWireSize;
 static_assert(HODYN_MAX_JOINTS != 12 || HODYN_MAX_ROTORS != 8 || HODYN_REFERENCE_ORDER != 4 ||
                   (kSensorsFrameSize == 590 && kCommandFrameSize == 206 &&
                    kReferenceFrameSize == 754 && kMaxWireSize == 758),
+              "frame sizes differ from docs/link-protocol.md");
+static_assert(HODYN_NAME_LENGTH != 40 || (kHelloFrameSize == 74 && kHelloWireSize == 76),
               "frame sizes differ from docs/link-protocol.md");
 
 // ---- status bits -------------------------------------------------------------
@@ -96,7 +107,28 @@ namespace controller_status {
 constexpr std::uint32_t kWatchdogEngaged = 1u << 0;      ///< no fresh sensors: safe command
 constexpr std::uint32_t kSensorFrameRejected = 1u << 1;  ///< the last sensor frame was bad
 constexpr std::uint32_t kReferenceStale = 1u << 2;       ///< no fresh reference
+/// Disarmed by the handshake: no HELLO of the controller's robot (yet, or a
+/// mismatch; then the COMMAND's status is kRobotMismatch).
+constexpr std::uint32_t kHandshakeRefused = 1u << 3;
 }  // namespace controller_status
+
+/// Who sent a HELLO (its `role`).
+namespace hello_role {
+constexpr std::uint32_t kSimulator = 1;   ///< the simulator's HELLO, which starts a run
+constexpr std::uint32_t kController = 2;  ///< the controller's answer
+}  // namespace hello_role
+
+/// HELLO: the robot an end of the link flies (docs/link-protocol.md,
+/// "Handshake"). Robots agree when id, joint and rotor counts are equal
+/// (plugin::compare_robots); the name is for messages.
+struct Hello {
+  std::uint32_t robot_id;              ///< hodyn::robot_id() of the description
+  std::uint32_t num_joints;            ///< ≤ HODYN_MAX_JOINTS
+  std::uint32_t num_rotors;            ///< ≤ HODYN_MAX_ROTORS
+  std::uint32_t role;                  ///< a hello_role
+  std::int32_t status;                 ///< the sender's verdict on the peer's robot (Status)
+  char robot_name[HODYN_NAME_LENGTH];  ///< NUL-terminated, zero after the NUL
+};
 
 // ---- messages ------------------------------------------------------------------
 
@@ -111,6 +143,7 @@ struct Message {
     hodyn_sensors sensors;      ///< type == kSensors
     hodyn_command command;      ///< type == kCommand
     hodyn_reference reference;  ///< type == kReference
+    Hello hello;                ///< type == kHello
   };
 };
 
@@ -125,7 +158,7 @@ enum class RejectReason : std::uint8_t {
   kBadVersion,   ///< version byte is not kProtocolVersion
   kUnknownType,  ///< type byte is not a MessageType
   kBadLength,    ///< payload length field ≠ bytes received or ≠ the type's size
-  kBadValue,     ///< a count above its capacity or an unknown mode
+  kBadValue,     ///< a count above its capacity, an unknown mode or role, a bad name field
 };
 constexpr std::size_t kRejectReasonCount = 10;
 
@@ -172,6 +205,12 @@ Status encode(const hodyn_command& command, std::uint32_t answered_sequence,
               std::size_t capacity, std::size_t& written) noexcept;
 
 Status encode(const hodyn_reference& reference, std::uint32_t link_sequence, std::uint8_t* out,
+              std::size_t capacity, std::size_t& written) noexcept;
+
+/// HELLO. Also kInvalidArgument for a role that is not a hello_role or a
+/// robot_name without a NUL in its HODYN_NAME_LENGTH bytes; the bytes after
+/// the first NUL are sent as zeros.
+Status encode(const Hello& hello, std::uint32_t link_sequence, std::uint8_t* out,
               std::size_t capacity, std::size_t& written) noexcept;
 
 /// Encodes whichever message `message.type` says (kInvalidArgument for an
