@@ -218,6 +218,7 @@ class FeedbackLinearization {
   Allocation allocation_{};
   // Per joint: 1 for elastic, 0 for rigid (masks keep the step branch-free).
   JointVector elastic_ = JointVector::Ones();
+  bool has_rigid_ = false;  ///< any rigid joint (else the rigid-joint terms are skipped)
   JointVector stiffness_ = JointVector::Ones(), motor_inertia_ = JointVector::Zero(),
               motor_friction_ = JointVector::Zero(), torque_limit_ = JointVector::Zero();
   RotorVector min_speed_ = RotorVector::Zero(), max_speed_ = RotorVector::Zero();
@@ -345,9 +346,11 @@ Status FeedbackLinearization<Robot, Scalar>::configure(const Description& robot,
   (void)inertia_model_.set_gravity(Vector3<Scalar>::Zero());
   allocation_ = allocation;
   const double dt = 1.0 / c.rate_hz;
+  has_rigid_ = false;
   for (int j = 0; j < kNumJoints; ++j) {
     const JointActuator& a = robot.actuator(j);
     const bool elastic = a.drive == JointDrive::kElastic;
+    has_rigid_ = has_rigid_ || !elastic;
     elastic_(j) = elastic ? Scalar(1) : Scalar(0);
     stiffness_(j) = elastic ? Scalar(a.stiffness) : Scalar(1);
     motor_inertia_(j) = elastic ? Scalar(a.motor_inertia) : Scalar(0);
@@ -473,7 +476,7 @@ void FeedbackLinearization<Robot, Scalar>::synchronise_extension(const Measureme
   // Rigid joints: the torque last sent; before any, the static torque that
   // holds the measured configuration (inverse dynamics at rest); τ̇ → 0.
   JointVector sent = commanded_torque_;
-  if (!have_commanded_torque_) {
+  if (!have_commanded_torque_ && has_rigid_) {
     snap_motion_.base_pose = m.base_pose;
     snap_motion_.base_twist[0].setZero();
     snap_motion_.base_twist[1].setZero();
@@ -531,10 +534,12 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
   // 1. Joint torques and their rate: elastic from the encoders (the
   // controller's model has no D), rigid from the extension states.
   const JointVector rigid = JointVector::Ones() - elastic_;
-  const JointVector tau =
-      elastic_.cwiseProduct(stiffness_.cwiseProduct(m.motor_position - m.q)) + torque_;
-  const JointVector tau_rate =
-      elastic_.cwiseProduct(stiffness_.cwiseProduct(m.motor_velocity - m.q_dot)) + torque_rate_;
+  JointVector tau = stiffness_.cwiseProduct(m.motor_position - m.q);
+  JointVector tau_rate = stiffness_.cwiseProduct(m.motor_velocity - m.q_dot);
+  if (has_rigid_) {
+    tau = elastic_.cwiseProduct(tau) + torque_;
+    tau_rate = elastic_.cwiseProduct(tau_rate) + torque_rate_;
+  }
 
   // 2. Acceleration, jerk and the snap the state would have with Ẅ_prop = 0,
   // τ̈ = 0: forward dynamics of order 2 (its order-2 part is the "drift"
@@ -605,12 +610,13 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
 
   // 5. Joint commands. Elastic: u = B (q̈ + K⁻¹ τ̈) + F θ̇ + τ. Rigid: the
   // mean of τ + s τ̇ + s²/2 τ̈ over the step, τ + Δt/2 τ̇ + Δt²/6 τ̈.
-  const JointVector u_elastic =
-      motor_inertia_.cwiseProduct(fm.q[2] + tau_second.cwiseQuotient(stiffness_)) +
-      motor_friction_.cwiseProduct(m.motor_velocity) + tau;
-  const JointVector u_rigid =
-      torque_ + (Scalar(0.5) * dt) * torque_rate_ + (dt * dt / Scalar(6)) * tau_second;
-  JointVector u = elastic_.cwiseProduct(u_elastic) + rigid.cwiseProduct(u_rigid);
+  JointVector u = motor_inertia_.cwiseProduct(fm.q[2] + tau_second.cwiseQuotient(stiffness_)) +
+                  motor_friction_.cwiseProduct(m.motor_velocity) + tau;
+  if (has_rigid_) {
+    const JointVector u_rigid =
+        torque_ + (Scalar(0.5) * dt) * torque_rate_ + (dt * dt / Scalar(6)) * tau_second;
+    u = elastic_.cwiseProduct(u) + rigid.cwiseProduct(u_rigid);
+  }
   bool motors_saturated = false;
   for (int j = 0; j < kNumJoints; ++j) {
     if (u(j) > torque_limit_(j) || u(j) < -torque_limit_(j)) {
@@ -620,17 +626,20 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
   }
   // The rigid joints' extension over the step; a saturated joint continues
   // from the torque it got (anti-windup), its rate from that change.
-  JointVector next_torque = torque_ + dt * torque_rate_ + (Scalar(0.5) * dt * dt) * tau_second;
-  JointVector next_torque_rate = torque_rate_ + dt * tau_second;
-  for (int j = 0; j < kNumJoints; ++j) {
-    if (rigid(j) == Scalar(0)) continue;
-    if (next_torque(j) > torque_limit_(j) || next_torque(j) < -torque_limit_(j)) {
-      next_torque(j) = next_torque(j) > Scalar(0) ? torque_limit_(j) : -torque_limit_(j);
-      next_torque_rate(j) = (next_torque(j) - torque_(j)) / dt;
+  JointVector next_torque = torque_, next_torque_rate = torque_rate_;  // zero without rigid joints
+  if (has_rigid_) {
+    next_torque = torque_ + dt * torque_rate_ + (Scalar(0.5) * dt * dt) * tau_second;
+    next_torque_rate = torque_rate_ + dt * tau_second;
+    for (int j = 0; j < kNumJoints; ++j) {
+      if (rigid(j) == Scalar(0)) continue;
+      if (next_torque(j) > torque_limit_(j) || next_torque(j) < -torque_limit_(j)) {
+        next_torque(j) = next_torque(j) > Scalar(0) ? torque_limit_(j) : -torque_limit_(j);
+        next_torque_rate(j) = (next_torque(j) - torque_(j)) / dt;
+      }
     }
+    next_torque = rigid.cwiseProduct(next_torque);
+    next_torque_rate = rigid.cwiseProduct(next_torque_rate);
   }
-  next_torque = rigid.cwiseProduct(next_torque);
-  next_torque_rate = rigid.cwiseProduct(next_torque_rate);
 
   // 6. Integrate the extension over the step; propeller speeds at the end of
   // the step (those now are kept from the last step); invert the speed lag.
@@ -656,7 +665,7 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
     new_rate = (new_wrench - wrench_) / dt;
   }
   if (!all_finite(command) || !all_finite(u) || !all_finite(new_wrench) || !all_finite(new_rate) ||
-      !all_finite(next_torque) || !all_finite(next_torque_rate)) {
+      (has_rigid_ && (!all_finite(next_torque) || !all_finite(next_torque_rate)))) {
     safe_command(out);
     return Status::kNonFiniteResult;
   }
