@@ -8,9 +8,12 @@
 # Without --ci every test is built and run on each architecture (by hand).
 # --ci (what scripts/test.sh runs) does not repeat under emulation what a
 # second architecture adds little to:
-#   aarch64  everything except the paper simulation, the hodyn-eval script
-#            test, the add_subdirectory consumer (its find_package twin runs)
-#            and the two lockstep HIL pairs (see docs/cross-linux.md)
+#   aarch64  the labels oracle, core, unit, controller, link, hil and
+#            packaging-cross (built with HODYN_TEST_LABELS), except the
+#            add_subdirectory consumer (its find_package twin runs) and the
+#            two lockstep HIL pairs (see docs/cross-linux.md): not the plant
+#            simulator, the closed loop, the tools' scripts, the paper
+#            simulation or the public-header compile check, which run natively
 #   armhf    only the labels controller and link (the 32-bit build of the
 #            control law, float and double, and of the wire format), built
 #            with HODYN_TEST_LABELS so nothing else is compiled
@@ -30,7 +33,7 @@ case "$target" in
   armhf) arches=(armhf) ;;
   all) arches=(aarch64 armhf) ;;
   -h | --help)
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   *)
     echo "test-cross.sh: unknown target '$target' (aarch64, armhf or all)" >&2
@@ -57,7 +60,9 @@ for arch in "${arches[@]}"; do
   labels=""
   selection=()
   if [[ $ci -eq 1 && $arch == aarch64 ]]; then
-    selection=(-E '^(hil_pair_(udp|pty)|paper_simulation|hodyn_eval_cli|consumer_add_subdirectory)$')
+    labels="oracle;core;unit;controller;link;hil"
+    selection=(-L 'oracle|core|unit|controller|link|hil|packaging-cross'
+      -E '^(hil_pair_(udp|pty)|consumer_add_subdirectory)$')
   elif [[ $ci -eq 1 && $arch == armhf ]]; then
     labels="controller;link"
     selection=(-L 'controller|link')
