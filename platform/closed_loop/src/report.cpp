@@ -9,6 +9,12 @@ namespace {
 
 constexpr double kDeg = 180.0 / 3.14159265358979323846;
 
+bool has_prismatic(const RunSummary& s) {
+  for (std::size_t j = 0; j < s.joint_prismatic.size(); ++j)
+    if (s.joint_prismatic[j]) return true;
+  return false;
+}
+
 }  // namespace
 
 void print_run_summary(const RunSummary& s, std::FILE* out, bool controller_timing) {
@@ -17,11 +23,23 @@ void print_run_summary(const RunSummary& s, std::FILE* out, bool controller_timi
                s.position.max * 1e3);
   std::fprintf(out, "  attitude        RMS %9.5f deg   max %9.5f deg\n", s.attitude.rms * kDeg,
                s.attitude.max * kDeg);
-  std::fprintf(out, "  joints RMS (deg)");
-  for (const auto& j : s.joints) std::fprintf(out, " %8.5f", j.rms * kDeg);
-  std::fprintf(out, "\n  joints max (deg)");
-  for (const auto& j : s.joints) std::fprintf(out, " %8.5f", j.max * kDeg);
-  std::fprintf(out, "\n");
+  if (!has_prismatic(s)) {  // revolute joints only: one unit for the line
+    std::fprintf(out, "  joints RMS (deg)");
+    for (const auto& j : s.joints) std::fprintf(out, " %8.5f", j.rms * kDeg);
+    std::fprintf(out, "\n  joints max (deg)");
+    for (const auto& j : s.joints) std::fprintf(out, " %8.5f", j.max * kDeg);
+    std::fprintf(out, "\n");
+  } else {  // each entry with its unit: deg (revolute) or mm (prismatic)
+    for (int rms = 1; rms >= 0; --rms) {
+      std::fprintf(out, "  joints %s      ", rms ? "RMS" : "max");
+      for (std::size_t j = 0; j < s.joints.size(); ++j) {
+        const double e = rms ? s.joints[j].rms : s.joints[j].max;
+        const bool prismatic = s.joint_prismatic[j];
+        std::fprintf(out, " %8.5f %s", prismatic ? e * 1e3 : e * kDeg, prismatic ? "mm " : "deg");
+      }
+      std::fprintf(out, "\n");
+    }
+  }
   if (controller_timing)
     std::fprintf(out, "  controller step median %.2f us, p99 %.2f us, max %.2f us (%ld steps)\n",
                  s.step_median * 1e6, s.step_p99 * 1e6, s.step_max * 1e6, s.steps);
@@ -41,10 +59,15 @@ std::string json_number(double v) {
 
 std::string run_summary_json_members(const RunSummary& s, const std::string& indent,
                                      bool controller_timing) {
-  const auto list = [&](bool rms) {
+  // Joint errors in SI: the _rad lists hold revolute joints (null for a
+  // prismatic one), the _m lists (only when a joint is prismatic) the reverse.
+  const auto list = [&](bool rms, bool prismatic) {
     std::string out = "[";
-    for (std::size_t j = 0; j < s.joints.size(); ++j)
-      out += (j ? ", " : "") + json_number(rms ? s.joints[j].rms : s.joints[j].max);
+    for (std::size_t j = 0; j < s.joints.size(); ++j) {
+      const bool p = j < s.joint_prismatic.size() && s.joint_prismatic[j];
+      out += (j ? ", " : "") +
+             (p == prismatic ? json_number(rms ? s.joints[j].rms : s.joints[j].max) : "null");
+    }
     return out + "]";
   };
   std::string o;
@@ -61,8 +84,12 @@ std::string run_summary_json_members(const RunSummary& s, const std::string& ind
   member("base_position_error_max_m", json_number(s.position.max));
   member("attitude_error_rms_rad", json_number(s.attitude.rms));
   member("attitude_error_max_rad", json_number(s.attitude.max));
-  member("joint_error_rms_rad", list(true));
-  member("joint_error_max_rad", list(false));
+  member("joint_error_rms_rad", list(true, false));
+  member("joint_error_max_rad", list(false, false));
+  if (has_prismatic(s)) {
+    member("joint_error_rms_m", list(true, true));
+    member("joint_error_max_m", list(false, true));
+  }
   if (controller_timing) {
     member("controller_step_median_s", json_number(s.step_median));
     member("controller_step_p99_s", json_number(s.step_p99));

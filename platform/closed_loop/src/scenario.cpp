@@ -50,38 +50,7 @@ bool parse_scenario(const char* name, Scenario& out) {
 
 ScenarioSetup make_scenario(Scenario s, double plant_step, double sample_period,
                             std::uint64_t seed) {
-  ScenarioSetup setup;
-  setup.plant.step = plant_step;
-  setup.sensors.sample_period = sample_period;
-  setup.sensors.seed = seed;
-  switch (s) {
-    case Scenario::kNominal:
-      break;
-    case Scenario::kMismatch:
-      setup.plant = sim::alternating_mismatch(setup.plant, 0.10);
-      break;
-    case Scenario::kGust: {
-      sim::Gust& g = setup.disturbances.gusts[0];
-      g.start = 10.0;
-      g.duration = 2.0;
-      g.peak_force = Vector3<double>(3.0, -2.0, 1.5);
-      g.peak_torque = Vector3<double>(0.1, -0.1, 0.05);
-      setup.disturbances.num_gusts = 1;
-      break;
-    }
-    case Scenario::kPayload:
-      setup.disturbances.has_payload = true;
-      setup.disturbances.payload.time = 15.0;
-      setup.disturbances.payload.body = 3;
-      setup.disturbances.payload.mass = 0.1;
-      setup.disturbances.payload.offset = Vector3<double>(0.0, 0.0, -0.06);
-      break;
-    case Scenario::kNoiseDelay:
-      setup.sensors.noise = sim::SensorNoise::realistic();
-      setup.sensors.delay = 0.002;
-      break;
-  }
-  return setup;
+  return make_robot_scenario<AerialManipulatorRobot>(s, plant_step, sample_period, seed);
 }
 
 }  // namespace closed_loop

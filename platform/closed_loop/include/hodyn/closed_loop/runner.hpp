@@ -1,12 +1,16 @@
 // hodyn/closed_loop/runner.hpp — the controller plugin against the simulated
-// plant, tracking the Table 3 reference; the closed-loop demo and the
+// plant of any robot type, tracking the robot's reference (the 12-DoF robot:
+// Table 3; any other: robot_reference.hpp); the closed-loop demo and the
 // closed-loop tests both run this.
 //
 // Every control period: the sensor model measures the plant (noise, delay),
-// the Table 3 reference is sampled with derivatives up to snap, the plugin's
+// the reference is sampled with derivatives up to snap, the plugin's
 // update() runs through the C ABI (timed with steady_clock), and the plant
 // integrates the held command over the period. Tracking errors are those of
 // the TRUE plant state against the reference at the same time.
+//
+// run_closed_loop<Robot> is defined in robot_runner.hpp (include it in one
+// .cpp per robot); the 12-DoF robot's is compiled into the library.
 #pragma once
 
 #include <array>
@@ -15,19 +19,23 @@
 #include <vector>
 
 #include "hodyn/closed_loop/scenario.hpp"
+#include "hodyn/models/aerial_manipulator_robot.hpp"
 #include "hodyn/plugin/abi.h"
 
 namespace hodyn {
 namespace closed_loop {
 
-struct RunOptions {
+template <class Robot>
+struct RobotRunOptions {
   Scenario scenario = Scenario::kNominal;
   double duration = 30.0;  ///< s (Table 3: 30 s)
   double control_rate_hz = 1000.0;
   double plant_rate_hz = 8000.0;  ///< integration rate, a multiple of the control rate
   double settle_time = 1.0;       ///< s excluded from the error statistics
   std::uint64_t seed = 1;         ///< sensor noise seed
-  /// The controller; null: "feedback_linearization" from the static registry.
+  /// The controller; null: "feedback_linearization" for Robot::kId from the
+  /// static registry. Either way it is opened only for this robot (identity
+  /// checked: kRobotMismatch otherwise).
   const hodyn_plugin_api* plugin = nullptr;
   /// Record one Sample every this many control steps (0: none).
   int record_every = 10;
@@ -36,17 +44,22 @@ struct RunOptions {
   std::size_t num_parameters = 0;
   /// Replaces make_scenario(scenario, …) when set (plant_step and
   /// sample_period are still taken from the rates above).
-  const ScenarioSetup* custom_setup = nullptr;
+  const RobotScenarioSetup<Robot>* custom_setup = nullptr;
 };
 
-/// One row of the log (SI units; angles in rad).
+/// The 12-DoF robot's options.
+using RunOptions = RobotRunOptions<AerialManipulatorRobot>;
+
+/// One row of the log (SI units; angles in rad, prismatic joints in m).
+/// Entries [0, num_joints) and [0, num_rotors) are used.
 struct Sample {
   double time = 0.0;
   std::array<double, 3> position{}, position_reference{};
   std::array<double, 3> attitude_error{};  ///< log(R_d Rᵀ), world
   double yaw = 0.0, yaw_reference = 0.0;
-  std::array<double, 6> q{}, q_reference{};
-  std::array<double, 6> rotor_speed{}, rotor_command{}, motor_torque{};
+  int num_joints = 0, num_rotors = 0;
+  std::array<double, HODYN_MAX_JOINTS> q{}, q_reference{}, motor_torque{};
+  std::array<double, HODYN_MAX_ROTORS> rotor_speed{}, rotor_command{};
   int status = 0;
   int mode = 0;
 };
@@ -57,11 +70,13 @@ struct ErrorStats {
 };
 
 struct RunSummary {
+  const char* robot = AerialManipulatorRobot::kName;  ///< Robot::kName
   Scenario scenario = Scenario::kNominal;
   double duration = 0.0, control_rate_hz = 0.0, plant_rate_hz = 0.0, settle_time = 0.0;
-  ErrorStats position;                                       ///< |x_d − x| (m)
-  ErrorStats attitude;                                       ///< |log(R_d Rᵀ)| (rad)
-  std::array<ErrorStats, 6> joints{};                        ///< |q_d − q| (rad)
+  ErrorStats position;                ///< |x_d − x| (m)
+  ErrorStats attitude;                ///< |log(R_d Rᵀ)| (rad)
+  std::vector<ErrorStats> joints;     ///< |q_d − q| per joint (rad, or m if prismatic)
+  std::vector<bool> joint_prismatic;  ///< per joint: errors in m (else rad)
   double step_median = 0.0, step_p99 = 0.0, step_max = 0.0;  ///< controller update() (s)
   long steps = 0;
   long saturated_steps = 0;      ///< commands in mode "saturated"
@@ -74,9 +89,14 @@ struct RunSummary {
 };
 
 /// Runs one scenario. kOk, or the first Status that stopped the run (plugin
-/// missing, simulator error).
-Status run_closed_loop(const RunOptions& options, RunSummary& summary,
+/// missing: kInvalidArgument; built for another robot: kRobotMismatch;
+/// simulator error).
+template <class Robot>
+Status run_closed_loop(const RobotRunOptions<Robot>& options, RunSummary& summary,
                        std::vector<Sample>* samples);
+
+extern template Status run_closed_loop<AerialManipulatorRobot>(const RunOptions&, RunSummary&,
+                                                               std::vector<Sample>*);
 
 }  // namespace closed_loop
 }  // namespace hodyn

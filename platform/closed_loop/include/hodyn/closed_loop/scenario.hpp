@@ -1,13 +1,17 @@
-// hodyn/closed_loop/scenario.hpp — the closed-loop test cases: what the plant
-// differs in from the controller's model, what disturbs it, what the sensors do.
+// hodyn/closed_loop/scenario.hpp — the closed-loop test cases for any robot
+// type: what the plant differs in from the controller's model, what disturbs
+// it, what the sensors do.
 //
 //   nominal      plant = the controller's model; exact sensors, no delay
-//   mismatch     masses and inertias ±10 % (base +10 %, links −10/+10/−10 %
-//                down each arm: sim::alternating_mismatch)
+//   mismatch     masses and inertias ±10 % (sim::alternating_mismatch: the
+//                body at tree depth d scaled by 1 + (−1)^d 0.1 — base +10 %,
+//                links −10/+10/−10 % down each branch)
 //   gust         a (1 − cos) gust on the base, 2 s from t = 10 s, peak force
 //                (3, −2, 1.5) N and torque (0.1, −0.1, 0.05) N m (world axes)
-//   payload      0.1 kg picked up at t = 15 s by the tip of the arm at x = +c/2
-//                (body 3, 6 cm below its centre of mass)
+//   payload      0.1 kg picked up at t = 15 s by the end effector
+//                (payload_body<Robot>(): the robot's last body; the 12-DoF
+//                robot: body 3, the tip of the arm at x = +c/2), 6 cm along
+//                −z of that body's frame from its centre of mass
 //   noise_delay  realistic sensor noise (sim::SensorNoise::realistic) and a
 //                2 ms measurement delay
 #pragma once
@@ -33,14 +37,68 @@ const char* scenario_description(Scenario s);
 /// false for an unknown name.
 bool parse_scenario(const char* name, Scenario& out);
 
-struct ScenarioSetup {
-  sim::PlantParameters plant{};
+template <class Robot>
+struct RobotScenarioSetup {
+  sim::RobotPlantParameters<Robot> plant{};  ///< Robot::describe's robot, as the controller's
   sim::Disturbances disturbances{};
   sim::SensorModelParameters sensors{};
 };
 
+/// The body that picks up the payload: the robot's last body (its end
+/// effector in a serial arm).
+template <class Robot>
+constexpr int payload_body() {
+  return Robot::Tree::kNumBodies - 1;
+}
+/// The 12-DoF robot: body 3, the tip of the arm at x = +c/2 (as in seed 000's demo).
+template <>
+constexpr int payload_body<AerialManipulatorRobot>() {
+  return 3;
+}
+
 /// The plant, disturbances and sensors of a scenario; `plant_step` is the
 /// integration step, `sample_period` the control period.
+template <class Robot>
+RobotScenarioSetup<Robot> make_robot_scenario(Scenario s, double plant_step, double sample_period,
+                                              std::uint64_t seed) {
+  RobotScenarioSetup<Robot> setup;
+  setup.plant.step = plant_step;
+  setup.sensors.sample_period = sample_period;
+  setup.sensors.seed = seed;
+  switch (s) {
+    case Scenario::kNominal:
+      break;
+    case Scenario::kMismatch:
+      setup.plant = sim::alternating_mismatch(setup.plant, 0.10);
+      break;
+    case Scenario::kGust: {
+      sim::Gust& g = setup.disturbances.gusts[0];
+      g.start = 10.0;
+      g.duration = 2.0;
+      g.peak_force = Vector3<double>(3.0, -2.0, 1.5);
+      g.peak_torque = Vector3<double>(0.1, -0.1, 0.05);
+      setup.disturbances.num_gusts = 1;
+      break;
+    }
+    case Scenario::kPayload:
+      setup.disturbances.has_payload = true;
+      setup.disturbances.payload.time = 15.0;
+      setup.disturbances.payload.body = payload_body<Robot>();
+      setup.disturbances.payload.mass = 0.1;
+      setup.disturbances.payload.offset = Vector3<double>(0.0, 0.0, -0.06);
+      break;
+    case Scenario::kNoiseDelay:
+      setup.sensors.noise = sim::SensorNoise::realistic();
+      setup.sensors.delay = 0.002;
+      break;
+  }
+  return setup;
+}
+
+// ---- the 12-DoF robot ---------------------------------------------------------
+
+using ScenarioSetup = RobotScenarioSetup<AerialManipulatorRobot>;
+
 ScenarioSetup make_scenario(Scenario s, double plant_step, double sample_period,
                             std::uint64_t seed);
 
