@@ -1,8 +1,11 @@
 // hodyn-demo — the closed-loop demo: the feedback-linearization plugin flies
-// the simulated aerial manipulator along the Table 3 reference (1 m circle,
-// yaw ±25°, joint half-cosines, 30 s) in one or all scenarios, prints the
-// tracking errors and the controller's time per step, and writes a CSV log,
-// PNG plots and, on request, a JSON summary. docs/controller.md explains it.
+// a simulated robot (--robot; default the 12-DoF aerial manipulator along the
+// Table 3 reference: 1 m circle, yaw ±25°, joint half-cosines, 30 s; any other
+// robot along its own reference, docs/closed-loop.md) in one or all
+// scenarios, prints the tracking errors and the controller's time per step,
+// and writes a CSV log, PNG plots and, on request, a JSON summary.
+// docs/controller.md explains it; docs/state-format.md has the command-line
+// contract.
 //
 // Desktop tool: std::vector, std::string and iostreams are fine here.
 #include <dlfcn.h>
@@ -15,23 +18,39 @@
 #include <string>
 #include <vector>
 
-#include "hodyn/closed_loop/report.hpp"
-#include "hodyn/closed_loop/runner.hpp"
-#include "hodyn/plugin/registry.hpp"
+#include "demo_flight.hpp"
+
+#if defined(HODYN_DEMO_OCTO_ARM)
+namespace hodyn_demo {
+int fly_octo_arm(const DemoArgs& args);  // robot_octo_arm.cpp
+}
+#endif
 
 namespace {
 
-using hodyn::Status;
 using namespace hodyn::closed_loop;
+using hodyn_demo::DemoArgs;
+using hodyn_demo::DemoRobot;
+
+/// The robots this hodyn-demo flies, in --list-robots order.
+const DemoRobot kRobots[] = {
+    {hodyn::AerialManipulatorRobot::kName, &hodyn_demo::fly<hodyn::AerialManipulatorRobot>},
+#if defined(HODYN_DEMO_OCTO_ARM)
+    {"octo_arm", &hodyn_demo::fly_octo_arm},
+#endif
+};
 
 const char* kUsage =
     R"(usage: hodyn-demo [options]
 
-Flies the 12-DoF aerial manipulator (TiltHex + two 3-joint elastic arms) along
-the Table 3 reference with the feedback-linearization controller plugin against
-the plant simulator, and reports the tracking errors and the controller's time
-per step.
+Flies a robot with the feedback-linearization controller plugin against the
+plant simulator, and reports the tracking errors and the controller's time per
+step. The default robot is the 12-DoF aerial manipulator (TiltHex + two 3-joint
+elastic arms) along the Table 3 reference; any other robot flies its own
+reference (base circle, yaw oscillation, joint sinusoids within the limits).
 
+  --robot NAME        the robot to fly (default: aerial_manipulator)
+  --list-robots       print the robot names, one a line, and exit
   --scenario NAME     nominal | mismatch | gust | payload | noise_delay | all
                       (default: all, in that order)
   --duration S        simulated time (default 30)
@@ -41,19 +60,11 @@ per step.
   --out DIR           where the CSV logs and PNG plots go (default closed-loop-output)
   --no-plots          CSV only
   --summary-json FILE the printed numbers as JSON (SI units)
-  --plugin PATH       load the controller from a plugin shared library
-                      (default: the statically linked "feedback_linearization")
+  --plugin PATH       load the controller from a plugin shared library built
+                      for the robot (default: the statically linked
+                      "feedback_linearization" of the robot)
   --help
 )";
-
-struct Args {
-  std::vector<Scenario> scenarios;
-  RunOptions run;
-  std::string out_dir = "closed-loop-output";
-  bool plots = true;
-  std::string summary_json;
-  std::string plugin_path;
-};
 
 bool parse_number(const char* s, double& v) {
   char* end = nullptr;
@@ -61,7 +72,7 @@ bool parse_number(const char* s, double& v) {
   return end != s && *end == '\0' && std::isfinite(v);
 }
 
-int parse_args(int argc, char** argv, Args& a) {
+int parse_args(int argc, char** argv, DemoArgs& a) {
   std::string scenario = "all";
   for (int i = 1; i < argc; ++i) {
     const std::string opt = argv[i];
@@ -76,6 +87,13 @@ int parse_args(int argc, char** argv, Args& a) {
     if (opt == "--help" || opt == "-h") {
       std::cout << kUsage;
       return 0;
+    } else if (opt == "--list-robots") {
+      for (const DemoRobot& r : kRobots) std::cout << r.name << "\n";
+      return 0;
+    } else if (opt == "--robot") {
+      const char* s = value();
+      if (s == nullptr) return 2;
+      a.robot = s;
     } else if (opt == "--scenario") {
       const char* s = value();
       if (s == nullptr) return 2;
@@ -87,10 +105,10 @@ int parse_args(int argc, char** argv, Args& a) {
         std::cerr << "hodyn-demo: " << opt << " needs a positive number, got '" << s << "'\n";
         return 2;
       }
-      if (opt == "--duration") a.run.duration = v;
-      if (opt == "--rate") a.run.control_rate_hz = v;
-      if (opt == "--plant-rate") a.run.plant_rate_hz = v;
-      if (opt == "--seed") a.run.seed = static_cast<std::uint64_t>(v);
+      if (opt == "--duration") a.duration = v;
+      if (opt == "--rate") a.control_rate_hz = v;
+      if (opt == "--plant-rate") a.plant_rate_hz = v;
+      if (opt == "--seed") a.seed = static_cast<std::uint64_t>(v);
     } else if (opt == "--out") {
       const char* s = value();
       if (s == nullptr) return 2;
@@ -121,59 +139,37 @@ int parse_args(int argc, char** argv, Args& a) {
     }
     a.scenarios.push_back(s);
   }
-  if (a.run.control_rate_hz < 500.0 || a.run.control_rate_hz > 4000.0) {
+  if (a.control_rate_hz < 500.0 || a.control_rate_hz > 4000.0) {
     std::cerr << "hodyn-demo: --rate must be within 500..4000 Hz\n";
     return 2;
   }
-  const double ratio = a.run.plant_rate_hz / a.run.control_rate_hz;
-  if (ratio < 1.0 || std::abs(ratio - std::round(ratio)) > 1e-9 || a.run.plant_rate_hz < 4000.0) {
+  const double ratio = a.plant_rate_hz / a.control_rate_hz;
+  if (ratio < 1.0 || std::abs(ratio - std::round(ratio)) > 1e-9 || a.plant_rate_hz < 4000.0) {
     std::cerr << "hodyn-demo: --plant-rate must be >= 4000 Hz and a multiple of --rate\n";
     return 2;
   }
   return -1;
 }
 
-void write_csv(const std::string& path, const std::vector<Sample>& rows) {
-  std::ofstream f(path);
-  f << "t,x,y,z,x_ref,y_ref,z_ref,att_err_x,att_err_y,att_err_z,yaw,yaw_ref";
-  for (int j = 1; j <= 6; ++j) f << ",q" << j;
-  for (int j = 1; j <= 6; ++j) f << ",q" << j << "_ref";
-  for (int j = 1; j <= 6; ++j) f << ",rotor" << j;
-  for (int j = 1; j <= 6; ++j) f << ",rotor" << j << "_cmd";
-  for (int j = 1; j <= 6; ++j) f << ",u" << j;
-  f << ",status,mode\n";
-  f.precision(10);
-  for (const Sample& r : rows) {
-    f << r.time;
-    for (double v : r.position) f << ',' << v;
-    for (double v : r.position_reference) f << ',' << v;
-    for (double v : r.attitude_error) f << ',' << v;
-    f << ',' << r.yaw << ',' << r.yaw_reference;
-    for (double v : r.q) f << ',' << v;
-    for (double v : r.q_reference) f << ',' << v;
-    for (double v : r.rotor_speed) f << ',' << v;
-    for (double v : r.rotor_command) f << ',' << v;
-    for (double v : r.motor_torque) f << ',' << v;
-    f << ',' << r.status << ',' << r.mode << '\n';
-  }
-}
-
-void write_json(const std::string& path, const std::vector<RunSummary>& all) {
-  std::ofstream f(path);
-  f << "{\n  \"scenarios\": [\n";
-  for (std::size_t i = 0; i < all.size(); ++i)
-    f << "    {\n"
-      << run_summary_json_members(all[i], "      ") << "\n"
-      << "    }" << (i + 1 < all.size() ? "," : "") << "\n";
-  f << "  ]\n}\n";
+const DemoRobot* find_robot(const std::string& name) {
+  for (const DemoRobot& r : kRobots)
+    if (name == r.name) return &r;
+  return nullptr;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Args args;
+  DemoArgs args;
   const int parsed = parse_args(argc, argv, args);
   if (parsed >= 0) return parsed;
+  const DemoRobot* robot = find_robot(args.robot);
+  if (robot == nullptr) {
+    std::string names;
+    for (const DemoRobot& r : kRobots) names += (names.empty() ? "" : ", ") + std::string(r.name);
+    std::cerr << "hodyn-demo: unknown robot '" << args.robot << "' (" << names << ")\n";
+    return 2;
+  }
 
   void* library = nullptr;
   if (!args.plugin_path.empty()) {
@@ -186,59 +182,12 @@ int main(int argc, char** argv) {
     if (entry == nullptr) {
       std::cerr << "hodyn-demo: " << args.plugin_path << " has no " << HODYN_PLUGIN_ENTRY_SYMBOL
                 << "\n";
+      dlclose(library);
       return 1;
     }
-    args.run.plugin = entry();
+    args.plugin = entry();
   }
-  const hodyn_plugin_api* api =
-      args.run.plugin != nullptr ? args.run.plugin
-                                 : hodyn::plugin::plugin_registry().find("feedback_linearization");
-  if (api == nullptr) {
-    std::cerr << "hodyn-demo: no controller plugin\n";
-    return 1;
-  }
-  std::printf(
-      "hodyn closed-loop demo: controller plugin \"%s\" (%s, %zu bytes) at %.0f Hz,\n"
-      "plant integrated at %.0f Hz, Table 3 reference for %.1f s; errors after %.1f s.\n",
-      api->name, args.plugin_path.empty() ? "statically linked" : args.plugin_path.c_str(),
-      api->instance_size, args.run.control_rate_hz, args.run.plant_rate_hz, args.run.duration,
-      args.run.settle_time);
-
-  std::string mkdir = "mkdir -p '" + args.out_dir + "'";
-  if (std::system(mkdir.c_str()) != 0) {
-    std::cerr << "hodyn-demo: cannot create " << args.out_dir << "\n";
-    return 1;
-  }
-  std::vector<RunSummary> summaries;
-  bool all_stable = true;
-  for (Scenario scenario : args.scenarios) {
-    RunOptions run = args.run;
-    run.scenario = scenario;
-    RunSummary summary;
-    std::vector<Sample> samples;
-    const Status s = run_closed_loop(run, summary, &samples);
-    if (s != Status::kOk) {
-      std::cerr << "hodyn-demo: scenario " << scenario_name(scenario)
-                << " failed: " << hodyn::to_string(s) << "\n";
-      return 1;
-    }
-    print_run_summary(summary, stdout);
-    all_stable = all_stable && summary.stable;
-    summaries.push_back(summary);
-    const std::string csv = args.out_dir + "/closed_loop_" + scenario_name(scenario) + ".csv";
-    write_csv(csv, samples);
-    if (args.plots) {
-      const char* env = std::getenv("HODYN_PYTHON");
-      const std::string python = env != nullptr ? env : HODYN_DEMO_PYTHON;
-      const std::string cmd = "'" + python + "' '" + HODYN_DEMO_PLOT_SCRIPT + "' '" + csv + "' '" +
-                              args.out_dir + "' " + scenario_name(scenario);
-      if (std::system(cmd.c_str()) != 0)
-        std::cerr << "hodyn-demo: plotting failed (python3 with matplotlib needed; set "
-                     "HODYN_PYTHON to choose the interpreter) — the CSV is written\n";
-    }
-  }
-  if (!args.summary_json.empty()) write_json(args.summary_json, summaries);
-  std::printf("\nCSV logs%s in %s/\n", args.plots ? " and PNG plots" : "", args.out_dir.c_str());
+  const int code = robot->fly(args);
   if (library != nullptr) dlclose(library);
-  return all_stable ? 0 : 3;
+  return code;
 }

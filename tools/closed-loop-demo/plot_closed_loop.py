@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Plots of one hodyn-demo closed-loop run.
 
-Usage: plot_closed_loop.py CSV OUTDIR SCENARIO
+Usage: plot_closed_loop.py CSV OUTDIR SCENARIO [--rotor-limits MIN MAX]
+                           [--torque-limit U] [--prismatic J[,J...]]
+
+Any number of joints (columns q1.., u1..) and rotors (rotor1..). Without
+options the limits drawn are the 12-DoF robot's; --prismatic names the
+1-based joints plotted in mm (the others in deg).
 
 Writes into OUTDIR:
   closed_loop_SCENARIO_tracking.png    base path (x-y), z, yaw and joints: reference vs actual
@@ -26,13 +31,43 @@ ROTOR_LIMITS = (100.0, 1200.0)  # rad/s, models/actuation.hpp defaults
 TORQUE_LIMIT = 5.0  # N m
 
 
+def count(names, stem):
+    n = 0
+    while f"{stem}{n + 1}" in names:
+        n += 1
+    return n
+
+
 def main():
-    if len(sys.argv) != 4:
+    args = sys.argv[1:]
+    if len(args) < 3:
         print(__doc__)
         return 2
-    csv, outdir, scenario = sys.argv[1:]
+    csv, outdir, scenario = args[:3]
+    rotor_limits, torque_limit, prismatic = ROTOR_LIMITS, TORQUE_LIMIT, set()
+    rest = args[3:]
+    try:
+        while rest:
+            if rest[0] == "--rotor-limits":
+                rotor_limits, rest = (float(rest[1]), float(rest[2])), rest[3:]
+            elif rest[0] == "--torque-limit":
+                torque_limit, rest = float(rest[1]), rest[2:]
+            elif rest[0] == "--prismatic":
+                prismatic, rest = {int(j) for j in rest[1].split(",")}, rest[2:]
+            else:
+                raise ValueError(rest[0])
+    except (IndexError, ValueError) as e:
+        print(f"plot_closed_loop.py: bad option {e}", file=sys.stderr)
+        return 2
+    if len(args) == 3:
+        torque_limit = TORQUE_LIMIT
+    elif "--torque-limit" not in args:
+        torque_limit = None
     d = np.genfromtxt(csv, delimiter=",", names=True)
     t = d["t"]
+    nj, nr = count(d.dtype.names, "q"), count(d.dtype.names, "rotor")
+    scale = {j: (1e3 if j in prismatic else DEG) for j in range(1, nj + 1)}
+    unit = "deg; " + ", ".join(f"q{j} mm" for j in sorted(prismatic)) if prismatic else "deg"
     prefix = os.path.join(outdir, f"closed_loop_{scenario}")
 
     fig, ax = plt.subplots(2, 2, figsize=(11, 7.5))
@@ -49,10 +84,10 @@ def main():
     ax[1, 0].plot(t, d["yaw"] * DEG, "C0-", lw=1.0, label="actual")
     ax[1, 0].set(xlabel="t (s)", ylabel="yaw (deg)", title="base yaw")
     ax[1, 0].legend()
-    for j in range(1, 7):
-        ax[1, 1].plot(t, d[f"q{j}_ref"] * DEG, "k-", lw=2.5, alpha=0.3)
-        ax[1, 1].plot(t, d[f"q{j}"] * DEG, lw=1.0, label=f"q{j}")
-    ax[1, 1].set(xlabel="t (s)", ylabel="joint (deg)", title="joints (grey: reference)")
+    for j in range(1, nj + 1):
+        ax[1, 1].plot(t, d[f"q{j}_ref"] * scale[j], "k-", lw=2.5, alpha=0.3)
+        ax[1, 1].plot(t, d[f"q{j}"] * scale[j], lw=1.0, label=f"q{j}")
+    ax[1, 1].set(xlabel="t (s)", ylabel=f"joint ({unit})", title="joints (grey: reference)")
     ax[1, 1].legend(ncol=3, fontsize=8)
     fig.suptitle(f"hodyn closed loop, scenario {scenario}: reference vs actual")
     fig.tight_layout()
@@ -67,9 +102,10 @@ def main():
     ax[0].set(ylabel="|x_d − x| (mm)", title="base position error")
     ax[1].semilogy(t, np.maximum(att * DEG, floor), "C1")
     ax[1].set(ylabel="|log(R_d Rᵀ)| (deg)", title="attitude error")
-    for j in range(1, 7):
-        ax[2].semilogy(t, np.maximum(np.abs(d[f"q{j}_ref"] - d[f"q{j}"]) * DEG, floor), lw=0.8, label=f"q{j}")
-    ax[2].set(xlabel="t (s)", ylabel="|q_d − q| (deg)", title="joint errors")
+    for j in range(1, nj + 1):
+        ax[2].semilogy(t, np.maximum(np.abs(d[f"q{j}_ref"] - d[f"q{j}"]) * scale[j], floor), lw=0.8,
+                       label=f"q{j}")
+    ax[2].set(xlabel="t (s)", ylabel=f"|q_d − q| ({unit})", title="joint errors")
     ax[2].legend(ncol=6, fontsize=8)
     for a in ax:
         a.grid(True, which="both", alpha=0.3)
@@ -79,10 +115,10 @@ def main():
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(10, 5))
-    for i in range(1, 7):
+    for i in range(1, nr + 1):
         line = ax.plot(t, d[f"rotor{i}"], lw=1.0, label=f"ω{i}")[0]
         ax.plot(t, d[f"rotor{i}_cmd"], lw=0.5, ls=":", color=line.get_color())
-    for lim in ROTOR_LIMITS:
+    for lim in rotor_limits:
         ax.axhline(lim, color="r", lw=0.8, ls="--")
     ax.set(xlabel="t (s)", ylabel="propeller speed (rad/s)",
            title=f"scenario {scenario}: propeller speeds (dotted: commanded; red: limits)")
@@ -92,11 +128,13 @@ def main():
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(10, 5))
-    for j in range(1, 7):
-        ax.plot(t, d[f"u{j}"], lw=1.0, label=f"u{j}")
-    for lim in (-TORQUE_LIMIT, TORQUE_LIMIT):
-        ax.axhline(lim, color="r", lw=0.8, ls="--")
-    ax.set(xlabel="t (s)", ylabel="motor torque (N m)", title=f"scenario {scenario}: motor torques")
+    for j in range(1, nj + 1):
+        ax.plot(t, d[f"u{j}"], lw=1.0, label=f"u{j}" + (" (N)" if j in prismatic else ""))
+    if torque_limit is not None:
+        for lim in (-torque_limit, torque_limit):
+            ax.axhline(lim, color="r", lw=0.8, ls="--")
+    ax.set(xlabel="t (s)", ylabel="motor torque (N m" + ("; N if prismatic)" if prismatic else ")"),
+           title=f"scenario {scenario}: motor torques")
     ax.legend(ncol=6, fontsize=8)
     fig.tight_layout()
     fig.savefig(prefix + "_torques.png", dpi=DPI)

@@ -1,0 +1,199 @@
+// hodyn-demo: one robot flown through the chosen scenarios — printed summary,
+// CSV log (a column per joint and rotor), PNG plots, JSON summary. Generic
+// over the robot type; main.cpp picks the robot (--robot NAME).
+//
+// Desktop tool: std::vector, std::string and iostreams are fine here.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "hodyn/closed_loop/report.hpp"
+#include "hodyn/closed_loop/robot_reference.hpp"
+#include "hodyn/closed_loop/runner.hpp"
+#include "hodyn/plugin/registry.hpp"
+#include "hodyn/plugin/robot_identity.hpp"
+
+namespace hodyn_demo {
+
+/// The command line, parsed (main.cpp).
+struct DemoArgs {
+  std::string robot = "aerial_manipulator";
+  std::vector<hodyn::closed_loop::Scenario> scenarios;
+  double duration = 30.0, control_rate_hz = 1000.0, plant_rate_hz = 8000.0, settle_time = 1.0;
+  std::uint64_t seed = 1;
+  std::string out_dir = "closed-loop-output";
+  bool plots = true;
+  std::string summary_json;
+  std::string plugin_path;
+  const hodyn_plugin_api* plugin = nullptr;  ///< from --plugin, else null (the registry's)
+};
+
+/// A robot hodyn-demo can fly: its name and its flight (exit code as main's).
+struct DemoRobot {
+  const char* name;
+  int (*fly)(const DemoArgs&);
+};
+
+inline void write_csv(const std::string& path, const std::vector<hodyn::closed_loop::Sample>& rows,
+                      int num_joints, int num_rotors) {
+  std::ofstream f(path);
+  f << "t,x,y,z,x_ref,y_ref,z_ref,att_err_x,att_err_y,att_err_z,yaw,yaw_ref";
+  for (int j = 1; j <= num_joints; ++j) f << ",q" << j;
+  for (int j = 1; j <= num_joints; ++j) f << ",q" << j << "_ref";
+  for (int j = 1; j <= num_rotors; ++j) f << ",rotor" << j;
+  for (int j = 1; j <= num_rotors; ++j) f << ",rotor" << j << "_cmd";
+  for (int j = 1; j <= num_joints; ++j) f << ",u" << j;
+  f << ",status,mode\n";
+  f.precision(10);
+  const auto nj = static_cast<std::size_t>(num_joints);
+  const auto nr = static_cast<std::size_t>(num_rotors);
+  for (const hodyn::closed_loop::Sample& r : rows) {
+    f << r.time;
+    for (double v : r.position) f << ',' << v;
+    for (double v : r.position_reference) f << ',' << v;
+    for (double v : r.attitude_error) f << ',' << v;
+    f << ',' << r.yaw << ',' << r.yaw_reference;
+    for (std::size_t j = 0; j < nj; ++j) f << ',' << r.q[j];
+    for (std::size_t j = 0; j < nj; ++j) f << ',' << r.q_reference[j];
+    for (std::size_t i = 0; i < nr; ++i) f << ',' << r.rotor_speed[i];
+    for (std::size_t i = 0; i < nr; ++i) f << ',' << r.rotor_command[i];
+    for (std::size_t j = 0; j < nj; ++j) f << ',' << r.motor_torque[j];
+    f << ',' << r.status << ',' << r.mode << '\n';
+  }
+}
+
+inline void write_json(const std::string& path, const char* robot,
+                       const std::vector<hodyn::closed_loop::RunSummary>& all) {
+  std::ofstream f(path);
+  f << "{\n  \"robot\": \"" << robot << "\",\n  \"scenarios\": [\n";
+  for (std::size_t i = 0; i < all.size(); ++i)
+    f << "    {\n"
+      << hodyn::closed_loop::run_summary_json_members(all[i], "      ") << "\n"
+      << "    }" << (i + 1 < all.size() ? "," : "") << "\n";
+  f << "  ]\n}\n";
+}
+
+/// The plot script's extra arguments for robot `Robot`: rotor speed limits,
+/// the motor torque limit when every joint has the same one, the prismatic
+/// joints (plotted in mm).
+template <class Robot>
+std::string plot_arguments() {
+  const auto robot = hodyn::sim::default_description<Robot>();
+  double low = 1e300, high = 0.0;
+  for (const auto& r : robot.rotors.rotors) {
+    low = std::min(low, r.min_speed);
+    high = std::max(high, r.max_speed);
+  }
+  char buf[128];
+  std::snprintf(buf, sizeof buf, " --rotor-limits %.6g %.6g", low, high);
+  std::string out = buf;
+  const double u = robot.actuators[0].torque_limit;
+  bool same = true;
+  for (const auto& a : robot.actuators) same = same && a.torque_limit == u;
+  if (same) {
+    std::snprintf(buf, sizeof buf, " --torque-limit %.6g", u);
+    out += buf;
+  }
+  std::string prismatic;
+  for (int j = 0; j < static_cast<int>(robot.actuators.size()); ++j)
+    if (hodyn::closed_loop::joint_is_prismatic<Robot>(j))
+      prismatic += (prismatic.empty() ? "" : ",") + std::to_string(j + 1);
+  if (!prismatic.empty()) out += " --prismatic " + prismatic;
+  return out;
+}
+
+/// Flies robot `Robot` through args.scenarios (hodyn-demo's main loop).
+template <class Robot>
+int fly(const DemoArgs& args) {
+  using namespace hodyn::closed_loop;
+  constexpr bool kTable3 = std::is_same<Robot, hodyn::AerialManipulatorRobot>::value;
+  constexpr int nj = Robot::Tree::kNumBodies - 1;
+  const hodyn_plugin_api* api = args.plugin != nullptr ? args.plugin
+                                                       : hodyn::plugin::plugin_registry().find(
+                                                             "feedback_linearization", Robot::kId);
+  if (api == nullptr) {
+    std::cerr << "hodyn-demo: no controller plugin for robot " << Robot::kName << "\n";
+    return 1;
+  }
+  if (api->abi_version == HODYN_PLUGIN_ABI_VERSION &&
+      hodyn::plugin::compare_robots(hodyn::plugin::robot_identity<Robot>(),
+                                    hodyn::plugin::robot_of(*api)) != hodyn::Status::kOk) {
+    std::cerr << "hodyn-demo: the plugin " << args.plugin_path << " is built for robot '"
+              << (api->robot_name != nullptr ? api->robot_name : "?") << "', not '" << Robot::kName
+              << "'\n";
+    return 1;
+  }
+  const char* source = args.plugin_path.empty() ? "statically linked" : args.plugin_path.c_str();
+  if (kTable3) {
+    std::printf(
+        "hodyn closed-loop demo: controller plugin \"%s\" (%s, %zu bytes) at %.0f Hz,\n"
+        "plant integrated at %.0f Hz, Table 3 reference for %.1f s; errors after %.1f s.\n",
+        api->name, source, api->instance_size, args.control_rate_hz, args.plant_rate_hz,
+        args.duration, args.settle_time);
+  } else {
+    std::printf(
+        "hodyn closed-loop demo: robot %s (%d joints, %d rotors), controller plugin \"%s\"\n"
+        "(%s, %zu bytes) at %.0f Hz, plant integrated at %.0f Hz, the robot's own\n"
+        "reference (docs/closed-loop.md) for %.1f s; errors after %.1f s.\n",
+        Robot::kName, nj, Robot::kNumRotors, api->name, source, api->instance_size,
+        args.control_rate_hz, args.plant_rate_hz, args.duration, args.settle_time);
+    std::printf("Joint errors: revolute joints in deg, prismatic joints in mm.\n");
+  }
+
+  std::string mkdir = "mkdir -p '" + args.out_dir + "'";
+  if (std::system(mkdir.c_str()) != 0) {
+    std::cerr << "hodyn-demo: cannot create " << args.out_dir << "\n";
+    return 1;
+  }
+  // The 12-DoF robot's files keep their names; another robot's carry its name.
+  const std::string prefix = kTable3 ? "" : std::string(Robot::kName) + "_";
+  const std::string extra = kTable3 ? "" : plot_arguments<Robot>();
+  std::vector<RunSummary> summaries;
+  bool all_stable = true;
+  for (Scenario scenario : args.scenarios) {
+    RobotRunOptions<Robot> run;
+    run.scenario = scenario;
+    run.duration = args.duration;
+    run.control_rate_hz = args.control_rate_hz;
+    run.plant_rate_hz = args.plant_rate_hz;
+    run.settle_time = args.settle_time;
+    run.seed = args.seed;
+    run.plugin = api;
+    RunSummary summary;
+    std::vector<Sample> samples;
+    const hodyn::Status s = run_closed_loop(run, summary, &samples);
+    if (s != hodyn::Status::kOk) {
+      std::cerr << "hodyn-demo: scenario " << scenario_name(scenario)
+                << " failed: " << hodyn::to_string(s) << "\n";
+      return 1;
+    }
+    print_run_summary(summary, stdout);
+    all_stable = all_stable && summary.stable;
+    summaries.push_back(summary);
+    const std::string label = prefix + scenario_name(scenario);
+    const std::string csv = args.out_dir + "/closed_loop_" + label + ".csv";
+    write_csv(csv, samples, nj, Robot::kNumRotors);
+    if (args.plots) {
+      const char* env = std::getenv("HODYN_PYTHON");
+      const std::string python = env != nullptr ? env : HODYN_DEMO_PYTHON;
+      const std::string cmd = "'" + python + "' '" + HODYN_DEMO_PLOT_SCRIPT + "' '" + csv + "' '" +
+                              args.out_dir + "' " + label + extra;
+      if (std::system(cmd.c_str()) != 0)
+        std::cerr << "hodyn-demo: plotting failed (python3 with matplotlib needed; set "
+                     "HODYN_PYTHON to choose the interpreter) — the CSV is written\n";
+    }
+  }
+  if (!args.summary_json.empty()) write_json(args.summary_json, Robot::kName, summaries);
+  std::printf("\nCSV logs%s in %s/\n", args.plots ? " and PNG plots" : "", args.out_dir.c_str());
+  return all_stable ? 0 : 3;
+}
+
+}  // namespace hodyn_demo
