@@ -139,6 +139,39 @@ bool LinkEndpoint::open(const char* tool, const LinkOptions& o) {
   return true;
 }
 
+int run_robot_tool(const char* tool, const ToolRobot* robots, std::size_t count, int argc,
+                   char** argv) {
+  const ToolRobot* chosen = count > 0 ? &robots[0] : nullptr;
+  for (int i = 1; i < argc; ++i) {
+    const std::string opt = argv[i];
+    if (opt == "--list-robots") {
+      for (std::size_t r = 0; r < count; ++r) std::printf("%s\n", robots[r].name);
+      return 0;
+    }
+    if (opt != "--robot") continue;
+    if (i + 1 >= argc) {
+      std::cerr << tool << ": --robot needs a robot name (see --list-robots)\n";
+      return 2;
+    }
+    chosen = nullptr;
+    for (std::size_t r = 0; r < count; ++r)
+      if (std::strcmp(argv[i + 1], robots[r].name) == 0) chosen = &robots[r];
+    if (chosen == nullptr) {
+      std::string names;
+      for (std::size_t r = 0; r < count; ++r)
+        names += (r > 0 ? ", " : "") + std::string(robots[r].name);
+      std::cerr << tool << ": unknown robot '" << argv[i + 1] << "' (" << names << ")\n";
+      return 2;
+    }
+    ++i;
+  }
+  if (chosen == nullptr) {
+    std::cerr << tool << ": no robot compiled in\n";
+    return 1;
+  }
+  return chosen->run(argc, argv);
+}
+
 void JsonObject::number(const std::string& key, double v) {
   members_.emplace_back(key, closed_loop::json_number(v));
 }

@@ -63,6 +63,20 @@ class LinkEndpoint {
   std::string description_;
 };
 
+/// One robot an in-tree tool flies: its name (--robot) and the program
+/// for it (run_hodyn_fc<Robot> / run_hodyn_sim<Robot>).
+struct ToolRobot {
+  const char* name;
+  int (*run)(int argc, char** argv);
+};
+
+/// hodyn-fc / hodyn-sim's robot choice: --list-robots prints the names, one a
+/// line, and returns 0; --robot NAME runs that robot's program (an unknown
+/// name or a missing value: one line on stderr, 2); no --robot: the first
+/// robot. The program sees all of argv (its --robot is then its own name).
+int run_robot_tool(const char* tool, const ToolRobot* robots, std::size_t count, int argc,
+                   char** argv);
+
 /// The receive step and the chunked parser feed (hodyn/link/receive.hpp).
 using link::parse_bytes;
 using link::receive_once;

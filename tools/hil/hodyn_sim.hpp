@@ -1,0 +1,804 @@
+// hodyn_sim.hpp — the program hodyn-sim for any robot type: the plant side
+// of the hardware-in-the-loop pair: the plant simulator, the sensor model and
+// the reference of the closed-loop scenarios (the 12-DoF robot: Table 3; any
+// other robot: its own, hodyn/closed_loop/robot_reference.hpp), talking to
+// hodyn-fc over a real link (UDP or serial / pty), with seeded fault
+// injection in both directions. docs/hil.md describes it.
+//
+//   int main(int argc, char** argv) {
+//     return hodyn::hil_tools::run_hodyn_sim<my_robot::Robot>(argc, argv, "my_robot-sim");
+//   }
+//
+// Desktop tool: std::vector, std::string and iostreams are fine here; the
+// fault injectors are the fixed-size hodyn::hil::FaultInjector.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "hil_common.hpp"
+#include "hodyn/closed_loop/report.hpp"
+#include "hodyn/closed_loop/robot_reference.hpp"
+#include "hodyn/closed_loop/scenario.hpp"
+#include "hodyn/closed_loop/tracking.hpp"
+#include "hodyn/hil/fault_injector.hpp"
+#include "hodyn/hil/frame_splitter.hpp"
+#include "hodyn/link/handshake.hpp"
+#include "hodyn/plugin/frames.hpp"
+#include "hodyn/plugin/robot_identity.hpp"
+#include "hodyn/posix/periodic_loop.hpp"
+#include "hodyn/posix/stop_signal.hpp"
+#include "hodyn/simulator/simulator.hpp"
+
+namespace hodyn {
+namespace hil_tools {
+namespace sim_program {
+
+namespace cl = hodyn::closed_loop;
+namespace tools = hodyn::hil_tools;
+
+inline constexpr std::uint32_t kNoTag = 0xFFFFFFFFu;
+/// Exit status when the controller flies another robot (the HELLO handshake).
+inline constexpr int kExitRobotMismatch = 3;
+
+inline constexpr const char* kUsage =
+    R"( [options]
+
+The plant side of the hardware-in-the-loop pair (docs/hil.md): simulates the
+robot, sends SENSORS and REFERENCE frames to hodyn-fc every control period
+and applies the COMMANDs it answers with. The 12-DoF aerial manipulator flies
+the Table 3 reference, any other robot its own (docs/closed-loop.md).
+
+robot:
+  --robot NAME         the robot to simulate (default: aerial_manipulator; an
+                       unknown name: exit 2)
+  --list-robots        print the robot names, one a line, and exit
+scenario (as hodyn-demo):
+  --scenario NAME      nominal | mismatch | gust | payload | noise_delay (default nominal)
+  --duration S         simulated time (default 10)
+  --rate HZ            control rate, 100..4000 (default 1000)
+  --plant-rate HZ      integration rate, a multiple of --rate (default 8000)
+  --seed N             sensor-noise and fault seed (default 1)
+  --settle S           seconds left out of the error statistics (default 1)
+link (exactly one):
+  --udp LOCAL_PORT:REMOTE_HOST:REMOTE_PORT
+  --serial PATH        a tty
+  --serial-pty         create a pseudo-terminal pair, use its master end and
+                       print the slave path (give it to hodyn-fc --serial)
+  --pty-path-file FILE also write the slave path to FILE
+  --baud N             serial rate (default 921600; a pty ignores it)
+loop:
+  --mode lockstep|realtime
+                       lockstep (default): each period waits for the command
+                       answering its sensor frame; realtime: a periodic loop
+                       at --rate applies whatever arrived by the period's end
+  --command-timeout-ms MS
+                       lockstep: longest wait for a command (default 50)
+  --start-timeout S    wait this long for hodyn-fc's first answer (default 10)
+  --robot-id-override HEX
+                       test hook: claim robot id HEX in the HELLO instead of the
+                       simulated robot's (the pair must refuse to run)
+  --fifo PRIO --lock-memory --cpu N
+                       realtime: best-effort real-time setup
+faults (both directions, seeded by --seed, simulated time):
+  --drop P             fraction of frames lost
+  --delay-ms MIN:MAX   each frame delayed uniformly in [MIN, MAX] ms
+  --corrupt P          fraction of frames with 1-3 bytes changed
+  --outage START_S:DURATION_S
+                       nothing passes either way in that window
+  --duplicate P        fraction of frames sent twice
+  --reorder P          fraction of frames swapped with the next one
+output:
+  --summary-json FILE  tracking errors (SI) and link counters as JSON
+  --help
+)";
+
+struct Args {
+  cl::Scenario scenario = cl::Scenario::kNominal;
+  double duration = 10.0, rate = 1000.0, plant_rate = 8000.0, settle = 1.0;
+  std::uint64_t seed = 1;
+  bool realtime = false;
+  double command_timeout = 0.050, start_timeout = 10.0;
+  hil::FaultConfig faults;
+  tools::LinkOptions link;
+  posix::RealtimeOptions rt;
+  std::string summary_json;
+  bool override_robot_id = false;
+  std::uint32_t robot_id_override = 0;
+  bool list_robots = false;
+};
+
+// A 32-bit hexadecimal number ("0x" optional).
+inline bool parse_hex_u32(const char* text, std::uint32_t& value) {
+  std::string t = text;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) t = t.substr(2);
+  if (t.empty() || t.size() > 8) return false;
+  std::uint32_t v = 0;
+  for (char c : t) {
+    int d = -1;
+    if (c >= '0' && c <= '9') d = c - '0';
+    if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    if (d < 0) return false;
+    v = (v << 4) | static_cast<std::uint32_t>(d);
+  }
+  value = v;
+  return true;
+}
+
+/// Parses the options of a hodyn-sim built for one robot, `robot_name`:
+/// --robot must name it. -1: go on; otherwise the exit status.
+inline int parse_args(const char* tool, const char* robot_name, int argc, char** argv, Args& a) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string opt = argv[i];
+    const bool has_value = tools::option_takes_value(opt) && i + 1 < argc;
+    const char* value = has_value ? argv[i + 1] : nullptr;
+    int r = tools::parse_link_option(tool, opt, value, has_value, a.link);
+    if (r == 0) r = tools::parse_realtime_option(tool, opt, value, has_value, a.rt);
+    if (r < 0) return 2;
+    if (r > 0) {
+      if (tools::option_takes_value(opt)) ++i;
+      continue;
+    }
+    if (opt == "--help" || opt == "-h") {
+      std::cout << "usage: " << tool << kUsage;
+      return 0;
+    }
+    if (opt == "--list-robots") {
+      a.list_robots = true;
+      continue;
+    }
+    if (!has_value) {
+      std::cerr << tool << ": unknown option or missing value '" << opt << "' (see --help)\n";
+      return 2;
+    }
+    ++i;
+    double v = 0.0, w = 0.0;
+    const auto bad = [&](const char* what) {
+      std::cerr << tool << ": " << opt << " needs " << what << ", got '" << value << "'\n";
+      return 2;
+    };
+    if (opt == "--robot") {
+      if (std::string(value) != robot_name) {
+        std::cerr << tool << ": unknown robot '" << value << "' (" << robot_name << ")\n";
+        return 2;
+      }
+    } else if (opt == "--scenario") {
+      if (!cl::parse_scenario(value, a.scenario)) return bad("a scenario name");
+    } else if (opt == "--mode") {
+      const std::string m = value;
+      if (m != "lockstep" && m != "realtime") return bad("lockstep or realtime");
+      a.realtime = m == "realtime";
+    } else if (opt == "--summary-json") {
+      a.summary_json = value;
+    } else if (opt == "--robot-id-override") {
+      if (!parse_hex_u32(value, a.robot_id_override)) return bad("a hexadecimal robot id");
+      a.override_robot_id = true;
+    } else if (opt == "--delay-ms" || opt == "--outage") {
+      if (!tools::parse_pair(value, v, w) || v < 0.0 || w < 0.0) return bad("A:B (>= 0)");
+      if (opt == "--delay-ms") {
+        if (w < v) return bad("MIN:MAX with MIN <= MAX");
+        a.faults.delay_min = v * 1e-3;
+        a.faults.delay_max = w * 1e-3;
+      } else {
+        a.faults.outage_start = v;
+        a.faults.outage_duration = w;
+      }
+    } else if (opt == "--drop" || opt == "--corrupt" || opt == "--duplicate" ||
+               opt == "--reorder") {
+      if (!tools::parse_number(value, v) || v < 0.0 || v > 1.0) return bad("a fraction 0..1");
+      if (opt == "--drop") a.faults.drop = v;
+      if (opt == "--corrupt") a.faults.corrupt = v;
+      if (opt == "--duplicate") a.faults.duplicate = v;
+      if (opt == "--reorder") a.faults.reorder = v;
+    } else if (opt == "--settle") {
+      if (!tools::parse_number(value, v) || v < 0.0) return bad("a number >= 0");
+      a.settle = v;
+    } else if (opt == "--duration" || opt == "--rate" || opt == "--plant-rate" || opt == "--seed" ||
+               opt == "--command-timeout-ms" || opt == "--start-timeout") {
+      if (!tools::parse_number(value, v) || v <= 0.0) return bad("a positive number");
+      if (opt == "--duration") a.duration = v;
+      if (opt == "--rate") a.rate = v;
+      if (opt == "--plant-rate") a.plant_rate = v;
+      if (opt == "--seed") a.seed = static_cast<std::uint64_t>(v);
+      if (opt == "--command-timeout-ms") a.command_timeout = v * 1e-3;
+      if (opt == "--start-timeout") a.start_timeout = v;
+    } else {
+      std::cerr << tool << ": unknown option '" << opt << "' (see --help)\n";
+      return 2;
+    }
+  }
+  const double ratio = a.plant_rate / a.rate;
+  if (a.rate < 100.0 || a.rate > 4000.0 || ratio < 1.0 ||
+      std::abs(ratio - std::round(ratio)) > 1e-9) {
+    std::cerr << tool << ": --rate must be within 100..4000 Hz and --plant-rate a multiple of it\n";
+    return 2;
+  }
+  return -1;
+}
+
+inline std::int64_t now_ns() { return posix::monotonic_now_ns(); }
+
+struct SimCounters {
+  std::uint64_t frames_submitted = 0, frames_sent = 0, send_failures = 0;
+  // Corrupted copies the injectors actually released (a copy still delayed
+  // when the run ends is counted as corrupted but never reaches a parser).
+  std::uint64_t tx_corrupted_released = 0, rx_corrupted_released = 0;
+  std::uint64_t sensor_frames = 0, commands_expected = 0, command_timeouts = 0;
+  std::uint64_t raw_frames_received = 0, commands_received = 0, commands_applied = 0;
+  std::uint64_t stale_commands = 0, watchdog_commands_received = 0, missed_commands = 0;
+  std::uint64_t outage_periods = 0;
+  std::uint64_t hellos_sent = 0, hellos_received = 0;
+  double wait_total_s = 0.0, wait_max_s = 0.0;
+};
+
+/// How the HELLO handshake ended.
+enum class HelloResult { kAgreed, kRobotMismatch, kNoAnswer };
+
+inline std::string describe(const hodyn::plugin::RobotIdentity& r) {
+  char text[160];
+  std::snprintf(text, sizeof text, "\"%s\" (id 0x%08x, %u joints, %u rotors)",
+                r.name != nullptr ? r.name : "", static_cast<unsigned>(r.id),
+                static_cast<unsigned>(r.num_joints), static_cast<unsigned>(r.num_rotors));
+  return text;
+}
+
+// ---- the simulator side -------------------------------------------------------------
+template <class Robot>
+class SimHost {
+ public:
+  static constexpr int kNumJoints = sim::PlantTraits<Robot>::kNumJoints;
+  static constexpr int kNumRotors = sim::PlantTraits<Robot>::kNumRotors;
+  using Reference = typename cl::ReferenceOf<Robot>::Type;
+
+  SimHost(const Args& args, link::Transport& transport) : a_(args), transport_(transport) {
+    robot_ = hodyn::plugin::robot_identity<Robot>();
+    if (a_.override_robot_id) robot_.id = a_.robot_id_override;
+  }
+
+  const hodyn::plugin::RobotIdentity& robot() const { return robot_; }
+  /// The controller's robot and verdict from its HELLO answer.
+  hodyn::plugin::RobotIdentity controller_robot() const { return link::robot_of(peer_hello_); }
+  Status controller_verdict() const { return static_cast<Status>(peer_hello_.status); }
+  link::HandshakeState handshake_state() const { return handshake_; }
+
+  /// The HELLO handshake, before anything else and outside the fault
+  /// injection: sends this simulator's HELLO every 50 ms until hodyn-fc
+  /// answers with its own. Agreed when both robots are the same and the
+  /// controller's verdict is kOk.
+  HelloResult hello(const posix::StopFlag& stop) {
+    const link::Hello mine = link::make_hello(robot_, link::hello_role::kSimulator, Status::kOk);
+    std::uint8_t wire[link::kHelloWireSize];
+    std::size_t size = 0;
+    if (link::encode(mine, link_sequence_++, wire, sizeof wire, size) != Status::kOk)
+      return HelloResult::kNoAnswer;
+    const std::int64_t end = now_ns() + std::llround(a_.start_timeout * 1e9);
+    while (now_ns() < end && !stop.stop_requested()) {
+      send_direct(wire, size);
+      ++c_.hellos_sent;
+      const std::int64_t resend = now_ns() + 50'000'000;
+      while (now_ns() < resend && !have_peer_hello_)
+        receive(std::max<std::int64_t>(1, (resend - now_ns()) / 1000), 0.0, true);
+      if (!have_peer_hello_) continue;
+      const bool same = hodyn::plugin::compare_robots(robot_, controller_robot()) == Status::kOk;
+      handshake_ = same && controller_verdict() == Status::kOk
+                       ? link::HandshakeState::kAgreed
+                       : link::HandshakeState::kRobotMismatch;
+      return handshake_ == link::HandshakeState::kAgreed ? HelloResult::kAgreed
+                                                         : HelloResult::kRobotMismatch;
+    }
+    return HelloResult::kNoAnswer;
+  }
+
+  Status setup() {
+    dt_ = 1.0 / a_.rate;
+    steps_ = std::lround(a_.duration * a_.rate);
+    setup_ = cl::make_robot_scenario<Robot>(a_.scenario, 1.0 / a_.plant_rate, dt_, a_.seed);
+    Status s = plant_.configure(setup_.plant);
+    if (s == Status::kOk) s = plant_.set_disturbances(setup_.disturbances);
+    if (s == Status::kOk) s = sensors_.configure(setup_.sensors);
+    if (s != Status::kOk) return s;
+    sim::RobotPlantState<Robot> start;
+    sim::RobotPlantInput<Robot> input;
+    s = sim::equilibrium_state(setup_.plant, trajectory_.base_pose(0.0),
+                               trajectory_.base_twist(0.0, 0), trajectory_.joints(0.0, 0),
+                               trajectory_.joints(0.0, 1), trajectory_.base_twist(0.0, 1),
+                               trajectory_.joints(0.0, 2), start, input);
+    if (s == Status::kOk) s = plant_.set_state(start);
+    if (s != Status::kOk) return s;
+    command_ = hodyn_command{};
+    command_.num_joints = kNumJoints;
+    command_.num_rotors = kNumRotors;
+    command_.mode = HODYN_MODE_TRACKING;
+    for (int i = 0; i < kNumRotors; ++i) command_.rotor_speed[i] = input.rotor_speed_command(i);
+    for (int j = 0; j < kNumJoints; ++j) command_.motor_torque[j] = input.motor_torque(j);
+    s = out_.configure(a_.faults, a_.seed * 2 + 1);
+    if (s == Status::kOk) s = in_.configure(a_.faults, a_.seed * 2 + 2);
+    return s;
+  }
+
+  long steps() const { return steps_; }
+  double dt() const { return dt_; }
+
+  /// Start handshake, outside the fault injection: sends period 0's frames
+  /// every 50 ms until hodyn-fc answers sequence 0.
+  bool handshake(const posix::StopFlag& stop) {
+    measure(0);
+    const std::int64_t end = now_ns() + std::llround(a_.start_timeout * 1e9);
+    while (now_ns() < end && !stop.stop_requested()) {
+      send_direct(reference_wire_, reference_size_);
+      send_direct(sensors_wire_, sensors_size_);
+      const std::int64_t resend = now_ns() + 50'000'000;
+      while (now_ns() < resend) {
+        receive(std::max<std::int64_t>(1, (resend - now_ns()) / 1000), 0.0, true);
+        if (have_candidate_) {  // applied by end_period(0)
+          delivered_newest_ = 0;
+          have_delivered_ = true;
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /// Period k, first half: errors of the true state now, then measure and
+  /// send (through the outgoing injector). Returns the sequence whose
+  /// answer to wait for, or kNoTag when no new sensor frame got through.
+  std::uint32_t begin_period(long k) {
+    const double t = static_cast<double>(k) * dt_;
+    (void)stats_.add_state(trajectory_, t, plant_.state());
+    if (out_.in_outage(t)) ++c_.outage_periods;
+    if (k > 0 && measure(k)) {
+      (void)out_.submit(reference_wire_, reference_size_, t, kNoTag);
+      (void)out_.submit(sensors_wire_, sensors_size_, t, static_cast<std::uint32_t>(k));
+      c_.frames_submitted += 2;
+    }
+    std::uint32_t target = kNoTag;
+    std::uint8_t buffer[link::kMaxWireSize];
+    hil::FaultInjector<>::Released r;
+    while (out_.pop(t, buffer, sizeof buffer, r)) {
+      send_direct(buffer, r.size);
+      if (r.corrupted) ++c_.tx_corrupted_released;
+      if (r.tag == kNoTag || r.corrupted) continue;
+      if (!have_delivered_ || r.tag > delivered_newest_) {
+        delivered_newest_ = r.tag;
+        have_delivered_ = true;
+        target = r.tag;
+      }
+    }
+    if (target != kNoTag) ++c_.commands_expected;
+    return target;
+  }
+
+  /// Receives for at most `timeout_us`; true when the raw answer to
+  /// `target` arrived (whatever the injector then does with it).
+  bool receive(std::int64_t timeout_us, double t, bool direct = false,
+               std::uint32_t target = kNoTag) {
+    bool answered = false;
+    (void)tools::receive_once(transport_, timeout_us,
+                              [&](const std::uint8_t* data, std::size_t size) {
+                                for (std::size_t i = 0; i < size; ++i) {
+                                  if (!splitter_.push(data[i])) continue;
+                                  answered |= raw_frame(t, direct, target);
+                                }
+                              });
+    return answered;
+  }
+
+  /// Frames the incoming injector releases by simulated time `t` into the parser.
+  void deliver(double t) {
+    std::uint8_t buffer[link::kMaxWireSize];
+    hil::FaultInjector<>::Released r;
+    while (in_.pop(t, buffer, sizeof buffer, r)) {
+      if (r.corrupted) ++c_.rx_corrupted_released;
+      parse(buffer, r.size);
+    }
+  }
+
+  /// Period k, second half: the newest valid command (or the previous one
+  /// held), then the plant over one period.
+  Status end_period() {
+    if (have_candidate_) {
+      apply_candidate();
+    } else {
+      ++c_.missed_commands;
+    }
+    stats_.add_command(command_);
+    sim::RobotPlantInput<Robot> input;
+    Status s = sim::plant_input_from_command(command_, input);
+    if (s == Status::kOk) s = plant_.step(input, dt_);
+    stats_.add_plant_step(plant_.last_step_saturated());
+    return s;
+  }
+
+  /// Tells hodyn-fc the run is over (SENSORS with kSimulatorPaused, three
+  /// times, outside the fault injection).
+  void finish(long k) {
+    const sim::RobotPlantState<Robot>& x = plant_.state();
+    hodyn_sensors frame = sim::exact_sensor_frame(x);
+    frame.sequence = static_cast<std::uint32_t>(k);
+    std::size_t size = 0;
+    if (link::encode(frame, link::sensor_status::kSimulatorPaused, link_sequence_++, sensors_wire_,
+                     sizeof sensors_wire_, size) == Status::kOk)
+      for (int i = 0; i < 3; ++i) send_direct(sensors_wire_, size);
+  }
+
+  void lockstep_wait(std::uint32_t target, long k, const posix::StopFlag& stop) {
+    const double t = static_cast<double>(k) * dt_;
+    const std::int64_t start = now_ns();
+    if (target != kNoTag) {
+      const std::int64_t end = start + std::llround(a_.command_timeout * 1e9);
+      bool answered = false;
+      while (!answered && !stop.stop_requested()) {
+        const std::int64_t left = end - now_ns();
+        if (left <= 0) {
+          ++c_.command_timeouts;
+          break;
+        }
+        answered = receive(std::max<std::int64_t>(1, left / 1000), t, false, target);
+      }
+      const double waited = static_cast<double>(now_ns() - start) * 1e-9;
+      c_.wait_total_s += waited;
+      c_.wait_max_s = std::max(c_.wait_max_s, waited);
+    } else {
+      // No answer to wait for: the period still takes one control period of
+      // wall time, so the far side's wall-clock watchdog sees an outage as long
+      // as it is.
+      const std::int64_t end = start + std::llround(dt_ * 1e9);
+      while (!stop.stop_requested()) {
+        const std::int64_t left = end - now_ns();
+        if (left <= 0) break;
+        (void)receive(std::max<std::int64_t>(1, left / 1000), t);
+      }
+    }
+    deliver(t);
+  }
+
+  void summarize(cl::RunSummary& summary) const {
+    summary = cl::RunSummary{};
+    summary.scenario = a_.scenario;
+    summary.duration = a_.duration;
+    summary.control_rate_hz = a_.rate;
+    summary.plant_rate_hz = a_.plant_rate;
+    summary.settle_time = a_.settle;
+    summary.steps = steps_;
+    stats_.finish(dt_, summary);
+  }
+
+  void print(std::FILE* out) const;
+  void add_json(tools::JsonObject& j) const;
+
+ private:
+  bool measure(long k) {
+    hodyn_sensors frame{};
+    if (sensors_.measure(plant_.state(), frame) != Status::kOk) return false;
+    // A delayed sensor model repeats its first frame until the delay has
+    // passed: as in the in-process loop, only new frames go to the controller.
+    if (frame.time <= last_frame_time_) return false;
+    last_frame_time_ = frame.time;
+    frame.sequence = static_cast<std::uint32_t>(k);
+    hodyn_reference reference{};
+    cl::reference_frame(trajectory_, frame.time, reference);
+    std::uint32_t bits = plant_.last_step_saturated() ? link::sensor_status::kPlantSaturated : 0u;
+    if (plant_.payload_attached()) bits |= link::sensor_status::kPayloadAttached;
+    ++c_.sensor_frames;
+    return link::encode(reference, link_sequence_++, reference_wire_, sizeof reference_wire_,
+                        reference_size_) == Status::kOk &&
+           link::encode(frame, bits, link_sequence_++, sensors_wire_, sizeof sensors_wire_,
+                        sensors_size_) == Status::kOk;
+  }
+
+  void send_direct(const std::uint8_t* data, std::size_t size) {
+    if (transport_.send(data, size) == Status::kOk) {
+      ++c_.frames_sent;
+    } else {
+      ++c_.send_failures;
+    }
+  }
+
+  bool raw_frame(double t, bool direct, std::uint32_t target) {
+    ++c_.raw_frames_received;
+    // Look at the frame as sent (before the injector) to know what it answers.
+    link::Message m{};
+    bool answers = false;
+    std::uint32_t tag = kNoTag;
+    peek_.push(splitter_.frame(), splitter_.size());
+    while (peek_.next(m))
+      if (m.type == link::MessageType::kCommand) tag = m.answered_sequence;
+    answers = tag != kNoTag && tag == target;
+    if (direct) {
+      parse(splitter_.frame(), splitter_.size());
+    } else {
+      (void)in_.submit(splitter_.frame(), splitter_.size(), t, tag);
+    }
+    return answers;
+  }
+
+  void parse(const std::uint8_t* data, std::size_t size) {
+    tools::parse_bytes(parser_, data, size, [&](const link::Message& m) {
+      if (m.type == link::MessageType::kHello) {
+        if (m.hello.role != link::hello_role::kController) return;
+        ++c_.hellos_received;
+        if (!have_peer_hello_) peer_hello_ = m.hello;  // the first answer decides
+        have_peer_hello_ = true;
+        return;
+      }
+      if (m.type != link::MessageType::kCommand) return;
+      ++c_.commands_received;
+      if ((m.status_bits & link::controller_status::kWatchdogEngaged) != 0u)
+        ++c_.watchdog_commands_received;
+      // Newest wins; commands answering older sequences than the applied one are stale.
+      if ((have_applied_ && m.answered_sequence < applied_sequence_) ||
+          (have_candidate_ && m.answered_sequence < candidate_sequence_)) {
+        ++c_.stale_commands;
+        return;
+      }
+      candidate_ = m.command;
+      candidate_sequence_ = m.answered_sequence;
+      have_candidate_ = true;
+    });
+  }
+
+  void apply_candidate() {
+    command_ = candidate_;
+    applied_sequence_ = candidate_sequence_;
+    have_applied_ = true;
+    have_candidate_ = false;
+    ++c_.commands_applied;
+  }
+
+  const Args& a_;
+  link::Transport& transport_;
+  double dt_ = 1e-3;
+  long steps_ = 0;
+  cl::RobotScenarioSetup<Robot> setup_{};
+  sim::RobotPlant<Robot> plant_;
+  sim::SensorModel sensors_;
+  /// The reference of the controller's robot (its own description).
+  Reference trajectory_ = cl::ReferenceOf<Robot>::make(sim::default_description<Robot>());
+  cl::RobotRunStatistics<Robot> stats_{1.0, -1.0};
+  hodyn_command command_{};
+  hil::FaultInjector<> out_, in_;
+  hil::FrameSplitter splitter_;
+  link::FrameParser peek_, parser_;
+  std::uint8_t reference_wire_[link::kMaxWireSize] = {}, sensors_wire_[link::kMaxWireSize] = {};
+  std::size_t reference_size_ = 0, sensors_size_ = 0;
+  std::uint32_t link_sequence_ = 0;
+  double last_frame_time_ = -1.0;
+  bool have_delivered_ = false, have_applied_ = false, have_candidate_ = false;
+  std::uint32_t delivered_newest_ = 0, applied_sequence_ = 0, candidate_sequence_ = 0;
+  hodyn_command candidate_{};
+  hodyn::plugin::RobotIdentity robot_{};
+  link::Hello peer_hello_{};
+  bool have_peer_hello_ = false;
+  link::HandshakeState handshake_ = link::HandshakeState::kWaiting;
+
+ public:
+  SimCounters c_;
+  void set_statistics(double settle, double payload_time) {
+    stats_ = cl::RobotRunStatistics<Robot>(settle, payload_time);
+  }
+  const cl::RobotScenarioSetup<Robot>& scenario_setup() const { return setup_; }
+};
+
+template <class Robot>
+void SimHost<Robot>::print(std::FILE* out) const {
+  const auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  const auto faults = [&](const char* label, const hil::FaultCounters& f) {
+    std::fprintf(out,
+                 "  injector %s: %llu frames, lost %llu in outage, dropped %llu, corrupted %llu, "
+                 "delayed %llu, duplicated %llu, reordered %llu, overflow %llu\n",
+                 label, u(f.submitted), u(f.outage_lost), u(f.dropped), u(f.corrupted),
+                 u(f.delayed), u(f.duplicated), u(f.reordered), u(f.overflow));
+  };
+  std::fprintf(out, "hodyn-sim link summary\n");
+  std::fprintf(out, "  handshake: %s (HELLO sent %llu, answers %llu)\n",
+               link::to_string(handshake_), u(c_.hellos_sent), u(c_.hellos_received));
+  std::fprintf(out, "  frames sent %llu (%llu send failures), sensor frames %llu\n",
+               u(c_.frames_sent), u(c_.send_failures), u(c_.sensor_frames));
+  faults("sim->fc", out_.counters());
+  faults("fc->sim", in_.counters());
+  tools::print_link_counters(out, "received", parser_.counters());
+  std::fprintf(out,
+               "  commands received %llu, applied %llu, stale %llu, from the watchdog %llu; "
+               "missed %llu periods, %llu command timeouts, outage periods %llu\n",
+               u(c_.commands_received), u(c_.commands_applied), u(c_.stale_commands),
+               u(c_.watchdog_commands_received), u(c_.missed_commands), u(c_.command_timeouts),
+               u(c_.outage_periods));
+  if (c_.commands_expected > 0)
+    std::fprintf(out, "  round trip (wait for the command) mean %.1f us, max %.1f us\n",
+                 c_.wait_total_s / static_cast<double>(c_.commands_expected) * 1e6,
+                 c_.wait_max_s * 1e6);
+}
+
+template <class Robot>
+void SimHost<Robot>::add_json(tools::JsonObject& j) const {
+  const auto faults = [&](const std::string& p, const hil::FaultCounters& f) {
+    j.integer(p + "submitted", f.submitted);
+    j.integer(p + "outage_lost", f.outage_lost);
+    j.integer(p + "dropped", f.dropped);
+    j.integer(p + "corrupted", f.corrupted);
+    j.integer(p + "delayed", f.delayed);
+    j.integer(p + "duplicated", f.duplicated);
+    j.integer(p + "reordered", f.reordered);
+    j.integer(p + "overflow", f.overflow);
+    j.integer(p + "released", f.released);
+  };
+  j.string("handshake", link::to_string(handshake_));
+  j.integer("robot_id", robot_.id);
+  j.integer("controller_robot_id", have_peer_hello_ ? peer_hello_.robot_id : 0u);
+  j.string("controller_verdict",
+           have_peer_hello_ ? hodyn::to_string(controller_verdict()) : "no answer");
+  j.integer("hellos_sent", c_.hellos_sent);
+  j.integer("hellos_received", c_.hellos_received);
+  j.integer("frames_sent", c_.frames_sent);
+  j.integer("tx_corrupted_released", c_.tx_corrupted_released);
+  j.integer("rx_corrupted_released", c_.rx_corrupted_released);
+  j.integer("send_failures", c_.send_failures);
+  j.integer("sensor_frames", c_.sensor_frames);
+  faults("tx_injector_", out_.counters());
+  faults("rx_injector_", in_.counters());
+  tools::add_link_counters(j, "rx_", parser_.counters());
+  j.integer("raw_frames_received", c_.raw_frames_received);
+  j.integer("commands_received", c_.commands_received);
+  j.integer("commands_applied", c_.commands_applied);
+  j.integer("stale_commands", c_.stale_commands);
+  j.integer("watchdog_commands_received", c_.watchdog_commands_received);
+  j.integer("missed_commands", c_.missed_commands);
+  j.integer("commands_expected", c_.commands_expected);
+  j.integer("command_timeouts", c_.command_timeouts);
+  j.integer("outage_periods", c_.outage_periods);
+  j.number("round_trip_mean_s", c_.commands_expected > 0
+                                    ? c_.wait_total_s / static_cast<double>(c_.commands_expected)
+                                    : 0.0);
+  j.number("round_trip_max_s", c_.wait_max_s);
+}
+
+/// The whole program for robot type `Robot` (`tool` names it in messages).
+template <class Robot>
+int run(const char* tool, int argc, char** argv) {
+  static Args args;
+  const int parsed = parse_args(tool, Robot::kName, argc, argv, args);
+  if (parsed >= 0) return parsed;
+  if (args.list_robots) {
+    std::printf("%s\n", Robot::kName);
+    return 0;
+  }
+  static tools::LinkEndpoint endpoint;
+  if (!endpoint.open(tool, args.link)) return 1;
+  static SimHost<Robot> host(args, endpoint.transport());
+  Status s = host.setup();
+  if (s != Status::kOk) {
+    std::cerr << tool << ": setup failed: " << hodyn::to_string(s) << "\n";
+    return 1;
+  }
+  const auto& d = host.scenario_setup().disturbances;
+  host.set_statistics(args.settle, d.has_payload ? d.payload.time : -1.0);
+  static posix::StopFlag stop;
+  (void)posix::install_stop_signal_handlers(stop);
+  std::printf("hodyn-sim: scenario %s, %.1f s at %.0f Hz (plant %.0f Hz), %s mode, %s\n",
+              cl::scenario_name(args.scenario), args.duration, args.rate, args.plant_rate,
+              args.realtime ? "realtime" : "lockstep", endpoint.description().c_str());
+  std::printf("hodyn-sim: robot %s%s\n", describe(host.robot()).c_str(),
+              args.override_robot_id ? " (id overridden by --robot-id-override)" : "");
+  std::fflush(stdout);
+
+  const HelloResult hello = host.hello(stop);
+  if (hello == HelloResult::kNoAnswer) {
+    std::cerr << tool << ": no HELLO answer from the controller within " << args.start_timeout
+              << " s\n";
+    return 1;
+  }
+  if (hello == HelloResult::kRobotMismatch) {
+    std::cerr << tool << ": " << hodyn::to_string(Status::kRobotMismatch)
+              << ": the simulator flies " << describe(host.robot()) << ", the controller "
+              << describe(host.controller_robot())
+              << " (its verdict: " << hodyn::to_string(host.controller_verdict())
+              << "); not starting\n";
+    host.finish(0);  // the end-of-run frame: a controller firmware stops at once
+    host.print(stdout);
+    if (!args.summary_json.empty()) {
+      tools::JsonObject j;
+      j.string("tool", "hodyn-sim");
+      j.string("mode", args.realtime ? "realtime" : "lockstep");
+      j.string("link", endpoint.description());
+      j.integer("periods", 0);
+      host.add_json(j);
+      if (!j.write(args.summary_json)) std::cerr << tool << ": cannot write the summary\n";
+    }
+    return kExitRobotMismatch;
+  }
+  std::printf("hodyn-sim: the controller flies the same robot\n");
+  std::fflush(stdout);
+
+  if (!host.handshake(stop)) {
+    std::cerr << tool << ": no answer from the controller within " << args.start_timeout << " s\n";
+    return 1;
+  }
+  const long steps = host.steps();
+  long done = 0;
+  static posix::PeriodicLoop loop(std::llround(1e9 / args.rate));
+  const std::int64_t t0 = now_ns();
+  if (!args.realtime) {
+    for (long k = 0; k < steps && !stop.stop_requested(); ++k) {
+      const std::uint32_t target = host.begin_period(k);
+      if (k > 0) host.lockstep_wait(target, k, stop);
+      s = host.end_period();
+      if (s != Status::kOk) break;
+      done = k + 1;
+    }
+  } else {
+    const posix::RealtimeReport report = posix::apply_realtime_setup(args.rt, stderr);
+    posix::print_realtime_report(report, args.rt, stdout);
+    // Wake k: the command that arrived during period k-1 drives the plant over
+    // it; then period k's frames go out.
+    host.begin_period(0);
+    auto step = [&](const posix::LoopTick& tick) -> bool {
+      const long k = static_cast<long>(tick.iteration) + 1;
+      const double t_prev = static_cast<double>(k - 1) * host.dt();
+      while (host.receive(0, t_prev)) {
+      }
+      host.deliver(static_cast<double>(k) * host.dt());
+      s = host.end_period();
+      if (s != Status::kOk) return false;
+      done = k;
+      if (k >= steps) return false;
+      (void)host.begin_period(k);
+      return true;
+    };
+    (void)loop.run(step, static_cast<std::uint64_t>(steps), &stop);
+  }
+  const double wall = static_cast<double>(now_ns() - t0) * 1e-9;
+  host.finish(done);
+  if (s != Status::kOk) {
+    std::cerr << tool << ": simulator error: " << hodyn::to_string(s) << "\n";
+    return 1;
+  }
+
+  cl::RunSummary summary;
+  host.summarize(summary);
+  summary.steps = done;
+  cl::print_run_summary(summary, stdout, false);
+  host.print(stdout);
+  std::printf("  %ld periods in %.2f s wall time (%.2fx real time)\n", done, wall,
+              static_cast<double>(done) / args.rate / wall);
+  if (args.realtime) loop.print_summary(stdout);
+  if (!args.summary_json.empty()) {
+    tools::JsonObject j;
+    j.string("tool", "hodyn-sim");
+    j.string("mode", args.realtime ? "realtime" : "lockstep");
+    j.string("link", endpoint.description());
+    j.raw("tracking", "{\n" + cl::run_summary_json_members(summary, "    ", false) + "\n  }");
+    j.integer("periods", static_cast<std::uint64_t>(done));
+    j.number("wall_time_s", wall);
+    host.add_json(j);
+    if (args.realtime) {
+      const auto& st = loop.statistics();
+      j.integer("loop_iterations", st.iterations);
+      j.integer("loop_deadline_misses", st.deadline_misses);
+      j.number("loop_period_median_s", static_cast<double>(st.period.median()) * 1e-9);
+      j.number("loop_period_p99_s", static_cast<double>(st.period.p99()) * 1e-9);
+      j.number("loop_period_max_s", static_cast<double>(st.period.max()) * 1e-9);
+      j.number("loop_wake_latency_p99_s", static_cast<double>(st.wake_latency.p99()) * 1e-9);
+    }
+    if (!j.write(args.summary_json)) std::cerr << tool << ": cannot write the summary\n";
+  }
+  return 0;
+}
+
+}  // namespace sim_program
+
+/// hodyn-sim for robot type `Robot`: its plant (sim::RobotPlant<Robot>, the
+/// robot's own description), sensor model and reference (the 12-DoF robot:
+/// Table 3; any other: closed_loop::robot_reference), its HELLO naming
+/// Robot. `tool` names the program in its messages.
+template <class Robot>
+int run_hodyn_sim(int argc, char** argv, const char* tool = "hodyn-sim") {
+  return sim_program::run<Robot>(tool, argc, argv);
+}
+
+}  // namespace hil_tools
+}  // namespace hodyn
