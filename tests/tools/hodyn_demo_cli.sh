@@ -61,8 +61,49 @@ else
   fail "--plugin"; cat "$WORK/b.out"
 fi
 
+# ---- robots: --list-robots prints only the names; --robot octo_arm flies the second robot ----
+# (octo_arm is built in where core/robots is configured, i.e. where hodyn-urdf builds.)
+robots=$("$DEMO" --list-robots 2>&1)
+if [ "$robots" = "$(printf 'aerial_manipulator\nocto_arm')" ] || [ "$robots" = "aerial_manipulator" ]; then
+  pass "--list-robots"
+else
+  fail "--list-robots"; echo "$robots"
+fi
+if [ "$robots" = "aerial_manipulator" ]; then
+  echo "skip --robot octo_arm: not built in"
+elif "$DEMO" --robot octo_arm --scenario nominal --duration 2 --no-plots --out "$WORK/o" \
+  --summary-json "$WORK/o.json" >"$WORK/o.out" 2>&1 &&
+  grep -q "prismatic joints in mm" "$WORK/o.out" &&
+  "$PY" - "$WORK/o.json" "$WORK/o/closed_loop_octo_arm_nominal.csv" <<'PYEOF'; then
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+assert j["robot"] == "octo_arm", j
+r = j["scenarios"][0]
+assert r["stable"] is True
+assert r["joint_error_rms_rad"][2] is None and r["joint_error_rms_m"][2] is not None, r
+assert r["joint_error_rms_m"][0] is None and len(r["joint_error_rms_rad"]) == 4
+assert r["base_position_error_rms_m"] < 1e-3
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert len(rows) == 200 and "rotor8_cmd" in rows[0] and "q4_ref" in rows[0] and "q5" not in rows[0]
+assert abs(float(rows[0]["z_ref"]) - 1.0) < 1e-12   # octo_arm's circle at 1 m altitude
+PYEOF
+  pass "--robot octo_arm: JSON with per-joint units, CSV with 4 joints and 8 rotors"
+else
+  fail "--robot octo_arm"; cat "$WORK/o.out"
+fi
+if [ "$robots" != "aerial_manipulator" ]; then
+  "$DEMO" --robot octo_arm --scenario nominal --duration 1 --no-plots --out "$WORK/p" \
+    --plugin "$PLUGIN" >"$WORK/p.out" 2>"$WORK/p.err"
+  code=$?
+  if [ "$code" -eq 1 ] && grep -q "built for robot 'aerial_manipulator', not 'octo_arm'" "$WORK/p.err"; then
+    pass "--robot octo_arm refuses the 12-DoF robot's plugin"
+  else
+    fail "--robot octo_arm --plugin (exit $code)"; cat "$WORK/p.err"
+  fi
+fi
+
 # ---- bad arguments: one-line error, exit code 2 ----
-for args in "--scenario bogus" "--rate 100" "--plant-rate 8500" "--plant-rate 2000" "--duration -1" "--frobnicate"; do
+for args in "--robot bogus" "--scenario bogus" "--rate 100" "--plant-rate 8500" "--plant-rate 2000" "--duration -1" "--frobnicate"; do
   # shellcheck disable=SC2086
   "$DEMO" $args --no-plots --out "$WORK/c" >"$WORK/c.out" 2>"$WORK/c.err"
   code=$?
