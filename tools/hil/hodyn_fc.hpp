@@ -185,8 +185,7 @@ class ControllerHost final : public link::UpdateObserver {
 
   Status open(const hodyn_plugin_api* api, double rate) { return core_.open(api, rate); }
   /// Opened only for `robot` (kRobotMismatch for another robot's plugin).
-  Status open(const hodyn_plugin_api* api, const hodyn::plugin::RobotIdentity& robot,
-              double rate) {
+  Status open(const hodyn_plugin_api* api, const hodyn::plugin::RobotIdentity& robot, double rate) {
     return core_.open(api, robot, rate);
   }
 
