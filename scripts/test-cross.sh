@@ -11,7 +11,8 @@
 #   aarch64  the labels oracle, core, unit, controller, link, hil and
 #            packaging-cross (built with HODYN_TEST_LABELS), except the
 #            add_subdirectory consumer (its find_package twin runs) and the
-#            two lockstep HIL pairs (see docs/cross-linux.md): not the plant
+#            lockstep HIL pairs udp, pty, octo_arm_udp, octo_arm_faults (see
+#            docs/cross-linux.md; hil_pair_faults and the refusals run): not the plant
 #            simulator, the closed loop, the tools' scripts, the paper
 #            simulation or the public-header compile check, which run natively
 #   armhf    only the labels controller and link (the 32-bit build of the
@@ -62,7 +63,7 @@ for arch in "${arches[@]}"; do
   if [[ $ci -eq 1 && $arch == aarch64 ]]; then
     labels="oracle;core;unit;controller;link;hil"
     selection=(-L 'oracle|core|unit|controller|link|hil|packaging-cross'
-      -E '^(hil_pair_(udp|pty)|consumer_add_subdirectory)$')
+      -E '^(hil_pair_(udp|pty|octo_arm_udp|octo_arm_faults)|consumer_add_subdirectory)$')
   elif [[ $ci -eq 1 && $arch == armhf ]]; then
     labels="controller;link"
     selection=(-L 'controller|link')
