@@ -48,14 +48,12 @@ TEST(ClosedLoopOctoArm, NominalTracksItsReferenceWithinTargets) {
   expect_nominal_accuracy(s);
 }
 
-// DISABLED: fails today, for a reason measured and documented in
-// docs/closed-loop.md ("octo_arm: what fails and why"): the elastic wrist
-// (K = 15 N m/rad on a 1e-4 kg m^2 roll inertia, K/I = 1.5e5 s^-2) is made
-// 10 % heavier by the mismatch, and the law's inferred link acceleration
-// then feeds back eps K/I q'' ~ 1.5e4 s^-2, above what the 25 rad/s joint
-// gains (10 lambda^2 = 6250 s^-2) dominate: the wrist diverges within 0.2 s.
-// Enable when the robot (actuators.json) or the law changes.
-TEST(ClosedLoopOctoArm, DISABLED_ParameterMismatchStaysStable) {
+// The first octo_arm (elastic wrist, K = 15 N m/rad on 1e-4 kg m^2) diverged
+// here within 0.2 s: the law infers the link acceleration from K (θ − q)
+// over the model inertia, and a 10 % heavier wrist fed back about
+// 1.5e4 s^-2, above the 25 rad/s joint gains (docs/closed-loop.md). Its wrist
+// is now a servo (rigid) and its gripper heavier (core/robots/octo_arm).
+TEST(ClosedLoopOctoArm, ParameterMismatchStaysStable) {
   expect_robust(run<Robot>(Scenario::kMismatch));
 }
 
@@ -65,10 +63,9 @@ TEST(ClosedLoopOctoArm, NoiseAndDelayStayStable) {
   expect_robust(run<Robot>(Scenario::kNoiseDelay));
 }
 
-// DISABLED: fails today (docs/closed-loop.md): 0.1 kg 6 cm from the wrist's
-// centre of mass multiplies the wrist's roll inertia by about 6, far beyond
-// the mismatch the law tolerates on that joint (see above).
-TEST(ClosedLoopOctoArm, DISABLED_PayloadStepIsRecoveredWithinTwoSeconds) {
+// The payload sits on the wrist's roll axis, 6 cm beyond the gripper's
+// centre of mass (scenario.hpp, payload_offset).
+TEST(ClosedLoopOctoArm, PayloadStepIsRecoveredWithinTwoSeconds) {
   expect_payload_recovered(run<Robot>(Scenario::kPayload));
 }
 

@@ -141,9 +141,10 @@ case "$CASE" in
       octo_arm_udp)
         run_udp_pair --robot octo_arm -- --robot octo_arm --scenario nominal --duration 10 ;;
       octo_arm_faults)
-        # The faults case's mix with 0-1 ms delays instead of 1-3 ms: octo_arm's
-        # elastic wrist loses the reference at 1-2 ms each way (23 deg RMS) and
-        # the loop diverges at 1-3 ms (docs/hil.md, measured).
+        # The faults case's mix with 0-1 ms delays instead of 1-3 ms: with 1-3 ms
+        # octo_arm loses the reference (the first, elastic-wrist octo_arm
+        # diverged; the rigid-wrist one tracks to 110 mm RMS, measured
+        # 2026-11-26; docs/hil.md) — an open question of the law under delay.
         run_udp_pair --robot octo_arm -- --robot octo_arm --scenario nominal --duration 10 \
           --seed 7 --drop 0.05 --delay-ms 0:1 --corrupt 0.01 --outage 3:0.2 --duplicate 0.01 \
           --reorder 0.01 ;;

@@ -56,6 +56,27 @@ constexpr int payload_body<AerialManipulatorRobot>() {
   return 3;
 }
 
+/// Where the payload sits in the payload body's frame: on the body's joint
+/// axis, 6 cm beyond the centre of mass's projection, on the side away from
+/// the joint (a gripper holding it at its tip; a point mass on a roll axis
+/// adds no roll inertia). The 12-DoF robot: (0, 0, −0.06), 6 cm below the
+/// centre of mass of its z-axis wrist (seed 000's demo).
+template <class Robot>
+Vector3<double> payload_offset(const Model<typename Robot::Tree, double>& model) {
+  const int j = payload_body<Robot>();
+  const Vector3<double>& a = model.joint_axis(j);
+  const Vector3<double> origin = model.home_pose(j).translation;  // on the joint
+  const Vector3<double> com = model.home_com(j);
+  const double along = (com - origin).dot(a);
+  const Vector3<double> point = origin + a * (along + (along < 0.0 ? -0.06 : 0.06));
+  return model.home_pose(j).rotation.transpose() * (point - origin);
+}
+template <>
+inline Vector3<double> payload_offset<AerialManipulatorRobot>(
+    const Model<AerialManipulatorTree, double>&) {
+  return Vector3<double>(0.0, 0.0, -0.06);
+}
+
 /// The plant, disturbances and sensors of a scenario; `plant_step` is the
 /// integration step, `sample_period` the control period.
 template <class Robot>
@@ -85,7 +106,7 @@ RobotScenarioSetup<Robot> make_robot_scenario(Scenario s, double plant_step, dou
       setup.disturbances.payload.time = 15.0;
       setup.disturbances.payload.body = payload_body<Robot>();
       setup.disturbances.payload.mass = 0.1;
-      setup.disturbances.payload.offset = Vector3<double>(0.0, 0.0, -0.06);
+      setup.disturbances.payload.offset = payload_offset<Robot>(setup.plant.robot.model);
       break;
     case Scenario::kNoiseDelay:
       setup.sensors.noise = sim::SensorNoise::realistic();
