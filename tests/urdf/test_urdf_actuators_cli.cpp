@@ -138,7 +138,7 @@ TEST(UrdfActuatorsCli, ReportListsTheDrives) {
   }
   EXPECT_EQ(
       drives.dump(),
-      R"({"arm_yaw":"rigid","arm_pitch":"elastic","arm_extend":"rigid","wrist_roll":"elastic"})");
+      R"({"arm_yaw":"rigid","arm_pitch":"elastic","arm_extend":"rigid","wrist_roll":"rigid"})");
 
   const Result plain = run(dir, "--report " + q(kOctoUrdf));
   ASSERT_EQ(plain.status, 0) << plain.err;
@@ -195,8 +195,8 @@ TEST(UrdfActuatorsCli, BadActuatorFileWritesNoOutputAtAll) {
       {edited(in, "wrong_type.json", [](json& d) { d["joints"]["arm_pitch"]["stiffness"] = "60"; }),
        {"wrong_type.json", "joints.arm_pitch.stiffness", "expected a number"}},
       {edited(in, "negative_damping.json",
-              [](json& d) { d["joints"]["wrist_roll"]["damping"] = -0.01; }),
-       {"negative_damping.json", "joints.wrist_roll.damping", ">= 0", "-0.01"}},
+              [](json& d) { d["joints"]["arm_pitch"]["damping"] = -0.01; }),
+       {"negative_damping.json", "joints.arm_pitch.damping", ">= 0", "-0.01"}},
       {edited(in, "zero_inertia.json",
               [](json& d) { d["joints"]["arm_pitch"]["motor_inertia"] = 0.0; }),
        {"zero_inertia.json", "joints.arm_pitch.motor_inertia", "> 0"}},
@@ -206,8 +206,8 @@ TEST(UrdfActuatorsCli, BadActuatorFileWritesNoOutputAtAll) {
       {edited(in, "bad_drive.json", [](json& d) { d["joints"]["arm_yaw"]["drive"] = "soft"; }),
        {"bad_drive.json", "joints.arm_yaw.drive", "\"soft\""}},
       {edited(in, "missing_key.json",
-              [](json& d) { d["joints"]["wrist_roll"].erase("stiffness"); }),
-       {"missing_key.json", "joints.wrist_roll.stiffness", "missing"}},
+              [](json& d) { d["joints"]["arm_pitch"].erase("stiffness"); }),
+       {"missing_key.json", "joints.arm_pitch.stiffness", "missing"}},
       {edited(in, "no_drive.json", [](json& d) { d["joints"]["arm_yaw"].erase("drive"); }),
        {"no_drive.json", "joints.arm_yaw.drive", "missing"}},
       {edited(in, "version.json", [](json& d) { d["version"] = 2; }), {"version.json", "version"}},
@@ -235,10 +235,10 @@ TEST(UrdfActuatorsCli, BadActuatorFileWritesNoOutputAtAll) {
              std::regex_replace(good, std::regex("\"stiffness\": 60.0"), "\"stiffness\": 1e999"));
   cases.push_back(
       {in / "not_finite.json", {"not_finite.json", "joints.arm_pitch.stiffness", "finite"}});
-  write_file(in / "duplicate.json", std::regex_replace(good, std::regex("\"stiffness\": 15.0"),
-                                                       "\"stiffness\": 15.0, \"stiffness\": 16.0"));
+  write_file(in / "duplicate.json", std::regex_replace(good, std::regex("\"stiffness\": 60.0"),
+                                                       "\"stiffness\": 60.0, \"stiffness\": 61.0"));
   cases.push_back(
-      {in / "duplicate.json", {"duplicate.json", "joints.wrist_roll.stiffness", "duplicate"}});
+      {in / "duplicate.json", {"duplicate.json", "joints.arm_pitch.stiffness", "duplicate"}});
   write_file(in / "syntax.json", good.substr(0, 120));
   cases.push_back({in / "syntax.json", {"syntax.json"}});
   ASSERT_NE(read_file(in / "not_finite.json"), good);
