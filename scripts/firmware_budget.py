@@ -2,7 +2,7 @@
 """Budgets of the controller firmware (docs/firmware.md, "Budgets").
 
   firmware_budget.py static --json F --image NAME --board B --precision DOUBLE|FLOAT
-                            --elf IMAGE.elf --size-tool arm-none-eabi-size
+                            [--robot ROBOT] --elf IMAGE.elf --size-tool arm-none-eabi-size
                             --entry 'BasicFeedbackLinearizationPluginINS_22AerialManipulatorRobotEdE6update' (a regex on the symbol)
                             --callgraph-dir BUILD_DIR
       After every link: flash (.text + .rodata + .data + the vector table and
@@ -10,7 +10,10 @@
       reserved by the linker script, reported separately) and the static
       worst-case stack of update() from GCC's -fcallgraph-info=su call graphs
       (*.ci next to the objects): the deepest path of frame sizes from the
-      entry. Written into F under images.NAME (other images kept).
+      entry. Written into F under images.NAME (other images kept), one
+      entry per image: each robot's image (hodyn_fc_<board> for the 12-DoF
+      robot, hodyn_fc_<robot>_<board> for another) has its own update()
+      symbol (--entry) and its robot's name (--robot) in its entry.
 
   firmware_budget.py check --json F --image NAME [--hil HIL.json]
       Merges the firmware HIL's measurements (instructions per step, stack
@@ -219,6 +222,7 @@ def cmd_static(a):
     image = data["images"].setdefault(a.image, {})
     image.update({
         "board": a.board,
+        "robot": a.robot,
         "precision": a.precision.lower(),
         "elf": a.elf,
         "sections": sections,
@@ -261,12 +265,14 @@ def cmd_check(a):
             hil = json.load(f)
         for key in ("instructions_per_step_mean", "instructions_per_step_max",
                     "instructions_per_step_min", "calibration", "stack_update_measured_bytes",
-                    "stack_high_water_bytes", "hil_steps", "hil_position_rms_m"):
+                    "stack_high_water_bytes", "hil_steps", "hil_position_rms_m",
+                    "hil_attitude_rms_rad", "hil_worst_joint_rms_rad", "hil_worst_prismatic_rms_m"):
             if key in hil:
                 image[key] = hil[key]
         save(a.json, data)
     failed = False
-    print(f"{a.image} ({image.get('board')}, {image.get('precision')}):")
+    print(f"{a.image} ({image.get('robot', 'aerial_manipulator')}, {image.get('board')}, "
+          f"{image.get('precision')}):")
     for key, limit in BUDGETS.items():
         v = image.get(key)
         if v is None:
@@ -296,6 +302,7 @@ def main():
     for opt in ("--json", "--image", "--board", "--precision", "--elf", "--size-tool", "--entry",
                 "--callgraph-dir"):
         s.add_argument(opt, required=True)
+    s.add_argument("--robot", default="aerial_manipulator", help="the robot the image flies")
     c = sub.add_parser("check")
     c.add_argument("--json", required=True)
     c.add_argument("--image", required=True)

@@ -6,7 +6,7 @@
 # which is built first when it is missing.
 # Extra arguments go to ctest (e.g. -R selftest).
 #
-# The firmware HIL tests (firmware_hil_mps2_*, which also measure the
+# The firmware HIL tests (firmware_hil_[<robot>_]mps2_*, which also measure the
 # instructions per step and the painted stack of the control loop) run by
 # default; HODYN_FIRMWARE_HIL=0 leaves them out (CMake option
 # HODYN_FIRMWARE_HIL), and then only the static budgets (flash, RAM, static
@@ -21,8 +21,9 @@ if [[ ! -x build/test/tools/hil/hodyn-sim ]]; then
   cmake --preset test
   cmake --build --preset test --target hodyn-sim -j2
 fi
-# consumer_firmware (label packaging-firmware) generates a robot header with a
-# hodyn-urdf of this machine: the native test preset's.
+# consumer_firmware (label packaging-firmware) and the built-in robots of
+# core/robots (octo_arm's firmware images, HIL and self-tests) generate their
+# robot headers with a hodyn-urdf of this machine: the native test preset's.
 host_urdf=$PWD/build/test/tools/urdf/hodyn-urdf
 echo "== native hodyn-urdf (for consumer_firmware)"
 cmake --build --preset test --target hodyn-urdf -j2
@@ -52,7 +53,7 @@ for preset in firmware-m7 firmware-m4f; do
 done
 
 if [[ $hil == OFF ]]; then
-  summary+=("NOT REGISTERED (HODYN_FIRMWARE_HIL=0): firmware_hil_mps2_* and the per-step instruction budget")
+  summary+=("NOT REGISTERED (HODYN_FIRMWARE_HIL=0): firmware_hil_* (both robots) and the per-step instruction budget")
 fi
 echo
 for line in "${summary[@]}"; do echo "== $line"; done

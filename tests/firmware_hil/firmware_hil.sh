@@ -11,11 +11,19 @@
 # link and the firmware's own summary ("FC key=value" lines on semihosting),
 # and writes the measured figures to --out (JSON) for firmware_budget.py.
 #
+# --robot NAME: the robot the image is built for (default aerial_manipulator);
+# hodyn-sim flies the same robot (--robot NAME), and the firmware's summary
+# must name it. A prismatic joint's error is in metres (hodyn-sim's
+# joint_error_rms_m; null in joint_error_rms_rad) and gets the closed-loop
+# target's bound, 0.087 mm (0.05 deg at a 0.1 m lever, tests/closed_loop).
+#
 # Usage: firmware_hil.sh --qemu Q --machine M --image IMAGE.elf --sim HODYN_SIM
-#          --python PY --duration S --rate HZ --precision DOUBLE|FLOAT --out OUT.json
+#          --python PY --duration S --rate HZ --precision DOUBLE|FLOAT
+#          [--robot NAME] --out OUT.json
 set -uo pipefail
 
 QEMU=qemu-system-arm MACHINE= IMAGE= SIM= PY=python3 DURATION=1 RATE=1000 PRECISION=DOUBLE OUT=
+ROBOT=aerial_manipulator
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --qemu) QEMU=$2 ;;
@@ -26,6 +34,7 @@ while [[ $# -gt 0 ]]; do
     --duration) DURATION=$2 ;;
     --rate) RATE=$2 ;;
     --precision) PRECISION=$2 ;;
+    --robot) ROBOT=$2 ;;
     --out) OUT=$2 ;;
     *) echo "firmware_hil.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -39,6 +48,11 @@ if [[ ! -x $SIM ]]; then
   exit 1
 fi
 [[ -f $IMAGE ]] || { echo "FAIL: no firmware image $IMAGE"; exit 1; }
+if ! "$SIM" --list-robots | grep -qx -- "$ROBOT"; then
+  echo "FAIL: the native hodyn-sim at $SIM does not fly $ROBOT (its --list-robots:" \
+    "$("$SIM" --list-robots 2>&1 | tr '\n' ' '))"
+  exit 1
+fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/hodyn-fw-hil.XXXXXX")
 SIM_PID= QEMU_PID= HOLDER_PID=
@@ -79,7 +93,7 @@ sleep 1.5
 # The simulator waits (--start-timeout) for the firmware's answer to period 0;
 # each period it waits up to --command-timeout-ms for the COMMAND (QEMU's UART
 # is slow: docs/firmware.md, "Firmware HIL").
-"$SIM" --serial "$PTY" --scenario nominal --duration "$DURATION" --settle 0.1 \
+"$SIM" --serial "$PTY" --robot "$ROBOT" --scenario nominal --duration "$DURATION" --settle 0.1 \
   --rate "$RATE" --start-timeout 120 --command-timeout-ms 10000 \
   --summary-json "$WORK/sim.json" >"$WORK/sim.out" 2>&1 &
 SIM_PID=$!
@@ -104,9 +118,10 @@ echo "---- firmware under $MACHINE (QEMU exit $QEMU_RC)"; cat "$WORK/qemu.out"
 echo "---- wall time $((WALL_MS / 1000)).$(printf %03d $((WALL_MS % 1000))) s"
 [[ $SIM_RC -eq 0 && $QEMU_RC -eq 0 ]] || { echo "FAIL: exit codes hodyn-sim $SIM_RC, QEMU $QEMU_RC"; exit 1; }
 
-"$PY" - "$WORK/sim.json" "$WORK/qemu.out" "$OUT" "$WALL_MS" "$PRECISION" "$DURATION" "$RATE" <<'PYEOF'
+"$PY" - "$WORK/sim.json" "$WORK/qemu.out" "$OUT" "$WALL_MS" "$PRECISION" "$DURATION" "$RATE" \
+  "$ROBOT" <<'PYEOF'
 import json, math, re, sys
-sim_path, fw_path, out_path, wall_ms, precision, duration, rate = sys.argv[1:]
+sim_path, fw_path, out_path, wall_ms, precision, duration, rate, robot = sys.argv[1:]
 sim = json.load(open(sim_path))
 fw = {}
 for line in open(fw_path, errors="replace"):
@@ -123,15 +138,30 @@ if "steps" not in fw:
     sys.exit(1)
 t = sim["tracking"]
 deg = math.pi / 180
-pos, att, joints = t["base_position_error_rms_m"], t["attitude_error_rms_rad"], max(t["joint_error_rms_rad"])
-print(f"tracking: position RMS {pos*1e3:.4f} mm, attitude RMS {att/deg:.5f} deg, "
-      f"worst joint RMS {joints/deg:.5f} deg over {sim['periods']} periods")
+# Revolute joints in rad (null for a prismatic joint), prismatic ones in m
+# (joint_error_rms_m, present only when the robot has one).
+revolute = [e for e in t["joint_error_rms_rad"] if e is not None]
+prismatic = [e for e in t.get("joint_error_rms_m", []) if e is not None]
+pos, att = t["base_position_error_rms_m"], t["attitude_error_rms_rad"]
+joints, slide = max(revolute, default=0.0), max(prismatic, default=0.0)
+print(f"tracking ({robot}): position RMS {pos*1e3:.4f} mm, attitude RMS {att/deg:.5f} deg, "
+      f"worst revolute joint RMS {joints/deg:.5f} deg"
+      + (f", worst prismatic joint RMS {slide*1e3:.5f} mm" if prismatic else "")
+      + f" over {sim['periods']} periods")
+check(fw.get("robot") == robot, f"the firmware flies {robot} (it says {fw.get('robot')})")
+check(fw.get("handshake") == "agreed" and fw.get("peer_robot_id") == fw.get("robot_id"),
+      "the handshake agreed on the robot id")
+check(len(revolute) + len(prismatic) == len(t["joint_error_rms_rad"]),
+      "every joint's error reported, in rad or in m")
 # The desktop lockstep pair asserts 1 mm / 0.05 deg (tests/tools/hil_pair.sh);
-# the float controller gets 2 mm / 0.1 deg.
+# the float controller gets 2 mm / 0.1 deg. A prismatic joint: 0.087 mm, the
+# closed-loop target (0.05 deg at a 0.1 m lever), doubled in float.
 scale = 2.0 if precision.upper() == "FLOAT" else 1.0
 check(pos <= 1e-3 * scale, f"position RMS <= {scale:g} mm")
 check(att <= 0.05 * deg * scale, f"attitude RMS <= {0.05*scale:g} deg")
-check(joints <= 0.05 * deg * scale, f"joints RMS <= {0.05*scale:g} deg")
+check(joints <= 0.05 * deg * scale, f"revolute joints RMS <= {0.05*scale:g} deg")
+if prismatic:
+    check(slide <= 0.087e-3 * scale, f"prismatic joints RMS <= {0.087*scale:g} mm")
 check(sim["periods"] == round(float(duration) * float(rate)), "every period simulated")
 check(fw["steps"] == sim["periods"], f"one firmware update per period ({fw['steps']} for {sim['periods']})")
 check(sim["missed_commands"] == 0 and sim["command_timeouts"] == 0, "every period got its command")
@@ -163,8 +193,10 @@ print(f"calibration: {expected} instructions (loop difference) measured as {meas
 check(abs(cal["ratio"] - 1) <= 0.01, "calibration within 1 %")
 result = {
     "plugin": fw.get("plugin"), "board": fw.get("board"), "precision": precision.lower(),
+    "robot": robot,
     "hil_steps": fw["steps"], "hil_periods": sim["periods"], "hil_rate_hz": float(rate),
     "hil_position_rms_m": pos, "hil_attitude_rms_rad": att, "hil_worst_joint_rms_rad": joints,
+    "hil_worst_prismatic_rms_m": slide if prismatic else None,
     "hil_wall_s": int(wall_ms) / 1000.0,
     "instructions_per_step_mean": fw["update_cycles_sum"] / n * per_cycle if n else None,
     "instructions_per_step_min": fw["update_cycles_min"] * per_cycle,

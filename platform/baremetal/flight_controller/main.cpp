@@ -25,6 +25,9 @@
 // the firmware then prints its summary ("FC key=value" lines) on the console
 // (semihosting under QEMU) and exits with 0 (3 after a robot mismatch). At start it times a
 // calibration loop of known instruction count (the instruction-count method, "Budgets").
+//
+// One source for every robot: the 12-DoF robot by default, another robot type
+// with HODYN_FC_ROBOT / HODYN_FC_ROBOT_HEADER (CMakeLists.txt, hodyn_fc_add_image ROBOT).
 #include <cstddef>
 #include <cstdint>
 
@@ -35,16 +38,29 @@
 #include "hodyn/plugin/robot_identity.hpp"
 #include "serial_port_transport.hpp"
 
+#if defined(HODYN_FC_ROBOT_HEADER)
+#include HODYN_FC_ROBOT_HEADER
+#endif
+
 namespace {
 
 namespace bm = hodyn::baremetal;
 namespace link = hodyn::link;
 
+// The robot this image flies: hodyn::AerialManipulatorRobot, or the robot type
+// HODYN_FC_ROBOT of the header HODYN_FC_ROBOT_HEADER (a robot added by
+// hodyn_add_robot(), whose <name>::controller the image links).
+#if defined(HODYN_FC_ROBOT)
+using FlownRobot = HODYN_FC_ROBOT;
+#else
+using FlownRobot = hodyn::AerialManipulatorRobot;
+#endif
+
 #if defined(HODYN_FC_FLOAT)
-using ControllerPlugin = hodyn::control::FeedbackLinearizationPluginFloat;
+using ControllerPlugin = hodyn::control::BasicFeedbackLinearizationPlugin<FlownRobot, float>;
 constexpr const char* kPluginName = "feedback_linearization_float";
 #else
-using ControllerPlugin = hodyn::control::FeedbackLinearizationPlugin;
+using ControllerPlugin = hodyn::control::BasicFeedbackLinearizationPlugin<FlownRobot, double>;
 constexpr const char* kPluginName = "feedback_linearization";
 #endif
 
