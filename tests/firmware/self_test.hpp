@@ -43,6 +43,8 @@ class Random {
 void run_dynamics_checks(Checks& checks) noexcept;
 void run_lie_group_checks(Checks& checks) noexcept;
 void run_controller_checks(Checks& checks) noexcept;
+/// octo_arm's controller (test_controller_octo_arm.cpp; its own image, main_octo_arm.cpp).
+void run_octo_arm_controller_checks(Checks& checks) noexcept;
 void run_runtime_checks(Checks& checks) noexcept;
 
 }  // namespace firmware_test
