@@ -20,10 +20,17 @@
 # consumer's build machine), and hodyn::native from hodyn_native.cmake: both
 # depend on the consumer's machine, so neither is an exported target.
 #
-# Not exported yet (specific to the aerial manipulator, made generic in a later
-# issue): hodyn::feedback_linearization*, hodyn::simulator,
-# hodyn::closed_loop; the bare-metal runtime (platform/baremetal); the desktop
-# tools other than hodyn-urdf, and hodyn::robot_description / hodyn-rotors.
+#   hodynLibraryTargets*.cmake  also hodyn::feedback_linearization (the
+#                               controller; every system) and, on Linux,
+#                               hodyn::simulator, hodyn::closed_loop,
+#                               hodyn::demo, hodyn::hil_tools (the runtime
+#                               hodyn_add_robot() builds a robot's programs on)
+#   hodyn_robot.cmake           hodyn_add_robot()
+# <prefix>/share/hodyn/plot_closed_loop.py  the demo programs' plot script
+# Not exported: the bare-metal runtime (platform/baremetal); the 12-DoF
+# robot's plugin registrations (hodyn::feedback_linearization_static: a
+# project registers its own robot's, hodyn_add_robot()); the desktop tools
+# other than hodyn-urdf, and hodyn::robot_description / hodyn-rotors.
 #
 # hodyn_installable: a custom target that builds everything these rules
 # install (scripts that install a tree without building all of it use it).
@@ -72,10 +79,19 @@ install(EXPORT hodynTargets
 # ---------------------------------------------------------------------------
 set(_hodyn_library_targets)
 set(HODYN_PACKAGE_NEEDS_THREADS OFF)
-foreach(_lib link hil posix)
+set(_hodyn_library_include_link platform/link/include)
+set(_hodyn_library_include_hil platform/hil/include)
+set(_hodyn_library_include_posix platform/posix/include)
+set(_hodyn_library_include_feedback_linearization plugins/feedback_linearization/include)
+set(_hodyn_library_include_simulator platform/simulator/include)
+set(_hodyn_library_include_closed_loop platform/closed_loop/include)
+set(_hodyn_library_include_demo tools/closed-loop-demo/include)
+set(_hodyn_library_include_hil_tools tools/hil/include)
+foreach(_lib link hil posix feedback_linearization simulator closed_loop demo hil_tools)
   if(TARGET hodyn_${_lib})
     set_target_properties(hodyn_${_lib} PROPERTIES EXPORT_NAME ${_lib})
-    hodyn_install_headers(${PROJECT_SOURCE_DIR}/platform/${_lib}/include)
+    hodyn_install_headers(${PROJECT_SOURCE_DIR}/${_hodyn_library_include_${_lib}})
+    unset(_hodyn_library_include_${_lib})
     list(APPEND _hodyn_library_targets hodyn_${_lib})
     get_target_property(_type hodyn_${_lib} TYPE)
     if(NOT _type STREQUAL "INTERFACE_LIBRARY")
@@ -152,7 +168,12 @@ install(FILES
   ${PROJECT_BINARY_DIR}/hodynConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/hodyn_native.cmake
   ${PROJECT_SOURCE_DIR}/cmake/hodyn_urdf.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/hodyn_robot.cmake
   DESTINATION ${HODYN_INSTALL_CMAKEDIR})
+if(TARGET hodyn_demo)
+  install(FILES ${PROJECT_SOURCE_DIR}/tools/closed-loop-demo/plot_closed_loop.py
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/hodyn)
+endif()
 
 unset(_hodyn_interface_targets)
 unset(_hodyn_library_targets)

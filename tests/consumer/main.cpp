@@ -8,6 +8,10 @@
 //                   names, and the hover wrench at rest
 //   hodyn::robot_json (CONSUMER_ROBOT_JSON) the generated parameters JSON
 //                   loads into a model with the same hover wrench
+//   NAME::controller (CONSUMER_HAS_CONTROLLER) hodyn_add_robot() of the same
+//                   URDF: its plugin is registered for the robot's id, opens,
+//                   and one step at rest at home is a command within the
+//                   rotors' speed range
 // Prints one line per check; exit status 0 only when all pass.
 #include <hodyn/plugin/abi.h>
 #include <hodyn/scalar_traits.hpp>
@@ -25,6 +29,11 @@
 #include <hodyn/inverse_dynamics.hpp>
 
 #include <aerial_manipulator.hpp>
+#endif
+#if CONSUMER_HAS_CONTROLLER
+#include <aerial_manipulator_robot.hpp>
+#include <hodyn/plugin/plugin_instance.hpp>
+#include <hodyn/plugin/registry.hpp>
 #endif
 #ifdef CONSUMER_ROBOT_JSON
 #include <hodyn/urdf/robot_json.hpp>
@@ -87,6 +96,37 @@ void check_robot() {
 }
 #endif
 
+#if CONSUMER_HAS_CONTROLLER
+// The controller hodyn_add_robot() registered: found by name and robot id,
+// opened for the robot, one step at rest at home holding that pose.
+void check_controller() {
+  using Robot = aerial_manipulator::Robot;
+  const hodyn_plugin_api* api =
+      hodyn::plugin::plugin_registry().find("feedback_linearization", Robot::kId);
+  check(api != nullptr, "NAME::controller: \"feedback_linearization\" registered for the robot id");
+  static hodyn::plugin::PluginInstance<64 * 1024> controller;
+  check(controller.open(api, hodyn::plugin::robot_identity<Robot>()) == hodyn::Status::kOk,
+        "NAME::controller: opens for aerial_manipulator::Robot");
+  hodyn_sensors sensors{};
+  hodyn_reference reference{};
+  hodyn_command command{};
+  sensors.num_joints = reference.num_joints = 6;
+  sensors.num_rotors = 6;
+  sensors.base_orientation[0] = reference.base_orientation[0] = 1.0;
+  sensors.base_position[2] = reference.base_position[0][2] = 1.0;
+  const auto rotors = aerial_manipulator::make_rotors<double>();
+  for (int i = 0; i < Robot::kNumRotors; ++i) sensors.rotor_speed[i] = rotors[i].min_speed;
+  const hodyn::Status s = controller.update(sensors, reference, command);
+  bool in_range = command.num_rotors == 6u;
+  for (int i = 0; i < Robot::kNumRotors; ++i)
+    in_range = in_range && command.rotor_speed[i] >= rotors[i].min_speed &&
+               command.rotor_speed[i] <= rotors[i].max_speed;
+  std::printf("      status %d, rotor speed command %.1f ... %.1f rad/s\n", static_cast<int>(s),
+              command.rotor_speed[0], command.rotor_speed[5]);
+  check(s == hodyn::Status::kOk && in_range, "NAME::controller: one step, rotor speeds in range");
+}
+#endif
+
 }  // namespace
 
 int main() {
@@ -101,6 +141,9 @@ int main() {
 #endif
 #if CONSUMER_HAS_ROBOT
   check_robot();
+#endif
+#if CONSUMER_HAS_CONTROLLER
+  check_controller();
 #endif
   std::printf("%d failed\n", failures);
   return failures == 0 ? 0 : 1;

@@ -16,7 +16,14 @@
 #   EXECUTABLE (file name the build makes, default consumer), RUN (default ON;
 #   OFF: the executable is only linked, as for bare metal), RUN_EXPECT
 #   (regular expressions the output of the run must match, '|' between them),
-#   EXTRA_ARGS (more configure arguments, '|' between them)
+#   EXTRA_ARGS (more configure arguments, '|' between them),
+#   ROBOT_ROTORS, ROBOT_ACTUATORS (the URDF's rotor and actuators files: the
+#   consumer adds the robot with hodyn_add_robot()), ROBOT_PROGRAMS (ON: and
+#   builds its programs), RUN_ALSO (one more program of the build to run with
+#   the emulator, words '|'-separated, the first a path relative to the build
+#   directory; must exit 0), RUN_ALSO_EXPECT (a regular expression its output
+#   must match), RUN_SCRIPT (a bash script run natively after the build as
+#   `bash SCRIPT <build dir> ARGS...`, words '|'-separated; must exit 0)
 #
 # The package is found through CMAKE_PREFIX_PATH alone, also in a cross build:
 # the toolchain files look there for hodyn (toolchains/hodyn-package.cmake).
@@ -71,6 +78,15 @@ if(URDF_TOOL)
       "of this build; the scripts build it in build/test first)")
   endif()
   list(APPEND configure_args "-DHODYN_URDF_EXECUTABLE=${URDF_TOOL}")
+endif()
+if(ROBOT_ROTORS)
+  list(APPEND configure_args "-DCONSUMER_ROBOT_ROTORS=${ROBOT_ROTORS}")
+endif()
+if(ROBOT_ACTUATORS)
+  list(APPEND configure_args "-DCONSUMER_ROBOT_ACTUATORS=${ROBOT_ACTUATORS}")
+endif()
+if(ROBOT_PROGRAMS)
+  list(APPEND configure_args -DCONSUMER_ROBOT_PROGRAMS=ON)
 endif()
 if(EXTRA_ARGS)
   string(REPLACE "|" ";" extra_args "${EXTRA_ARGS}")
@@ -127,5 +143,24 @@ if(RUN)
   endforeach()
 else()
   message(STATUS "[${MODE}] ${exe} linked (not run)")
+endif()
+if(RUN_ALSO)
+  string(REPLACE "|" ";" also "${RUN_ALSO}")
+  list(POP_FRONT also program)
+  message(STATUS "[${MODE}] run: ${emulator} ${program} ${also}")
+  execute_process(COMMAND ${emulator} "${WORK_DIR}/build/${program}" ${also}
+    WORKING_DIRECTORY "${WORK_DIR}" RESULT_VARIABLE rc OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  message("${output}")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "[${MODE}] ${program} failed (${rc})")
+  endif()
+  if(RUN_ALSO_EXPECT AND NOT output MATCHES "${RUN_ALSO_EXPECT}")
+    message(FATAL_ERROR "[${MODE}] the output of ${program} does not match '${RUN_ALSO_EXPECT}'")
+  endif()
+endif()
+if(RUN_SCRIPT)
+  string(REPLACE "|" ";" script "${RUN_SCRIPT}")
+  list(POP_FRONT script script_path)
+  run(script bash "${script_path}" "${WORK_DIR}/build" ${script})
 endif()
 message(STATUS "[${MODE}] consumer OK")

@@ -10,11 +10,14 @@
 # octo_arm_*: both tools with --robot octo_arm (skipped, exit 77, when the
 # tools are built without it). cross_robot: hodyn-sim --robot octo_arm
 # against hodyn-fc --robot aerial_manipulator: both refuse (exit 3).
+# robot_udp ROBOT: a NAME-fc / NAME-sim pair of hodyn_add_robot() for the one
+# robot ROBOT (both list only it), lockstep over UDP, the udp case's bounds.
 set -uo pipefail
 
 FC=${1:?usage: hil_pair.sh <hodyn-fc> <hodyn-sim> <case>}
 SIM=${2:?usage}
 CASE=${3:?usage}
+ROBOT=${4:-}
 WORK=$(mktemp -d)
 FC_PID=
 cleanup() {
@@ -132,6 +135,12 @@ case "$CASE" in
     run_udp_pair --mode realtime -- --mode realtime --scenario nominal --duration 3 ;;
   robot_mismatch)
     run_udp_pair -- --scenario nominal --duration 2 --robot-id-override DEADBEEF ;;
+  robot_udp)
+    for exe in "$FC" "$SIM"; do
+      [ "$("$exe" --list-robots)" = "${ROBOT:?robot_udp needs the robot name}" ] ||
+        { echo "FAIL: $(basename "$exe") --list-robots is not exactly '$ROBOT'"; exit 1; }
+    done
+    run_udp_pair --robot "$ROBOT" -- --robot "$ROBOT" --scenario nominal --duration 5 ;;
   octo_arm_udp | octo_arm_faults | cross_robot)
     for exe in "$FC" "$SIM"; do
       "$exe" --list-robots | grep -qx octo_arm ||
@@ -218,6 +227,10 @@ if case == "octo_arm_udp":
     check(fc["robot_id"] != 0 and sim["robot_id"] == fc["robot_id"], "octo_arm's robot id on both sides")
     case = "udp"  # the same checks as the 12-DoF robot's lockstep run
     check(slide <= 1e-3, "prismatic joint RMS <= 1 mm")
+if case == "robot_udp":
+    check(fc["robot_id"] != 0 and sim["robot_id"] == fc["robot_id"], "the robot's id on both sides")
+    check(slide <= 1e-3, "prismatic joints RMS <= 1 mm")
+    case = "udp"
 if case == "octo_arm_faults":
     # Measured (seed 7): position RMS 0.33 mm, worst revolute joint 1.4 deg,
     # prismatic 0.19 mm (three runs within 0.5 %); the bounds leave 4-15x for the

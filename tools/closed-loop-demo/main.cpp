@@ -1,193 +1,44 @@
-// hodyn-demo — the closed-loop demo: the feedback-linearization plugin flies
-// a simulated robot (--robot; default the 12-DoF aerial manipulator along the
-// Table 3 reference: 1 m circle, yaw ±25°, joint half-cosines, 30 s; any other
-// robot along its own reference, docs/closed-loop.md) in one or all
-// scenarios, prints the tracking errors and the controller's time per step,
-// and writes a CSV log, PNG plots and, on request, a JSON summary.
-// docs/controller.md explains it; docs/state-format.md has the command-line
-// contract.
-//
-// Desktop tool: std::vector, std::string and iostreams are fine here.
-#include <dlfcn.h>
-
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
-#include <string>
-#include <vector>
-
-#include "demo_flight.hpp"
+// hodyn-demo — the closed-loop demo of the robots built into hodyn: the
+// feedback-linearization plugin flies a simulated robot (--robot; default the
+// 12-DoF aerial manipulator along the Table 3 reference: 1 m circle, yaw ±25°,
+// joint half-cosines, 30 s; octo_arm along its own reference,
+// docs/closed-loop.md) in one or all scenarios, prints the tracking errors and
+// the controller's time per step, and writes a CSV log, PNG plots and, on
+// request, a JSON summary. docs/controller.md explains it; docs/state-format.md
+// has the command-line contract. The program is hodyn::demo's run_demo
+// (hodyn/demo/demo.hpp), the same as every NAME-demo of hodyn_add_robot().
+#include "hodyn/demo/demo.hpp"
+#include "hodyn/demo/fly.hpp"
+#include "hodyn/models/aerial_manipulator_robot.hpp"
 
 #if defined(HODYN_DEMO_OCTO_ARM)
-namespace hodyn_demo {
-int fly_octo_arm(const DemoArgs& args);  // robot_octo_arm.cpp
+namespace octo_arm {
+int fly_demo(const hodyn::demo::DemoArgs& args);  // hodyn_add_robot(octo_arm): core/robots
 }
 #endif
 
 namespace {
 
-using namespace hodyn::closed_loop;
-using hodyn_demo::DemoArgs;
-using hodyn_demo::DemoRobot;
+int fly_aerial_manipulator(const hodyn::demo::DemoArgs& args) {
+  return hodyn::demo::fly<hodyn::AerialManipulatorRobot>(args);
+}
 
-/// The robots this hodyn-demo flies, in --list-robots order.
-const DemoRobot kRobots[] = {
-    {hodyn::AerialManipulatorRobot::kName, &hodyn_demo::fly<hodyn::AerialManipulatorRobot>},
+/// The robots this hodyn-demo flies, in --list-robots order; the first is the default.
+const hodyn::demo::DemoRobot kRobots[] = {
+    {hodyn::AerialManipulatorRobot::kName, &fly_aerial_manipulator},
 #if defined(HODYN_DEMO_OCTO_ARM)
-    {"octo_arm", &hodyn_demo::fly_octo_arm},
+    {"octo_arm", &octo_arm::fly_demo},
 #endif
 };
-
-const char* kUsage =
-    R"(usage: hodyn-demo [options]
-
-Flies a robot with the feedback-linearization controller plugin against the
-plant simulator, and reports the tracking errors and the controller's time per
-step. The default robot is the 12-DoF aerial manipulator (TiltHex + two 3-joint
-elastic arms) along the Table 3 reference; any other robot flies its own
-reference (base circle, yaw oscillation, joint sinusoids within the limits).
-
-  --robot NAME        the robot to fly (default: aerial_manipulator)
-  --list-robots       print the robot names, one a line, and exit
-  --scenario NAME     nominal | mismatch | gust | payload | noise_delay | all
-                      (default: all, in that order)
-  --duration S        simulated time (default 30)
-  --rate HZ           controller rate, 500..4000 (default 1000)
-  --plant-rate HZ     integration rate, a multiple of --rate (default 8000)
-  --seed N            sensor-noise seed (default 1)
-  --out DIR           where the CSV logs and PNG plots go (default closed-loop-output)
-  --no-plots          CSV only
-  --summary-json FILE the printed numbers as JSON (SI units)
-  --plugin PATH       load the controller from a plugin shared library built
-                      for the robot (default: the statically linked
-                      "feedback_linearization" of the robot)
-  --help
-)";
-
-bool parse_number(const char* s, double& v) {
-  char* end = nullptr;
-  v = std::strtod(s, &end);
-  return end != s && *end == '\0' && std::isfinite(v);
-}
-
-int parse_args(int argc, char** argv, DemoArgs& a) {
-  std::string scenario = "all";
-  for (int i = 1; i < argc; ++i) {
-    const std::string opt = argv[i];
-    const auto value = [&]() -> const char* {
-      if (i + 1 >= argc) {
-        std::cerr << "hodyn-demo: " << opt << " needs a value\n";
-        return nullptr;
-      }
-      return argv[++i];
-    };
-    double v = 0.0;
-    if (opt == "--help" || opt == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (opt == "--list-robots") {
-      for (const DemoRobot& r : kRobots) std::cout << r.name << "\n";
-      return 0;
-    } else if (opt == "--robot") {
-      const char* s = value();
-      if (s == nullptr) return 2;
-      a.robot = s;
-    } else if (opt == "--scenario") {
-      const char* s = value();
-      if (s == nullptr) return 2;
-      scenario = s;
-    } else if (opt == "--duration" || opt == "--rate" || opt == "--plant-rate" || opt == "--seed") {
-      const char* s = value();
-      if (s == nullptr) return 2;
-      if (!parse_number(s, v) || v <= 0.0) {
-        std::cerr << "hodyn-demo: " << opt << " needs a positive number, got '" << s << "'\n";
-        return 2;
-      }
-      if (opt == "--duration") a.duration = v;
-      if (opt == "--rate") a.control_rate_hz = v;
-      if (opt == "--plant-rate") a.plant_rate_hz = v;
-      if (opt == "--seed") a.seed = static_cast<std::uint64_t>(v);
-    } else if (opt == "--out") {
-      const char* s = value();
-      if (s == nullptr) return 2;
-      a.out_dir = s;
-    } else if (opt == "--no-plots") {
-      a.plots = false;
-    } else if (opt == "--summary-json") {
-      const char* s = value();
-      if (s == nullptr) return 2;
-      a.summary_json = s;
-    } else if (opt == "--plugin") {
-      const char* s = value();
-      if (s == nullptr) return 2;
-      a.plugin_path = s;
-    } else {
-      std::cerr << "hodyn-demo: unknown option '" << opt << "' (see --help)\n";
-      return 2;
-    }
-  }
-  if (scenario == "all") {
-    a.scenarios.assign(kAllScenarios.begin(), kAllScenarios.end());
-  } else {
-    Scenario s;
-    if (!parse_scenario(scenario.c_str(), s)) {
-      std::cerr << "hodyn-demo: unknown scenario '" << scenario
-                << "' (nominal, mismatch, gust, payload, noise_delay, all)\n";
-      return 2;
-    }
-    a.scenarios.push_back(s);
-  }
-  if (a.control_rate_hz < 500.0 || a.control_rate_hz > 4000.0) {
-    std::cerr << "hodyn-demo: --rate must be within 500..4000 Hz\n";
-    return 2;
-  }
-  const double ratio = a.plant_rate_hz / a.control_rate_hz;
-  if (ratio < 1.0 || std::abs(ratio - std::round(ratio)) > 1e-9 || a.plant_rate_hz < 4000.0) {
-    std::cerr << "hodyn-demo: --plant-rate must be >= 4000 Hz and a multiple of --rate\n";
-    return 2;
-  }
-  return -1;
-}
-
-const DemoRobot* find_robot(const std::string& name) {
-  for (const DemoRobot& r : kRobots)
-    if (name == r.name) return &r;
-  return nullptr;
-}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  DemoArgs args;
-  const int parsed = parse_args(argc, argv, args);
-  if (parsed >= 0) return parsed;
-  const DemoRobot* robot = find_robot(args.robot);
-  if (robot == nullptr) {
-    std::string names;
-    for (const DemoRobot& r : kRobots) names += (names.empty() ? "" : ", ") + std::string(r.name);
-    std::cerr << "hodyn-demo: unknown robot '" << args.robot << "' (" << names << ")\n";
-    return 2;
-  }
-
-  void* library = nullptr;
-  if (!args.plugin_path.empty()) {
-    library = dlopen(args.plugin_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library == nullptr) {
-      std::cerr << "hodyn-demo: cannot load " << args.plugin_path << ": " << dlerror() << "\n";
-      return 1;
-    }
-    auto entry = reinterpret_cast<hodyn_plugin_entry_fn>(dlsym(library, HODYN_PLUGIN_ENTRY_SYMBOL));
-    if (entry == nullptr) {
-      std::cerr << "hodyn-demo: " << args.plugin_path << " has no " << HODYN_PLUGIN_ENTRY_SYMBOL
-                << "\n";
-      dlclose(library);
-      return 1;
-    }
-    args.plugin = entry();
-  }
-  const int code = robot->fly(args);
-  if (library != nullptr) dlclose(library);
-  return code;
+  hodyn::demo::DemoProgram program;
+  program.tool = "hodyn-demo";
+  program.robots = kRobots;
+  program.num_robots = sizeof kRobots / sizeof kRobots[0];
+  program.plot_script = HODYN_DEMO_PLOT_SCRIPT;
+  program.python = HODYN_DEMO_PYTHON;
+  return hodyn::demo::run_demo(program, argc, argv);
 }

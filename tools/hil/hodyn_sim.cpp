@@ -1,16 +1,15 @@
 // hodyn-sim — the plant side of the hardware-in-the-loop pair for the robots
 // built into hodyn (--robot NAME, --list-robots); the program is
 // hodyn_sim.hpp's run_hodyn_sim<Robot>. docs/hil.md describes the pair.
-#include "hodyn_sim.hpp"
-#include "hil_common.hpp"
+#include "hodyn/hil_tools/hodyn_sim.hpp"
+#include "hodyn/hil_tools/hil_common.hpp"
 #include "hodyn/models/aerial_manipulator_robot.hpp"
 
 #if defined(HODYN_HIL_OCTO_ARM)
-namespace hodyn {
-namespace hil_tools {
-int run_hodyn_sim_octo_arm(int argc, char** argv);  // sim_octo_arm.cpp (core/robots/hil.cmake)
-}  // namespace hil_tools
-}  // namespace hodyn
+namespace octo_arm {
+// hodyn_add_robot(octo_arm) in core/robots: run_hodyn_sim<octo_arm::Robot>.
+int run_hil_sim(int argc, char** argv, const char* tool);
+}  // namespace octo_arm
 #endif
 
 namespace {
@@ -23,7 +22,8 @@ int run_aerial_manipulator(int argc, char** argv) {
 const hodyn::hil_tools::ToolRobot kRobots[] = {
     {hodyn::AerialManipulatorRobot::kName, &run_aerial_manipulator},
 #if defined(HODYN_HIL_OCTO_ARM)
-    {"octo_arm", &hodyn::hil_tools::run_hodyn_sim_octo_arm},
+    {"octo_arm",
+     [](int argc, char** argv) { return octo_arm::run_hil_sim(argc, argv, "hodyn-sim"); }},
 #endif
 };
 

@@ -1,6 +1,6 @@
 // The feedback-linearization plugin module in float, for single-precision
 // FPUs (Cortex-M4F). Settings and parameters stay double.
-#include "feedback_linearization_plugin_impl.hpp"
+#include "hodyn/control/feedback_linearization_plugin_impl.hpp"
 
 namespace hodyn {
 namespace control {

@@ -31,6 +31,18 @@ struct FeedbackLinearizationSettings {
   FeedbackLinearizationConfig resolved() const;
 };
 
+namespace detail {
+/// The plugin's parameter table (robot independent; compiled once in
+/// hodyn::feedback_linearization). Sets the named values on `settings`:
+/// kInvalidArgument for an unknown name or a value out of its range,
+/// kNonFiniteInput for NaN / ±inf (then `settings` may be partly set: callers
+/// pass a copy).
+Status apply_parameters(FeedbackLinearizationSettings& settings,
+                        const plugin::Parameter* parameters, std::size_t count) noexcept;
+std::size_t parameter_count() noexcept;
+Status parameter_info(std::size_t index, plugin::ParameterInfo& info) noexcept;
+}  // namespace detail
+
 /// The plugin over FeedbackLinearization<Robot, Scalar>: frames (double) are
 /// converted to Scalar on the way in and back to double on the way out.
 template <class Robot, class Scalar>
@@ -66,13 +78,16 @@ class BasicFeedbackLinearizationPlugin final : public plugin::ControllerPlugin {
 };
 
 /// The plugin in double precision ("feedback_linearization").
-using FeedbackLinearizationPlugin = BasicFeedbackLinearizationPlugin<AerialManipulatorRobot, double>;
+using FeedbackLinearizationPlugin =
+    BasicFeedbackLinearizationPlugin<AerialManipulatorRobot, double>;
 /// The same in float, for single-precision FPUs (Cortex-M4F): library
 /// hodyn::feedback_linearization_float, registered by
 /// hodyn::feedback_linearization_float_static as "feedback_linearization_float".
 using FeedbackLinearizationPluginFloat =
     BasicFeedbackLinearizationPlugin<AerialManipulatorRobot, float>;
 
+// The definitions are in feedback_linearization_plugin_impl.hpp, for the one
+// source file that instantiates the plugin for another robot type.
 extern template class BasicFeedbackLinearizationPlugin<AerialManipulatorRobot, double>;
 extern template class BasicFeedbackLinearizationPlugin<AerialManipulatorRobot, float>;
 

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "hil_common.hpp"
+#include "hodyn/hil_tools/hil_common.hpp"
 #include "hodyn/closed_loop/tracking.hpp"
 #include "hodyn/link/controller_host.hpp"
 #include "hodyn/plugin/plugin_instance.hpp"

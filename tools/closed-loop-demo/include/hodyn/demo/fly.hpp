@@ -1,6 +1,11 @@
-// hodyn-demo: one robot flown through the chosen scenarios — printed summary,
-// CSV log (a column per joint and rotor), PNG plots, JSON summary. Generic
-// over the robot type; main.cpp picks the robot (--robot NAME).
+// hodyn/demo/fly.hpp — one robot flown through the chosen scenarios, the
+// body of hodyn-demo for robot type Robot: printed summary, CSV log (a column
+// per joint and rotor), PNG plots, JSON summary. hodyn/demo/demo.hpp parses
+// the command line and picks the robot; a program flies a robot with
+//
+//   int fly_my_robot(const hodyn::demo::DemoArgs& a) { return hodyn::demo::fly<my::Robot>(a); }
+//
+// (hodyn_add_robot() generates that file and the program's main.)
 //
 // Desktop tool: std::vector, std::string and iostreams are fine here.
 #pragma once
@@ -17,30 +22,14 @@
 
 #include "hodyn/closed_loop/report.hpp"
 #include "hodyn/closed_loop/robot_reference.hpp"
+#include "hodyn/closed_loop/robot_runner.hpp"
 #include "hodyn/closed_loop/runner.hpp"
+#include "hodyn/demo/demo.hpp"
 #include "hodyn/plugin/registry.hpp"
 #include "hodyn/plugin/robot_identity.hpp"
 
-namespace hodyn_demo {
-
-/// The command line, parsed (main.cpp).
-struct DemoArgs {
-  std::string robot = "aerial_manipulator";
-  std::vector<hodyn::closed_loop::Scenario> scenarios;
-  double duration = 30.0, control_rate_hz = 1000.0, plant_rate_hz = 8000.0, settle_time = 1.0;
-  std::uint64_t seed = 1;
-  std::string out_dir = "closed-loop-output";
-  bool plots = true;
-  std::string summary_json;
-  std::string plugin_path;
-  const hodyn_plugin_api* plugin = nullptr;  ///< from --plugin, else null (the registry's)
-};
-
-/// A robot hodyn-demo can fly: its name and its flight (exit code as main's).
-struct DemoRobot {
-  const char* name;
-  int (*fly)(const DemoArgs&);
-};
+namespace hodyn {
+namespace demo {
 
 inline void write_csv(const std::string& path, const std::vector<hodyn::closed_loop::Sample>& rows,
                       int num_joints, int num_rotors) {
@@ -120,13 +109,13 @@ int fly(const DemoArgs& args) {
                                                        : hodyn::plugin::plugin_registry().find(
                                                              "feedback_linearization", Robot::kId);
   if (api == nullptr) {
-    std::cerr << "hodyn-demo: no controller plugin for robot " << Robot::kName << "\n";
+    std::cerr << args.tool << ": no controller plugin for robot " << Robot::kName << "\n";
     return 1;
   }
   if (api->abi_version == HODYN_PLUGIN_ABI_VERSION &&
       hodyn::plugin::compare_robots(hodyn::plugin::robot_identity<Robot>(),
                                     hodyn::plugin::robot_of(*api)) != hodyn::Status::kOk) {
-    std::cerr << "hodyn-demo: the plugin " << args.plugin_path << " is built for robot '"
+    std::cerr << args.tool << ": the plugin " << args.plugin_path << " is built for robot '"
               << (api->robot_name != nullptr ? api->robot_name : "?") << "', not '" << Robot::kName
               << "'\n";
     return 1;
@@ -150,7 +139,7 @@ int fly(const DemoArgs& args) {
 
   std::string mkdir = "mkdir -p '" + args.out_dir + "'";
   if (std::system(mkdir.c_str()) != 0) {
-    std::cerr << "hodyn-demo: cannot create " << args.out_dir << "\n";
+    std::cerr << args.tool << ": cannot create " << args.out_dir << "\n";
     return 1;
   }
   // The 12-DoF robot's files keep their names; another robot's carry its name.
@@ -158,6 +147,7 @@ int fly(const DemoArgs& args) {
   const std::string extra = kTable3 ? "" : plot_arguments<Robot>();
   std::vector<RunSummary> summaries;
   bool all_stable = true;
+  bool plots_failed = false;
   for (Scenario scenario : args.scenarios) {
     RobotRunOptions<Robot> run;
     run.scenario = scenario;
@@ -171,7 +161,7 @@ int fly(const DemoArgs& args) {
     std::vector<Sample> samples;
     const hodyn::Status s = run_closed_loop(run, summary, &samples);
     if (s != hodyn::Status::kOk) {
-      std::cerr << "hodyn-demo: scenario " << scenario_name(scenario)
+      std::cerr << args.tool << ": scenario " << scenario_name(scenario)
                 << " failed: " << hodyn::to_string(s) << "\n";
       return 1;
     }
@@ -183,17 +173,22 @@ int fly(const DemoArgs& args) {
     write_csv(csv, samples, nj, Robot::kNumRotors);
     if (args.plots) {
       const char* env = std::getenv("HODYN_PYTHON");
-      const std::string python = env != nullptr ? env : HODYN_DEMO_PYTHON;
-      const std::string cmd = "'" + python + "' '" + HODYN_DEMO_PLOT_SCRIPT + "' '" + csv + "' '" +
+      const std::string python = env != nullptr ? env : args.python;
+      const std::string cmd = "'" + python + "' '" + args.plot_script + "' '" + csv + "' '" +
                               args.out_dir + "' " + label + extra;
-      if (std::system(cmd.c_str()) != 0)
-        std::cerr << "hodyn-demo: plotting failed (python3 with matplotlib needed; set "
+      if (std::system(cmd.c_str()) != 0) {
+        plots_failed = true;
+        std::cerr << args.tool
+                  << ": plotting failed (python3 with matplotlib needed; set "
                      "HODYN_PYTHON to choose the interpreter) — the CSV is written\n";
+      }
     }
   }
   if (!args.summary_json.empty()) write_json(args.summary_json, Robot::kName, summaries);
-  std::printf("\nCSV logs%s in %s/\n", args.plots ? " and PNG plots" : "", args.out_dir.c_str());
+  std::printf("\nCSV logs%s in %s/\n", args.plots && !plots_failed ? " and PNG plots" : "",
+              args.out_dir.c_str());
   return all_stable ? 0 : 3;
 }
 
-}  // namespace hodyn_demo
+}  // namespace demo
+}  // namespace hodyn

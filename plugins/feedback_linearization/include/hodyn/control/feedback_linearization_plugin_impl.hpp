@@ -1,73 +1,31 @@
-// The feedback-linearization plugin module, for any Scalar: parameter table
-// and frame conversion. Included by feedback_linearization_plugin.cpp (double)
-// and feedback_linearization_plugin_float.cpp (float), which instantiate it.
+// hodyn/control/feedback_linearization_plugin_impl.hpp — the definitions of
+// BasicFeedbackLinearizationPlugin<Robot, Scalar> (frame conversion, the
+// parameter table's use). Include it in the ONE source file that instantiates
+// the plugin for a robot type:
+//
+//   template class hodyn::control::BasicFeedbackLinearizationPlugin<my::Robot, double>;
+//
+// hodyn_add_robot() (cmake/hodyn_robot.cmake) generates that file for a
+// user's robot; hodyn's own 12-DoF instances are in
+// plugins/feedback_linearization/src. The parameter table itself is robot
+// independent and compiled once, in hodyn::feedback_linearization.
 #pragma once
 
-#include "hodyn/control/feedback_linearization_plugin.hpp"
-
-#include <array>
 #include <cmath>
 #include <type_traits>
 
+#include "hodyn/control/feedback_linearization_plugin.hpp"
 #include "hodyn/plugin/frames.hpp"
 
 namespace hodyn {
 namespace control {
-namespace {
-
-using Settings = FeedbackLinearizationSettings;
-
-struct ParameterSpec {
-  const char* name;
-  const char* unit;
-  double min_value;
-  double max_value;
-  double (*get)(const Settings&);
-  void (*set)(Settings&, double);
-};
-
-#define HODYN_PARAMETER(name, unit, lo, hi, expr)                                      \
-  ParameterSpec {                                                                      \
-    name, unit, lo, hi, [](const Settings& s) { return static_cast<double>(s.expr); }, \
-        [](Settings& s, double v) { s.expr = v; }                                      \
-  }
-
-const std::array<ParameterSpec, 18> kParameters{{
-    HODYN_PARAMETER("rate_hz", "Hz", 500.0, 4000.0, config.rate_hz),
-    HODYN_PARAMETER("position_bandwidth", "rad/s", 0.5, 100.0, position_bandwidth),
-    HODYN_PARAMETER("attitude_bandwidth", "rad/s", 0.5, 100.0, attitude_bandwidth),
-    HODYN_PARAMETER("joint_bandwidth", "rad/s", 0.5, 100.0, joint_bandwidth),
-    ParameterSpec{"integral_action", "0/1", 0.0, 1.0,
-                  [](const Settings& s) { return s.integral_action ? 1.0 : 0.0; },
-                  [](Settings& s, double v) { s.integral_action = v >= 0.5; }},
-    HODYN_PARAMETER("max_position_error", "m", 1e-3, 10.0, config.max_position_error),
-    HODYN_PARAMETER("max_attitude_error", "rad", 1e-3, 3.14, config.max_attitude_error),
-    HODYN_PARAMETER("max_joint_error", "rad", 1e-3, 3.14, config.max_joint_error),
-    HODYN_PARAMETER("max_integral", "m s", 0.0, 10.0, config.max_integral),
-    HODYN_PARAMETER("reference_jump", "m", 1e-4, 10.0, config.reference_jump),
-    HODYN_PARAMETER("hold_timeout", "s", 1e-3, 10.0, config.hold_timeout),
-    HODYN_PARAMETER("safe_torque_fraction", "1", 0.0, 1.0, config.safe_torque_fraction),
-    HODYN_PARAMETER("max_deflection", "rad", 1e-3, 3.14, config.max_deflection),
-    HODYN_PARAMETER("joint_limit_margin", "rad", 1e-3, 10.0, config.joint_limit_margin),
-    HODYN_PARAMETER("joint_limit", "rad", 0.1, 10.0, config.joint_limit),
-    HODYN_PARAMETER("max_base_speed", "m/s", 0.1, 200.0, config.max_base_speed),
-    HODYN_PARAMETER("max_base_rate", "rad/s", 0.1, 200.0, config.max_base_rate),
-    HODYN_PARAMETER("max_joint_rate", "rad/s", 0.1, 200.0, config.max_joint_rate),
-}};
-
-#undef HODYN_PARAMETER
-
-const ParameterSpec* find_parameter(const char (&name)[HODYN_NAME_LENGTH]) {
-  for (const auto& p : kParameters)
-    if (plugin::name_equals(name, p.name)) return &p;
-  return nullptr;
-}
+namespace detail {
 
 // Frames are double; the controller's Scalar may be float. Conversions go
 // through double (bit-identical for Scalar = double); a float rotation is
 // re-orthonormalised to float precision.
 template <class Scalar>
-Matrix3<Scalar> to_scalar_rotation(const Matrix3<double>& r) {
+inline Matrix3<Scalar> to_scalar_rotation(const Matrix3<double>& r) {
   if constexpr (std::is_same<Scalar, double>::value) {
     return r;
   } else {
@@ -144,7 +102,7 @@ void write_command(const typename FeedbackLinearization<Robot, Scalar>::Output& 
     c.motor_torque[j] = static_cast<double>(o.motor_torque(j));
 }
 
-}  // namespace
+}  // namespace detail
 
 template <class Robot, class Scalar>
 BasicFeedbackLinearizationPlugin<Robot, Scalar>::BasicFeedbackLinearizationPlugin() noexcept {
@@ -152,18 +110,12 @@ BasicFeedbackLinearizationPlugin<Robot, Scalar>::BasicFeedbackLinearizationPlugi
 }
 
 template <class Robot, class Scalar>
-Status BasicFeedbackLinearizationPlugin<Robot, Scalar>::configure(const plugin::Parameter* parameters,
-                                                           std::size_t count) noexcept {
-  Settings candidate = settings_;
-  for (std::size_t i = 0; i < count; ++i) {
-    const ParameterSpec* spec = find_parameter(parameters[i].name);
-    if (spec == nullptr) return Status::kInvalidArgument;
-    const double v = parameters[i].value;
-    if (!std::isfinite(v)) return Status::kNonFiniteInput;
-    if (v < spec->min_value || v > spec->max_value) return Status::kInvalidArgument;
-    spec->set(candidate, v);
-  }
-  const Status s = controller_.configure(candidate.resolved());
+Status BasicFeedbackLinearizationPlugin<Robot, Scalar>::configure(
+    const plugin::Parameter* parameters, std::size_t count) noexcept {
+  FeedbackLinearizationSettings candidate = settings_;
+  Status s = detail::apply_parameters(candidate, parameters, count);
+  if (s != Status::kOk) return s;
+  s = controller_.configure(candidate.resolved());
   if (s != Status::kOk) return s;
   settings_ = candidate;
   return Status::kOk;
@@ -176,36 +128,28 @@ void BasicFeedbackLinearizationPlugin<Robot, Scalar>::reset() noexcept {
 
 template <class Robot, class Scalar>
 Status BasicFeedbackLinearizationPlugin<Robot, Scalar>::update(const plugin::Sensors& sensors,
-                                                        const plugin::Reference& reference,
-                                                        plugin::Command& command) noexcept {
-  Status s = measurement_from_sensors<Robot, Scalar>(sensors, measurement_);
-  if (s == Status::kOk) s = reference_from_frame<Robot, Scalar>(reference, reference_);
+                                                               const plugin::Reference& reference,
+                                                               plugin::Command& command) noexcept {
+  Status s = detail::measurement_from_sensors<Robot, Scalar>(sensors, measurement_);
+  if (s == Status::kOk) s = detail::reference_from_frame<Robot, Scalar>(reference, reference_);
   if (s == Status::kOk) {
     s = controller_.update(measurement_, reference_, output_);
   } else {
     controller_.safe_command(output_);
   }
-  write_command<Robot, Scalar>(output_, sensors.time, s, command);
+  detail::write_command<Robot, Scalar>(output_, sensors.time, s, command);
   return s;
 }
 
 template <class Robot, class Scalar>
 std::size_t BasicFeedbackLinearizationPlugin<Robot, Scalar>::parameter_count() const noexcept {
-  return kParameters.size();
+  return detail::parameter_count();
 }
 
 template <class Robot, class Scalar>
 Status BasicFeedbackLinearizationPlugin<Robot, Scalar>::parameter_info(
     std::size_t index, plugin::ParameterInfo& info) const noexcept {
-  if (index >= kParameters.size()) return Status::kInvalidArgument;
-  const ParameterSpec& p = kParameters[index];
-  info = plugin::ParameterInfo{};
-  plugin::copy_name(info.name, p.name);
-  plugin::copy_name(info.unit, p.unit);
-  info.default_value = p.get(Settings{});
-  info.min_value = p.min_value;
-  info.max_value = p.max_value;
-  return Status::kOk;
+  return detail::parameter_info(index, info);
 }
 
 }  // namespace control

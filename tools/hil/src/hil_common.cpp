@@ -1,5 +1,5 @@
 // What hodyn-fc and hodyn-sim share (see hil_common.hpp).
-#include "hil_common.hpp"
+#include "hodyn/hil_tools/hil_common.hpp"
 
 #include <cmath>
 #include <cstdlib>

@@ -19,7 +19,7 @@
 #include <iostream>
 #include <string>
 
-#include "hil_common.hpp"
+#include "hodyn/hil_tools/hil_common.hpp"
 #include "hodyn/closed_loop/report.hpp"
 #include "hodyn/closed_loop/robot_reference.hpp"
 #include "hodyn/closed_loop/scenario.hpp"
