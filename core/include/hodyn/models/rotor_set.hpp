@@ -244,8 +244,18 @@ Eigen::Matrix<Scalar, 6, N> rotor_allocation(const RotorSet<N, Scalar>& set) noe
 /// (N) share A, so σ depends on the length unit; rank checks use σ_6/σ_1.
 template <int N, class Scalar>
 Vector6<Scalar> allocation_singular_values(const Eigen::Matrix<Scalar, 6, N>& a) noexcept {
-  const Eigen::JacobiSVD<Eigen::Matrix<double, 6, N>> svd(a.template cast<double>());
-  return svd.singularValues().template head<6>().template cast<Scalar>();
+  if constexpr (N == 6) {
+    const Eigen::JacobiSVD<Eigen::Matrix<double, 6, N>> svd(a.template cast<double>());
+    return svd.singularValues().template head<6>().template cast<Scalar>();
+  } else {
+    // N > 6: a square SVD. For 6 x N JacobiSVD runs a QR preconditioner whose
+    // blocked Householder kernels reference malloc (no bare-metal link). A
+    // padded with N − 6 zero rows has A's singular values, then N − 6 zeros.
+    Eigen::Matrix<double, N, N> padded = Eigen::Matrix<double, N, N>::Zero();
+    padded.template topRows<6>() = a.template cast<double>();
+    const Eigen::JacobiSVD<Eigen::Matrix<double, N, N>, Eigen::NoQRPreconditioner> svd(padded);
+    return svd.singularValues().template head<6>().template cast<Scalar>();
+  }
 }
 
 /// kOk when A has full rank 6 with condition number σ_1/σ_6 ≤ max_condition;

@@ -70,16 +70,32 @@ class RotorAllocation {
     }
     const Eigen::Matrix<double, 6, N> a = rotor_allocation(set);
     if (!a.allFinite()) return Status::kInvalidArgument;
-    const Eigen::JacobiSVD<Eigen::Matrix<double, 6, N>> svd(
-        a, Eigen::ComputeFullU | Eigen::ComputeFullV);
-    const Vector6<double> sigma = svd.singularValues().template head<6>();
+    Vector6<double> sigma;
+    Eigen::Matrix<double, N, 6> a_pinv;
+    if constexpr (N == 6) {
+      const Eigen::JacobiSVD<Eigen::Matrix<double, 6, N>> svd(
+          a, Eigen::ComputeFullU | Eigen::ComputeFullV);
+      sigma = svd.singularValues().template head<6>();
+      // A⁺ = V Σ⁺ Uᵀ in fixed-size products (no dynamic-size solver, whose heap
+      // fallback a bare-metal link must not contain).
+      a_pinv = svd.matrixV().template leftCols<6>() * sigma.cwiseInverse().asDiagonal() *
+               svd.matrixU().transpose();
+    } else {
+      // N > 6: the SVD of a square matrix. For 6 x N Eigen's JacobiSVD runs a
+      // QR preconditioner whose blocked Householder kernels reference malloc
+      // (no bare-metal link). A padded with N − 6 zero rows has A's singular
+      // values (then N − 6 zeros), its right singular vectors, and its left
+      // ones in the top-left 6 x 6 block of U.
+      Eigen::Matrix<double, N, N> padded = Eigen::Matrix<double, N, N>::Zero();
+      padded.template topRows<6>() = a;
+      const Eigen::JacobiSVD<Eigen::Matrix<double, N, N>, Eigen::NoQRPreconditioner> svd(
+          padded, Eigen::ComputeFullU | Eigen::ComputeFullV);
+      sigma = svd.singularValues().template head<6>();
+      a_pinv = svd.matrixV().template leftCols<6>() * sigma.cwiseInverse().asDiagonal() *
+               svd.matrixU().template topLeftCorner<6, 6>().transpose();
+    }
     if (!(sigma(5) > 0.0) || sigma(0) / sigma(5) > kMaxCondition)
       return Status::kSingularAllocation;
-    // A⁺ = V Σ⁺ Uᵀ in fixed-size products (no dynamic-size solver, whose heap
-    // fallback a bare-metal link must not contain).
-    const Eigen::Matrix<double, N, 6> a_pinv = svd.matrixV().template leftCols<6>() *
-                                               sigma.cwiseInverse().asDiagonal() *
-                                               svd.matrixU().transpose();
     double distance_squared = 0.0;
     for (int i = 0; i < N; ++i) distance_squared += set[i].position.squaredNorm();
     const double arm = std::sqrt(distance_squared / N);
