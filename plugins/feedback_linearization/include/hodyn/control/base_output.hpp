@@ -10,16 +10,19 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 
 #include "hodyn/spatial_algebra.hpp"
 
 namespace hodyn {
 namespace control {
 
-/// x^(0..3) from x and the twist derivatives V^(0..2).
-template <class Scalar>
+/// x^(0..3) from x and the twist derivatives V^(0..2) (`twist` may hold
+/// more, e.g. forward dynamics' V^(0..3), read in place).
+template <class Scalar, std::size_t N>
 std::array<Vector3<Scalar>, 4> base_position_derivatives(
-    const Vector3<Scalar>& x, const std::array<Twist<Scalar>, 3>& twist) {
+    const Vector3<Scalar>& x, const std::array<Twist<Scalar>, N>& twist) {
+  static_assert(N >= 3, "needs V, V', V''");
   const Vector3<Scalar> w0 = angular(twist[0]), w1 = angular(twist[1]), w2 = angular(twist[2]);
   std::array<Vector3<Scalar>, 4> d;
   d[0] = x;

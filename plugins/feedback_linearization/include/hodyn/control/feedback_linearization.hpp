@@ -57,6 +57,7 @@
 
 #include <array>
 #include <cmath>
+#include <type_traits>
 
 #include "hodyn/control/base_output.hpp"
 #include "hodyn/control/rotor_allocation.hpp"
@@ -113,6 +114,8 @@ struct FeedbackLinearizationConfig {
 /// (models/robot.hpp), e.g. FeedbackLinearization<AerialManipulatorRobot>.
 template <class Robot, class Scalar = double>
 class FeedbackLinearization {
+  static_assert(std::is_floating_point<Scalar>::value, "Scalar = double or float");
+
  public:
   using Description = DescriptionOf<Robot, Scalar>;
   using Tree = typename Robot::Tree;
@@ -216,12 +219,17 @@ class FeedbackLinearization {
   FeedbackLinearizationConfig config_{};
   Description robot_{};
   Allocation allocation_{};
-  // Per joint: 1 for elastic, 0 for rigid (masks keep the step branch-free).
-  JointVector elastic_ = JointVector::Ones();
+  // Per joint: 1 for elastic, 0 for rigid, and the complement (masks keep
+  // the step branch-free).
+  JointVector elastic_ = JointVector::Ones(), rigid_ = JointVector::Zero();
   bool has_rigid_ = false;  ///< any rigid joint (else the rigid-joint terms are skipped)
   JointVector stiffness_ = JointVector::Ones(), motor_inertia_ = JointVector::Zero(),
               motor_friction_ = JointVector::Zero(), torque_limit_ = JointVector::Zero();
+  /// Measured q in range: |q| ≤ joint_limit and, for a bounded joint, within
+  /// [lower − margin, upper + margin] — one interval per joint, from configure().
+  JointVector q_lowest_ = JointVector::Zero(), q_highest_ = JointVector::Zero();
   RotorVector min_speed_ = RotorVector::Zero(), max_speed_ = RotorVector::Zero();
+  RotorVector max_measured_speed_ = RotorVector::Zero();  ///< 2 ω_max: a sensible measurement
   RotorVector hover_speed_ = RotorVector::Zero();
   JointVector holding_torque_ = JointVector::Zero();
   Scalar dt_ = Scalar(1e-3);
@@ -237,19 +245,23 @@ class FeedbackLinearization {
   long bad_steps_ = 0;                                   ///< consecutive steps with bad input
   Wrench<Scalar> wrench_ = Wrench<Scalar>::Zero();       ///< W_prop
   Wrench<Scalar> wrench_rate_ = Wrench<Scalar>::Zero();  ///< Ẇ_prop
-  JointVector torque_ = JointVector::Zero();       ///< τ of the rigid joints (0 for elastic)
-  JointVector torque_rate_ = JointVector::Zero();  ///< τ̇ of the rigid joints
-  JointVector commanded_torque_ = JointVector::Zero();  ///< u last sent
+  JointVector torque_ = JointVector::Zero();             ///< τ of the rigid joints (0 for elastic)
+  JointVector torque_rate_ = JointVector::Zero();        ///< τ̇ of the rigid joints
+  JointVector commanded_torque_ = JointVector::Zero();   ///< u last sent
   bool have_commanded_torque_ = false;
   RotorVector speed_ = RotorVector::Zero();  ///< ω_d = sqrt(A⁺ W_prop), within the limits
   bool speed_saturated_ = false;             ///< ω_d needed a limit
   V3 position_integral_ = V3::Zero(), attitude_integral_ = V3::Zero();
   JointVector joint_integral_ = JointVector::Zero();
   Output last_good_{};
-  Reference last_reference_{};
+  // Where the last reference's derivatives put this step's (reference_jumped).
+  V3 predicted_position_ = V3::Zero();
+  Matrix3<Scalar> predicted_orientation_ = Matrix3<Scalar>::Identity();
+  JointVector predicted_joints_ = JointVector::Zero();
   Diagnostics diagnostics_{};
 
-  // ---- workspaces (fixed size, reused every step) ----
+  // ---- workspaces (fixed size, reused every step; the entries that are
+  // zero in every step are set once in configure()) ----
   Model<Tree, Scalar> inertia_model_{};  ///< the model without gravity: ID of order 0 = M̄ a
   ForwardDynamicsInput<Tree, 2, Scalar> forward_input_{};
   ForwardDynamicsData<Tree, 2, Scalar> forward_{};
@@ -281,6 +293,14 @@ void clamp_each(Eigen::MatrixBase<Derived>& v, double limit) {
   }
 }
 
+/// Adds x − x over the entries of `v` to `sum`, which stays exactly 0 while
+/// every entry is finite and turns NaN at a NaN or ±∞ (detail::all_finite's
+/// test; one sum and one comparison for many vectors).
+template <class S, class Derived>
+void add_finiteness(S& sum, const Eigen::MatrixBase<Derived>& v) {
+  sum += (v - v).sum();
+}
+
 /// Snap command of one output group (tracking_gains.hpp).
 template <class Vec>
 Vec snap_command(const TrackingGains& g, const Vec& snap_ref, const Vec& e0, const Vec& e1,
@@ -308,8 +328,8 @@ Vector home_configuration(const std::array<JointLimits, N>& limits) {
 }  // namespace detail_fl
 
 template <class Robot, class Scalar>
-Status FeedbackLinearization<Robot, Scalar>::configure(const Description& robot,
-                                                       const FeedbackLinearizationConfig& c) noexcept {
+Status FeedbackLinearization<Robot, Scalar>::configure(
+    const Description& robot, const FeedbackLinearizationConfig& c) noexcept {
   using detail_fl::positive_finite;
   if (!(c.rate_hz >= 500.0 && c.rate_hz <= 4000.0)) return Status::kInvalidArgument;
   if (!c.position.valid() || !c.attitude.valid() || !c.joints.valid())
@@ -352,6 +372,18 @@ Status FeedbackLinearization<Robot, Scalar>::configure(const Description& robot,
     const bool elastic = a.drive == JointDrive::kElastic;
     has_rigid_ = has_rigid_ || !elastic;
     elastic_(j) = elastic ? Scalar(1) : Scalar(0);
+    rigid_(j) = elastic ? Scalar(0) : Scalar(1);
+    // |q| ≤ joint_limit ∧ (bounded ⇒ lower − margin ≤ q ≤ upper + margin), as one interval.
+    Scalar lowest = -Scalar(c.joint_limit), highest = Scalar(c.joint_limit);
+    const JointLimits& l = robot.limit(j);
+    if (l.bounded) {
+      const Scalar lower = Scalar(l.lower - c.joint_limit_margin);
+      const Scalar upper = Scalar(l.upper + c.joint_limit_margin);
+      if (lower > lowest) lowest = lower;
+      if (upper < highest) highest = upper;
+    }
+    q_lowest_(j) = lowest;
+    q_highest_(j) = highest;
     stiffness_(j) = elastic ? Scalar(a.stiffness) : Scalar(1);
     motor_inertia_(j) = elastic ? Scalar(a.motor_inertia) : Scalar(0);
     motor_friction_(j) = elastic ? Scalar(a.motor_friction) : Scalar(0);
@@ -361,12 +393,21 @@ Status FeedbackLinearization<Robot, Scalar>::configure(const Description& robot,
     const Rotor<Scalar>& r = robot.rotors[i];
     min_speed_(i) = r.min_speed;
     max_speed_(i) = r.max_speed;
+    max_measured_speed_(i) = Scalar(2) * r.max_speed;
     lag_gain_(i) = Scalar(1.0 / (1.0 - std::exp(-dt / static_cast<double>(r.time_constant))));
   }
   hover_speed_ = hover_squared.cwiseSqrt();
   holding_torque_ = statics.joint_torque[0].cwiseMin(torque_limit_).cwiseMax(-torque_limit_);
   dt_ = Scalar(dt);
   hold_steps_ = std::lround(c.hold_timeout * c.rate_hz);
+  // The entries of the step's dynamics inputs that never change: base-frame
+  // propulsion wrench, Ẅ_prop = 0 and τ̈ = 0 in forward dynamics (step 2),
+  // zero velocity in the snap's inverse dynamics (step 4).
+  forward_input_.base_wrench_frame = WrenchFrame::kBase;
+  forward_input_.base_wrench[2].setZero();
+  forward_input_.joint_torque[2].setZero();
+  snap_motion_.base_twist[0].setZero();
+  snap_motion_.q[1].setZero();
   configured_ = true;
   reset();
   return Status::kOk;
@@ -393,50 +434,51 @@ void FeedbackLinearization<Robot, Scalar>::reset() noexcept {
 }
 
 template <class Robot, class Scalar>
-Status FeedbackLinearization<Robot, Scalar>::check_measurement(const Measurement& m) const noexcept {
-  using hodyn::detail::all_finite;
+Status FeedbackLinearization<Robot, Scalar>::check_measurement(
+    const Measurement& m) const noexcept {
   using std::abs;
   if (!std::isfinite(m.time)) return Status::kNonFiniteInput;
   const Status pose = hodyn::detail::check_pose(m.base_pose);
   if (pose != Status::kOk) return pose;
-  if (!all_finite(m.base_twist) || !all_finite(m.q) || !all_finite(m.q_dot) ||
-      !all_finite(m.motor_position) || !all_finite(m.motor_velocity) || !all_finite(m.rotor_speed))
-    return Status::kNonFiniteInput;
+  Scalar finite(0);
+  detail_fl::add_finiteness(finite, m.base_twist);
+  detail_fl::add_finiteness(finite, m.q);
+  detail_fl::add_finiteness(finite, m.q_dot);
+  detail_fl::add_finiteness(finite, m.motor_position);
+  detail_fl::add_finiteness(finite, m.motor_velocity);
+  detail_fl::add_finiteness(finite, m.rotor_speed);
+  if (finite != Scalar(0)) return Status::kNonFiniteInput;
   if (m.time <= last_time_) return Status::kStaleInput;
   const V3 w = angular(m.base_twist);
   const V3 velocity = linear(m.base_twist) + w.cross(m.base_pose.translation);
   const auto c = [](double x) { return Scalar(x); };
   if (w.norm() > c(config_.max_base_rate) || velocity.norm() > c(config_.max_base_speed))
     return Status::kSensorOutOfRange;
+  const Scalar joint_limit = c(config_.joint_limit), joint_rate = c(config_.max_joint_rate);
+  const Scalar deflection = c(config_.max_deflection);
   for (int j = 0; j < kNumJoints; ++j) {
-    if (abs(m.q(j)) > c(config_.joint_limit) || abs(m.q_dot(j)) > c(config_.max_joint_rate))
-      return Status::kSensorOutOfRange;
-    const JointLimits& l = robot_.limit(j);
-    if (l.bounded && (m.q(j) < c(l.lower - config_.joint_limit_margin) ||
-                      m.q(j) > c(l.upper + config_.joint_limit_margin)))
+    // q within its interval (range and limits, configure()); the motor side of elastic joints.
+    if (m.q(j) < q_lowest_(j) || m.q(j) > q_highest_(j) || abs(m.q_dot(j)) > joint_rate)
       return Status::kSensorOutOfRange;
     if (elastic_(j) != Scalar(0) &&
-        (abs(m.motor_position(j)) > c(config_.joint_limit) ||
-         abs(m.motor_velocity(j)) > c(config_.max_joint_rate) ||
-         abs(m.motor_position(j) - m.q(j)) > c(config_.max_deflection)))
+        (abs(m.motor_position(j)) > joint_limit || abs(m.motor_velocity(j)) > joint_rate ||
+         abs(m.motor_position(j) - m.q(j)) > deflection))
       return Status::kSensorOutOfRange;
   }
   for (int i = 0; i < kNumRotors; ++i)
-    if (m.rotor_speed(i) < Scalar(0) || m.rotor_speed(i) > Scalar(2) * max_speed_(i))
+    if (m.rotor_speed(i) < Scalar(0) || m.rotor_speed(i) > max_measured_speed_(i))
       return Status::kSensorOutOfRange;
   return Status::kOk;
 }
 
 template <class Robot, class Scalar>
 Status FeedbackLinearization<Robot, Scalar>::check_reference(const Reference& r) const noexcept {
-  using hodyn::detail::all_finite;
-  for (const auto& v : r.position)
-    if (!all_finite(v)) return Status::kNonFiniteInput;
-  for (const auto& v : r.angular_velocity)
-    if (!all_finite(v)) return Status::kNonFiniteInput;
-  for (const auto& v : r.joints)
-    if (!all_finite(v)) return Status::kNonFiniteInput;
-  if (!all_finite(r.orientation)) return Status::kNonFiniteInput;
+  Scalar finite(0);
+  for (const auto& v : r.position) detail_fl::add_finiteness(finite, v);
+  for (const auto& v : r.angular_velocity) detail_fl::add_finiteness(finite, v);
+  for (const auto& v : r.joints) detail_fl::add_finiteness(finite, v);
+  detail_fl::add_finiteness(finite, r.orientation);
+  if (finite != Scalar(0)) return Status::kNonFiniteInput;
   if (!hodyn::detail::is_rotation(r.orientation)) return Status::kNonOrthonormalRotation;
   return Status::kOk;
 }
@@ -444,23 +486,22 @@ Status FeedbackLinearization<Robot, Scalar>::check_reference(const Reference& r)
 template <class Robot, class Scalar>
 bool FeedbackLinearization<Robot, Scalar>::reference_jumped(const Reference& r) const noexcept {
   if (!have_last_reference_) return false;
-  const Reference& p = last_reference_;
-  const Scalar h = dt_, h2 = Scalar(0.5) * dt_ * dt_;
   const Scalar limit = Scalar(config_.reference_jump);
-  const V3 predicted = p.position[0] + h * p.position[1] + h2 * p.position[2];
-  if ((r.position[0] - predicted).norm() > limit) return true;
-  // The rotation against the one its rate predicts, R_pred = (I + h[ω]) R_prev
-  // (first order; h²|ω|² is far below the threshold): ‖R − R_pred‖_F ≈ √2 · angle.
-  const Matrix3<Scalar> predicted_r =
-      p.orientation + h * skew<Scalar>(p.angular_velocity[0]) * p.orientation;
-  if ((r.orientation - predicted_r).norm() > Scalar(1.41421356) * limit) return true;
-  const JointVector predicted_q = p.joints[0] + h * p.joints[1] + h2 * p.joints[2];
-  return (r.joints[0] - predicted_q).cwiseAbs().maxCoeff() > limit;
+  if ((r.position[0] - predicted_position_).norm() > limit) return true;
+  // ‖R − R_pred‖_F ≈ √2 · angle (remember_reference).
+  if ((r.orientation - predicted_orientation_).norm() > Scalar(1.41421356) * limit) return true;
+  return (r.joints[0] - predicted_joints_).cwiseAbs().maxCoeff() > limit;
 }
 
 template <class Robot, class Scalar>
-void FeedbackLinearization<Robot, Scalar>::remember_reference(const Reference& r) noexcept {
-  last_reference_ = r;
+void FeedbackLinearization<Robot, Scalar>::remember_reference(const Reference& p) noexcept {
+  // What p's derivatives predict one step on (only this is kept, not p).
+  // The rotation by its rate: R_pred = (I + h[ω]) R_prev (first order;
+  // h²|ω|² is far below the jump threshold).
+  const Scalar h = dt_, h2 = Scalar(0.5) * dt_ * dt_;
+  predicted_position_ = p.position[0] + h * p.position[1] + h2 * p.position[2];
+  predicted_orientation_ = p.orientation + h * skew<Scalar>(p.angular_velocity[0]) * p.orientation;
+  predicted_joints_ = p.joints[0] + h * p.joints[1] + h2 * p.joints[2];
   have_last_reference_ = true;
 }
 
@@ -487,8 +528,7 @@ void FeedbackLinearization<Robot, Scalar>::synchronise_extension(const Measureme
     sent = held ? JointVector(snap_wrench_.joint_torque[0]) : holding_torque_;
     sent = sent.cwiseMin(torque_limit_).cwiseMax(-torque_limit_);
   }
-  const JointVector rigid = JointVector::Ones() - elastic_;
-  torque_ = rigid.cwiseProduct(sent);
+  torque_ = rigid_.cwiseProduct(sent);
   torque_rate_.setZero();
   synchronised_ = true;
 }
@@ -514,7 +554,6 @@ void FeedbackLinearization<Robot, Scalar>::safe_command(Output& out) noexcept {
 template <class Robot, class Scalar>
 Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const Reference& ref,
                                                     Output& out) noexcept {
-  using hodyn::detail::all_finite;
   if (!configured_) {
     out = Output{};
     return Status::kNotConfigured;
@@ -532,10 +571,12 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
 
   const Scalar dt = dt_;
   // 1. Joint torques and their rate: elastic from the encoders (the
-  // controller's model has no D), rigid from the extension states.
-  const JointVector rigid = JointVector::Ones() - elastic_;
-  JointVector tau = stiffness_.cwiseProduct(m.motor_position - m.q);
-  JointVector tau_rate = stiffness_.cwiseProduct(m.motor_velocity - m.q_dot);
+  // controller's model has no D), rigid from the extension states. They are
+  // forward dynamics' torque inputs, written there.
+  JointVector& tau = forward_input_.joint_torque[0];
+  JointVector& tau_rate = forward_input_.joint_torque[1];
+  tau = stiffness_.cwiseProduct(m.motor_position - m.q);
+  tau_rate = stiffness_.cwiseProduct(m.motor_velocity - m.q_dot);
   if (has_rigid_) {
     tau = elastic_.cwiseProduct(tau) + torque_;
     tau_rate = elastic_.cwiseProduct(tau_rate) + torque_rate_;
@@ -543,18 +584,13 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
 
   // 2. Acceleration, jerk and the snap the state would have with Ẅ_prop = 0,
   // τ̈ = 0: forward dynamics of order 2 (its order-2 part is the "drift"
-  // snap ν⃛₀ used in step 4).
+  // snap ν⃛₀ used in step 4; the zero inputs are set in configure()).
   forward_input_.base_pose = m.base_pose;
   forward_input_.base_twist = m.base_twist;
   forward_input_.q = m.q;
   forward_input_.q_dot = m.q_dot;
-  forward_input_.base_wrench_frame = WrenchFrame::kBase;
   forward_input_.base_wrench[0] = wrench_;
   forward_input_.base_wrench[1] = wrench_rate_;
-  forward_input_.base_wrench[2].setZero();
-  forward_input_.joint_torque[0] = tau;
-  forward_input_.joint_torque[1] = tau_rate;
-  forward_input_.joint_torque[2].setZero();
   Status step = forward_dynamics(robot_.model, forward_, forward_input_, 2);
   if (step != Status::kOk) {
     safe_command(out);
@@ -563,7 +599,7 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
   const auto& fm = forward_.motion;
 
   // 3. Output derivatives, errors, commanded snaps.
-  const std::array<Twist<Scalar>, 3> twist{fm.base_twist[0], fm.base_twist[1], fm.base_twist[2]};
+  const auto& twist = fm.base_twist;  // V^(0..3); V^(0..2) are used here
   const std::array<V3, 4> x = base_position_derivatives(m.base_pose.translation, twist);
   std::array<V3, 4> w{angular(twist[0]), angular(twist[1]), angular(twist[2]), V3::Zero()};
   const auto& xd = ref.position;
@@ -592,13 +628,11 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
   // numbers as the order-2 call on (V, V̇, V̈, V⃛), q^(0..4), at a third of
   // its cost).
   const V3 linear_third = linear_twist_third_derivative(x, w, snap);
-  snap_motion_.base_pose = m.base_pose;
-  snap_motion_.base_twist[0].setZero();
+  snap_motion_.base_pose = m.base_pose;  // zero velocity: set in configure()
   snap_motion_.base_twist[1].template head<3>() = w[3] - fm.base_twist[3].template head<3>();
   snap_motion_.base_twist[1].template tail<3>() =
       linear_third - fm.base_twist[3].template tail<3>();
   snap_motion_.q[0] = m.q;
-  snap_motion_.q[1].setZero();
   snap_motion_.q[2] = q_snap - fm.q[4];
   step = inverse_dynamics(inertia_model_, snap_wrench_, snap_motion_, 0);
   if (step != Status::kOk) {
@@ -615,7 +649,7 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
   if (has_rigid_) {
     const JointVector u_rigid =
         torque_ + (Scalar(0.5) * dt) * torque_rate_ + (dt * dt / Scalar(6)) * tau_second;
-    u = elastic_.cwiseProduct(u) + rigid.cwiseProduct(u_rigid);
+    u = elastic_.cwiseProduct(u) + rigid_.cwiseProduct(u_rigid);
   }
   bool motors_saturated = false;
   for (int j = 0; j < kNumJoints; ++j) {
@@ -631,14 +665,14 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
     next_torque = torque_ + dt * torque_rate_ + (Scalar(0.5) * dt * dt) * tau_second;
     next_torque_rate = torque_rate_ + dt * tau_second;
     for (int j = 0; j < kNumJoints; ++j) {
-      if (rigid(j) == Scalar(0)) continue;
+      if (rigid_(j) == Scalar(0)) continue;
       if (next_torque(j) > torque_limit_(j) || next_torque(j) < -torque_limit_(j)) {
         next_torque(j) = next_torque(j) > Scalar(0) ? torque_limit_(j) : -torque_limit_(j);
         next_torque_rate(j) = (next_torque(j) - torque_(j)) / dt;
       }
     }
-    next_torque = rigid.cwiseProduct(next_torque);
-    next_torque_rate = rigid.cwiseProduct(next_torque_rate);
+    next_torque = rigid_.cwiseProduct(next_torque);
+    next_torque_rate = rigid_.cwiseProduct(next_torque_rate);
   }
 
   // 6. Integrate the extension over the step; propeller speeds at the end of
@@ -664,8 +698,16 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
     new_wrench = allocation_.matrix() * next_squared;
     new_rate = (new_wrench - wrench_) / dt;
   }
-  if (!all_finite(command) || !all_finite(u) || !all_finite(new_wrench) || !all_finite(new_rate) ||
-      (has_rigid_ && (!all_finite(next_torque) || !all_finite(next_torque_rate)))) {
+  Scalar finite(0);
+  detail_fl::add_finiteness(finite, command);
+  detail_fl::add_finiteness(finite, u);
+  detail_fl::add_finiteness(finite, new_wrench);
+  detail_fl::add_finiteness(finite, new_rate);
+  if (has_rigid_) {
+    detail_fl::add_finiteness(finite, next_torque);
+    detail_fl::add_finiteness(finite, next_torque_rate);
+  }
+  if (finite != Scalar(0)) {
     safe_command(out);
     return Status::kNonFiniteResult;
   }
