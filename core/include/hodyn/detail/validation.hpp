@@ -9,6 +9,7 @@
 
 #include "hodyn/pose.hpp"
 #include "hodyn/scalar_traits.hpp"
+#include "hodyn/status.hpp"
 
 namespace hodyn::detail {
 HODYN_ISA_NAMESPACE_BEGIN

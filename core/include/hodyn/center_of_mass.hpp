@@ -1,0 +1,118 @@
+// hodyn/center_of_mass.hpp — the whole robot's centre of mass, its time
+// derivatives of any order, its Jacobian and the Jacobian's rate (seed 004
+// Rem. 3: the generalized gravity force is m J_comᵀ γ).
+//
+// On a KinematicsData of order r, `center_of_mass` computes
+//   body_com[j][k]   c_j^(k), k = 0..r+1: body j's centre of mass in the world,
+//                    ċ = ω × c + v per body (kinematics.hpp: point_derivatives);
+//   position[k]      c^(k) = Σ m_j c_j^(k) / m;
+//   jacobian         J_com (3 x (6+n)), ċ = J_com ν, ν = (V₁; q̇):
+//                    base block [−[c] 1₃], joint i (ω_i × h_i + m_i v_i)/m with
+//                    S_i = (ω_i; v_i) and m_i, h_i = Σ m_j c_j over the bodies
+//                    joint i moves (its subtree);
+//   jacobian_derivative  J̇_com: base block [−[ċ] 0], joint i
+//                    (ω̇_i × h_i + ω_i × ḣ_i + m_i v̇_i)/m.
+// Zero heap; a robot without mass gives kInvalidModel and zero outputs.
+#pragma once
+
+#include <array>
+
+#include <Eigen/Core>
+
+#include "hodyn/detail/isa.hpp"
+#include "hodyn/jacobians.hpp"
+#include "hodyn/kinematics.hpp"
+#include "hodyn/model.hpp"
+#include "hodyn/status.hpp"
+
+namespace hodyn {
+HODYN_ISA_NAMESPACE_BEGIN
+
+template <class Tree, int MaxOrder, class Scalar = double>
+struct CenterOfMassData {
+  static constexpr int kNumBodies = Tree::kNumBodies;
+  static constexpr int kNumDofs = TreeTraits<Tree>::kNumDofs;
+  using PointDerivatives = std::array<Vector3<Scalar>, MaxOrder + 2>;
+  using Jacobian = Eigen::Matrix<Scalar, 3, kNumDofs>;
+
+  PointDerivatives position{};                      ///< c^(k), world
+  Jacobian jacobian = Jacobian::Zero();             ///< J_com
+  Jacobian jacobian_derivative = Jacobian::Zero();  ///< J̇_com
+  Scalar total_mass{0};
+  std::array<PointDerivatives, kNumBodies> body_com{};  ///< c_j^(k), world
+  int order = -1;
+
+  // ---- workspace: m_i, h_i, ḣ_i of every subtree ----
+  std::array<Scalar, kNumBodies> subtree_mass{};
+  std::array<Vector3<Scalar>, kNumBodies> subtree_moment{};
+  std::array<Vector3<Scalar>, kNumBodies> subtree_moment_rate{};
+
+  CenterOfMassData() { clear_results(); }
+  void clear_results() {
+    for (auto& p : position) p.setZero();
+    for (auto& b : body_com)
+      for (auto& p : b) p.setZero();
+    jacobian.setZero();
+    jacobian_derivative.setZero();
+    total_mass = Scalar(0);
+    order = -1;
+  }
+};
+
+/// Centre of mass c^(0..order+1), J_com and J̇_com on kinematics of order ≥ `order`.
+template <class Tree, int MaxOrder, class Scalar>
+Status center_of_mass(const Model<Tree, Scalar>& model,
+                      const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
+                      CenterOfMassData<Tree, MaxOrder, Scalar>& data, int order) noexcept {
+  data.clear_results();
+  if (order < 0 || order > MaxOrder || order > kinematics.order) return Status::kOrderOutOfRange;
+  constexpr int kN = Tree::kNumBodies;
+  const Scalar mass = model.total_mass();
+  if (!(ScalarTraits<Scalar>::primal(mass) > 0)) return Status::kInvalidModel;
+  for (int j = 0; j < kN; ++j) {
+    const Vector3<Scalar> c0 = kinematics.body_pose[j].act(model.body_inertia(j).com());
+    point_derivatives(kinematics.body_twist[j], c0, order + 1, data.body_com[j]);
+    data.subtree_mass[j] = model.mass(j);
+    data.subtree_moment[j] = model.mass(j) * data.body_com[j][0];
+    data.subtree_moment_rate[j] = model.mass(j) * data.body_com[j][1];
+  }
+  for (int j = kN - 1; j > 0; --j) {  // backward pass: subtree sums
+    const int p = Tree::kParent[j];
+    data.subtree_mass[p] += data.subtree_mass[j];
+    data.subtree_moment[p] += data.subtree_moment[j];
+    data.subtree_moment_rate[p] += data.subtree_moment_rate[j];
+  }
+  const Scalar inverse_mass = Scalar(1) / mass;
+  for (int k = 0; k <= order + 1; ++k) {
+    Vector3<Scalar> sum = Vector3<Scalar>::Zero();
+    for (int j = 0; j < kN; ++j) sum += model.mass(j) * data.body_com[j][k];
+    data.position[k] = inverse_mass * sum;
+  }
+  const Vector3<Scalar>& c = data.position[0];
+  const Vector3<Scalar>& c_dot = data.position[1];
+  data.jacobian.template leftCols<3>() = -skew<Scalar>(c);
+  data.jacobian.template block<3, 3>(0, 3).setIdentity();
+  data.jacobian_derivative.template leftCols<3>() = -skew<Scalar>(c_dot);
+  for (int i = 1; i < kN; ++i) {
+    const Twist<Scalar>& s = kinematics.joint_screw[i][0];
+    const Twist<Scalar>& s_dot = kinematics.joint_screw[i][1];
+    const Vector3<Scalar>& h = data.subtree_moment[i];
+    const Vector3<Scalar>& h_dot = data.subtree_moment_rate[i];
+    const Scalar& m = data.subtree_mass[i];
+    data.jacobian.col(5 + i) = inverse_mass * (angular(s).cross(h) + m * linear(s));
+    data.jacobian_derivative.col(5 + i) =
+        inverse_mass * (angular(s_dot).cross(h) + angular(s).cross(h_dot) + m * linear(s_dot));
+  }
+  data.total_mass = mass;
+  bool finite = detail::all_finite(data.jacobian) && detail::all_finite(data.jacobian_derivative);
+  for (int k = 0; k <= order + 1; ++k) finite = finite && detail::all_finite(data.position[k]);
+  if (!finite) {
+    data.clear_results();
+    return Status::kNonFiniteResult;
+  }
+  data.order = order;
+  return Status::kOk;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace hodyn

@@ -1,0 +1,128 @@
+// hodyn/jacobians.hpp — Jacobians of bodies and frames, their time
+// derivatives of any order and their partial derivatives in q (seed 004 §VI,
+// eqs. 26–32, for a floating base).
+//
+// With the generalized velocity ν = (V₁; q̇) — the spatial base twist, then
+// the joint rates — every body's spatial twist is V_j = J_j ν (world), with
+//   J_j = [ 1₆ | S_i for each joint i on the path from the base to j | 0 ],
+// S_i = Ad_{F_i} Y_i the joint screws of forward_kinematics (kinematics.hpp).
+// So J_j^(k) = [ δ_k0 1₆ | S_i^(k) ]: the derivatives of the columns are the
+// screw derivatives the kinematics already hold (Ṡ_i = ad_{V_p(i)} S_i).
+// The local (body) Jacobian expresses the twist in the body's own frame,
+// V_j^b = Ad_{C_j}⁻¹ V_j = J_j^b ν, J_j^b = Ad_{C_j}⁻¹ J_j, and
+// d/dt Ad_C⁻¹ X = Ad_C⁻¹ (Ẋ − ad_{V_j} X) gives its derivatives
+// (kinematics.hpp: local_derivatives). Partials: ∂S_i/∂q_k = ad_{S_k} S_i
+// when joint k lies strictly between the base and joint i, else 0.
+//
+// Every call reads a KinematicsData whose order covers the derivative asked
+// (J^(k) needs order ≥ k − 1); a body index outside the tree, a frame that
+// is not a rigid transform or a derivative out of range gives a Status and a
+// zero matrix. Zero heap.
+#pragma once
+
+#include <array>
+
+#include <Eigen/Core>
+
+#include "hodyn/detail/isa.hpp"
+#include "hodyn/kinematics.hpp"
+#include "hodyn/status.hpp"
+#include "hodyn/tree.hpp"
+
+namespace hodyn {
+
+/// 6 x (6 + n): maps ν = (V₁; q̇) to a twist.
+template <class Tree, class Scalar = double>
+using JacobianMatrix = Eigen::Matrix<Scalar, 6, TreeTraits<Tree>::kNumDofs>;
+
+/// True when joint i (of body i ≥ 1) moves body j: i is j or one of its ancestors.
+template <class Tree>
+constexpr bool joint_moves_body(int i, int j) {
+  for (int b = j; b > 0; b = Tree::kParent[b])
+    if (b == i) return true;
+  return false;
+}
+
+namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
+
+template <class Tree, int MaxOrder, class Scalar>
+bool jacobian_arguments_valid(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, int body,
+                              int derivative) {
+  return body >= 0 && body < Tree::kNumBodies && derivative >= 0 && kinematics.order >= 0 &&
+         derivative <= kinematics.order + 1;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// J_j^(k), k = derivative: the spatial (world) Jacobian of body j or its k-th
+/// time derivative; V_j^(k) = Σ C(k,i) J_j^(k−i) ν^(i).
+template <class Tree, int MaxOrder, class Scalar>
+Status spatial_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, int body,
+                        JacobianMatrix<Tree, Scalar>& jacobian, int derivative = 0) noexcept {
+  jacobian.setZero();
+  if (!detail::jacobian_arguments_valid(kinematics, body, derivative))
+    return Status::kInvalidArgument;
+  if (derivative == 0) jacobian.template leftCols<6>().setIdentity();
+  for (int b = body; b > 0; b = Tree::kParent[b])
+    jacobian.col(5 + b) = kinematics.joint_screw[b][derivative];
+  return Status::kOk;
+}
+
+/// dᵏ/dtᵏ (Ad_C⁻¹ J_j) for the pose C = C_j X of a frame X fixed to body j
+/// (X = identity: the body's own frame).
+template <class Tree, int MaxOrder, class Scalar>
+Status local_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
+                      const BodyFrame<Scalar>& frame, JacobianMatrix<Tree, Scalar>& jacobian,
+                      int derivative = 0) noexcept {
+  jacobian.setZero();
+  if (!detail::jacobian_arguments_valid(kinematics, frame.body, derivative) ||
+      detail::check_pose(frame.placement) != Status::kOk)
+    return Status::kInvalidArgument;
+  const int j = frame.body;
+  const Pose<Scalar> c = kinematics.body_pose[j] * frame.placement;
+  const auto& v = kinematics.body_twist[j];
+  std::array<Twist<Scalar>, MaxOrder + 2> x{}, work{}, y{};
+  for (int col = 0; col < 6; ++col) {  // constant unit columns
+    for (auto& xm : x) xm.setZero();
+    x[0](col) = Scalar(1);
+    local_derivatives(c, v, x, derivative, work, y);
+    jacobian.col(col) = y[derivative];
+  }
+  for (int b = j; b > 0; b = Tree::kParent[b]) {
+    local_derivatives(c, v, kinematics.joint_screw[b], derivative, work, y);
+    jacobian.col(5 + b) = y[derivative];
+  }
+  return Status::kOk;
+}
+
+/// The local Jacobian of body j's own frame (the frame of Model::set_body).
+template <class Tree, int MaxOrder, class Scalar>
+Status local_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, int body,
+                      JacobianMatrix<Tree, Scalar>& jacobian, int derivative = 0) noexcept {
+  BodyFrame<Scalar> frame;
+  frame.body = body;
+  return local_jacobian(kinematics, frame, jacobian, derivative);
+}
+
+/// ∂J_j/∂q_k of the spatial Jacobian (joint k ≥ 1, entry k − 1 of q): column
+/// of joint i is ad_{S_k} S_i when k is a proper ancestor joint of i, else 0
+/// (the base block does not depend on q).
+template <class Tree, int MaxOrder, class Scalar>
+Status spatial_jacobian_partial(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, int body,
+                                int joint, JacobianMatrix<Tree, Scalar>& partial) noexcept {
+  partial.setZero();
+  if (!detail::jacobian_arguments_valid(kinematics, body, 0) || joint < 1 ||
+      joint >= Tree::kNumBodies)
+    return Status::kInvalidArgument;
+  const Twist<Scalar>& sk = kinematics.joint_screw[joint][0];
+  for (int b = body; b > 0; b = Tree::kParent[b])
+    if (b != joint && joint_moves_body<Tree>(joint, b))
+      partial.col(5 + b) = ad<Scalar>(sk, kinematics.joint_screw[b][0]);
+  return Status::kOk;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace hodyn

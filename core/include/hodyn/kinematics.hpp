@@ -1,0 +1,324 @@
+// hodyn/kinematics.hpp — higher-order forward kinematics of a floating-base
+// tree (seed 000 Alg. 1, the forward pass of H-GRNE-FBS, as a public call).
+//
+// Given the base pose C₁, the spatial base twist derivatives V₁^(0..r+1) and
+// the joint derivatives q^(0..r+2) (a MotionDerivatives, as inverse dynamics
+// reads it), `forward_kinematics(model, data, motion, r)` computes for every
+// body j:
+//   body_pose[j]          C_j = F_j A⁰_j, the pose of the frame given to
+//                         Model::set_body (world), with the product of
+//                         exponentials F_j = F_p exp([Y_j] q_j), F₀ = C₁ (A⁰₀)⁻¹;
+//   body_twist[j][k]      V_j^(k), k = 0..r+1: the spatial twist (ω; v) in the
+//                         world, [V_j] = Ċ_j C_j⁻¹ (v: the velocity of the body
+//                         point at the world origin);
+//   joint_screw[j][k]     S_j^(k), k = 0..r+1 (j ≥ 1): the joint's screw in the
+//                         world, S_j = Ad_{F_j} Y_j, so V_j = V_p + S_j q̇_j, and
+//                         its derivatives Ṡ_j = ad_{V_p} S_j (seed 000 eq. 8):
+//     S_j^(m+1) = Σ_{i=0..m} C(m,i) ad_{V_p^(i)} S_j^(m−i),
+//     V_j^(k)   = V_p^(k) + Σ_{i=0..k} C(k,i) S_j^(k−i) q_j^(i+1).
+// They are the columns of the Jacobians (jacobians.hpp): V_j = J_j ν with
+// ν = (V₁; q̇). Poses run on the body-fixed joint frames of the dynamics
+// (an axis-aligned joint rotates two columns, no 3x3 product), screws and
+// twists in the world. Cost O(N r²); no heap; bad input gives a Status and
+// zero outputs (the poses then the identity).
+//
+// `frame_kinematics` adds user frames (a body and a fixed placement in it:
+// end effectors, sensors, rotor hubs), `point_derivatives` a point's
+// derivatives; both read a KinematicsData.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+#include "hodyn/binomial.hpp"
+#include "hodyn/detail/isa.hpp"
+#include "hodyn/detail/sine_cosine.hpp"
+#include "hodyn/detail/validation.hpp"
+#include "hodyn/model.hpp"
+#include "hodyn/motion.hpp"
+#include "hodyn/pose.hpp"
+#include "hodyn/spatial_algebra.hpp"
+#include "hodyn/status.hpp"
+#include "hodyn/tree.hpp"
+
+namespace hodyn {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// Results of `forward_kinematics` (fixed size, reusable): entries 0..order+1
+/// of the derivative lists are valid after a successful call of that order.
+template <class Tree, int MaxOrder, class Scalar = double>
+struct KinematicsData {
+  static_assert(MaxOrder >= 0, "MaxOrder must be non-negative");
+  static constexpr int kNumBodies = Tree::kNumBodies;
+  static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
+  static constexpr int kNumDofs = TreeTraits<Tree>::kNumDofs;
+  static constexpr int kMaxOrder = MaxOrder;
+  using Derivatives = std::array<Twist<Scalar>, MaxOrder + 2>;
+
+  std::array<Pose<Scalar>, kNumBodies> body_pose{};    ///< C_j (world)
+  std::array<Derivatives, kNumBodies> body_twist{};    ///< V_j^(k), spatial, world
+  std::array<Derivatives, kNumBodies> joint_screw{};   ///< S_j^(k), world; [0] unused
+  std::array<Pose<Scalar>, kNumBodies> joint_frame{};  ///< P_j: the body's joint frame
+  int order = -1;  ///< order of the last successful call, −1 if none
+
+  // ---- workspace ----
+  detail::JointSineCosine<Scalar, kNumBodies> joint_sine_cosine{};
+
+  KinematicsData() { clear_results(); }
+  void clear_results() {
+    for (int j = 0; j < kNumBodies; ++j) {
+      body_pose[j] = Pose<Scalar>{};
+      joint_frame[j] = Pose<Scalar>{};
+      for (auto& v : body_twist[j]) v.setZero();
+      for (auto& s : joint_screw[j]) s.setZero();
+    }
+    order = -1;
+  }
+};
+
+HODYN_ISA_NAMESPACE_END
+namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// R Rot(e, θ) for cos θ = c, sin θ = s: for an axis-aligned kind (axis a,
+/// then b = a+1, d = a+2 mod 3) column a stays and columns b, d turn,
+/// col_b' = c col_b + s col_d, col_d' = c col_d − s col_b; a general axis
+/// takes Rodrigues' Rot = c 1 + s [e] + (1 − c) e eᵀ.
+template <JointKind K, class S>
+Matrix3<S> rotate_about_joint_axis(const Matrix3<S>& r, const Vector3<S>& e, const S& c,
+                                   const S& s) {
+  constexpr int a = aligned_axis(K);
+  if constexpr (a >= 0) {
+    constexpr int b = (a + 1) % 3, d = (a + 2) % 3;
+    Matrix3<S> out;
+    out.col(a) = r.col(a);
+    out.col(b) = c * r.col(b) + s * r.col(d);
+    out.col(d) = c * r.col(d) - s * r.col(b);
+    return out;
+  } else {
+    const Matrix3<S> rot =
+        c * Matrix3<S>::Identity() + s * skew<S>(e) + (S(1) - c) * (e * e.transpose());
+    return r * rot;
+  }
+}
+
+/// The forward pass for one body j ≥ 1 (see the file comment).
+template <JointKind K, class Tree, int MaxOrder, class S>
+void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
+                             KinematicsData<Tree, MaxOrder, S>& data,
+                             const MotionDerivatives<Tree, MaxOrder, S>& motion) {
+  const int p = Tree::kParent[j];
+  const Pose<S>& parent = data.joint_frame[p];
+  const Vector3<S>& e = model.joint_axis(j);
+  const S sense = model.joint_sense(j);
+  Pose<S>& frame = data.joint_frame[j];
+  // P_j = P_p X_j, X_j = T(d_j) Rot(e_j, θ_j) or T(d_j + e_j θ_j), θ_j = s_j q_j.
+  frame.translation = parent.translation + parent.rotation * model.local_offset(j);
+  Vector3<S> axis_world = parent.rotation * e;  // R_P e_j = R_p e_j
+  if constexpr (is_revolute(K)) {
+    frame.rotation = rotate_about_joint_axis<K>(
+        parent.rotation, e, data.joint_sine_cosine.cosine[j], data.joint_sine_cosine.sine[j]);
+  } else {
+    frame.rotation = parent.rotation;
+    frame.translation += axis_world * (sense * motion.q[0](j - 1));
+  }
+  // C_j = P_j T(−o_j) A⁰_j, o_j the joint frame's origin at home.
+  const Pose<S>& home = model.home_pose(j);
+  const Vector3<S> origin = model.home_com(j) - model.local_com(j);
+  data.body_pose[j].rotation = frame.rotation * home.rotation;
+  data.body_pose[j].translation = frame.translation + frame.rotation * (home.translation - origin);
+  // S_j = s_j Ad_{P_j} s: (R e; p × R e) for a revolute joint, (0; R e) for a prismatic one.
+  axis_world *= sense;
+  auto& screw = data.joint_screw[j];
+  if constexpr (is_revolute(K))
+    screw[0] = spatial_vector<S>(axis_world, frame.translation.cross(axis_world));
+  else
+    screw[0] = spatial_vector<S>(Vector3<S>::Zero(), axis_world);
+  const auto& vp = data.body_twist[p];
+  for (int m = 0; m <= r; ++m) {  // S^(m+1) = Σ C(m,i) ad_{V_p^(i)} S^(m−i)
+    Twist<S> sum = hodyn::ad<S>(vp[0], screw[m]);
+    for (int i = 1; i <= m; ++i) sum += binomial<S>(m, i) * hodyn::ad<S>(vp[i], screw[m - i]);
+    screw[m + 1] = sum;
+  }
+  auto& v = data.body_twist[j];
+  for (int k = 0; k <= r + 1; ++k) {  // V^(k) = V_p^(k) + Σ C(k,i) S^(k−i) q^(i+1)
+    Twist<S> sum = vp[k] + screw[k] * motion.q[1](j - 1);
+    for (int i = 1; i <= k; ++i) sum += (binomial<S>(k, i) * motion.q[i + 1](j - 1)) * screw[k - i];
+    v[k] = sum;
+  }
+}
+
+template <class Tree, int MaxOrder, class S>
+Status check_kinematics_input(const MotionDerivatives<Tree, MaxOrder, S>& motion, int order) {
+  if (order < 0 || order > MaxOrder) return Status::kOrderOutOfRange;
+  const Status pose = check_pose(motion.base_pose);
+  if (pose != Status::kOk) return pose;
+  for (int k = 0; k <= order + 1; ++k)
+    if (!all_finite(motion.base_twist[k])) return Status::kNonFiniteInput;
+  for (int k = 0; k <= order + 2; ++k)
+    if (!all_finite(motion.q[k])) return Status::kNonFiniteInput;
+  return Status::kOk;
+}
+
+template <class Tree, int MaxOrder, class S>
+bool kinematics_finite(const KinematicsData<Tree, MaxOrder, S>& data, int order) {
+  for (int j = 0; j < Tree::kNumBodies; ++j) {
+    if (!all_finite(data.body_pose[j].rotation) || !all_finite(data.body_pose[j].translation))
+      return false;
+    for (int k = 0; k <= order + 1; ++k)
+      if (!all_finite(data.body_twist[j][k]) || !all_finite(data.joint_screw[j][k])) return false;
+  }
+  return true;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// Forward kinematics of orders 0..order: poses C_j, twists V_j^(0..order+1)
+/// and joint screws S_j^(0..order+1) of every body. Reads base_pose,
+/// base_twist[0..order+1] and q[0..order+2] (q^(order+2) enters V^(order+1)).
+template <class Tree, int MaxOrder, class Scalar>
+Status forward_kinematics(const Model<Tree, Scalar>& model,
+                          KinematicsData<Tree, MaxOrder, Scalar>& data,
+                          const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
+                          int order) noexcept {
+  const Status input = detail::check_kinematics_input(motion, order);
+  if (input != Status::kOk) {
+    data.clear_results();
+    return input;
+  }
+  const int r = order;
+  // Base: P₀ = F₀ = C₁ (A⁰₀)⁻¹ (erratum E7), C₀ = C₁.
+  data.joint_frame[0] = motion.base_pose * model.base_home_pose_inverse();
+  data.body_pose[0] = motion.base_pose;
+  for (int k = 0; k <= r + 1; ++k) data.body_twist[0][k] = motion.base_twist[k];
+  data.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
+  auto body = [&](auto kind, int j) {
+    detail::forward_kinematics_body<decltype(kind)::value>(j, r, model, data, motion);
+  };
+  for_each_joint<Tree>(body);
+  if (!detail::kinematics_finite(data, r)) {
+    data.clear_results();
+    return Status::kNonFiniteResult;
+  }
+  data.order = r;
+  return Status::kOk;
+}
+
+// ---- user frames and points ---------------------------------------------
+
+/// A frame fixed to a body: its pose in the body's frame (the frame given to
+/// Model::set_body), e.g. an end effector, a sensor or a rotor hub.
+template <class Scalar>
+struct BodyFrame {
+  int body = 0;
+  Pose<Scalar> placement{};
+};
+
+/// Results of `frame_kinematics` for NumFrames frames (entries 0..order+1).
+template <std::size_t NumFrames, int MaxOrder, class Scalar = double>
+struct FrameKinematicsData {
+  static_assert(NumFrames >= 1, "at least one frame");
+  using TwistDerivatives = std::array<Twist<Scalar>, MaxOrder + 2>;
+  using PointDerivatives = std::array<Vector3<Scalar>, MaxOrder + 2>;
+
+  std::array<Pose<Scalar>, NumFrames> pose{};  ///< C_f = C_j X_f (world)
+  /// V_f^(k): the spatial twist in the world (the body's: one rigid body).
+  std::array<TwistDerivatives, NumFrames> twist{};
+  /// dᵏ/dtᵏ (Ad_{C_f}⁻¹ V_f): the body twist in the frame's own axes and origin
+  /// (angular velocity and origin velocity in frame coordinates) and its derivatives.
+  std::array<TwistDerivatives, NumFrames> local_twist{};
+  /// p_f^(k): the frame origin's position in the world and its derivatives.
+  std::array<PointDerivatives, NumFrames> position{};
+  int order = -1;
+
+  FrameKinematicsData() { clear_results(); }
+  void clear_results() {
+    for (std::size_t f = 0; f < NumFrames; ++f) {
+      pose[f] = Pose<Scalar>{};
+      for (auto& v : twist[f]) v.setZero();
+      for (auto& v : local_twist[f]) v.setZero();
+      for (auto& p : position[f]) p.setZero();
+    }
+    order = -1;
+  }
+};
+
+/// x^(k), k = 0..n, of a point x fixed to a body whose spatial twist
+/// derivatives are v[0..n−1] and whose position now is x0:
+/// ẋ = ω × x + v, so x^(k+1) = Σ_{i=0..k} C(k,i) ω^(i) × x^(k−i) + v^(k).
+template <class Scalar, std::size_t NV, std::size_t NX>
+void point_derivatives(const std::array<Twist<Scalar>, NV>& v, const Vector3<Scalar>& x0, int n,
+                       std::array<Vector3<Scalar>, NX>& x) noexcept {
+  x[0] = x0;
+  for (int k = 0; k < n; ++k) {
+    Vector3<Scalar> sum = linear(v[k]) + angular(v[0]).cross(x[k]);
+    for (int i = 1; i <= k; ++i)
+      sum += binomial<Scalar>(k, i) * Vector3<Scalar>(angular(v[i]).cross(x[k - i]));
+    x[k + 1] = sum;
+  }
+}
+
+/// y^(k) = dᵏ/dtᵏ (Ad_{C(t)}⁻¹ x(t)), k = 0..n, for a body with pose C now and
+/// spatial twist derivatives v[0..n−1], of a twist-like column x with
+/// derivatives x[0..n]. With W₀ = x and W_{i+1} = Ẇ_i − ad_V W_i,
+/// (Ad_C⁻¹ x)^(i) = Ad_C⁻¹ W_i (from d/dt Ad_C⁻¹ = −Ad_C⁻¹ ad_V); the table
+/// W_i^(m), i + m ≤ n, follows by Leibniz. `work` holds n + 1 entries.
+template <class Scalar, std::size_t NV, std::size_t NX>
+void local_derivatives(const Pose<Scalar>& c, const std::array<Twist<Scalar>, NV>& v,
+                       const std::array<Twist<Scalar>, NX>& x, int n,
+                       std::array<Twist<Scalar>, NX>& work,
+                       std::array<Twist<Scalar>, NX>& y) noexcept {
+  for (int m = 0; m <= n; ++m) work[m] = x[m];  // W₀^(m)
+  y[0] = adjoint_inverse(c, work[0]);
+  for (int i = 0; i < n; ++i) {
+    // W_{i+1}^(m) = W_i^(m+1) − Σ_l C(m,l) ad_{V^(l)} W_i^(m−l), m ≤ n − i − 1
+    // (every new entry reads old ones below and above it: a second row).
+    std::array<Twist<Scalar>, NX> next{};
+    for (int m = 0; m + i + 1 <= n; ++m) {
+      Twist<Scalar> sum = work[m + 1] - ad<Scalar>(v[0], work[m]);
+      for (int l = 1; l <= m; ++l) sum -= binomial<Scalar>(m, l) * ad<Scalar>(v[l], work[m - l]);
+      next[m] = sum;
+    }
+    for (int m = 0; m + i + 1 <= n; ++m) work[m] = next[m];
+    y[i + 1] = adjoint_inverse(c, work[0]);
+  }
+}
+
+/// Poses, twists (world and local) and origin positions, with derivatives
+/// 0..order+1, of `frames` on a KinematicsData of that order or higher.
+/// kInvalidArgument for a body index outside the tree or a placement that is
+/// not a rigid transform; kOrderOutOfRange if the kinematics hold fewer orders.
+template <std::size_t NumFrames, class Tree, int MaxOrder, class Scalar>
+Status frame_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
+                        const std::array<BodyFrame<Scalar>, NumFrames>& frames,
+                        FrameKinematicsData<NumFrames, MaxOrder, Scalar>& data,
+                        int order) noexcept {
+  if (order < 0 || order > MaxOrder || order > kinematics.order) {
+    data.clear_results();
+    return Status::kOrderOutOfRange;
+  }
+  for (std::size_t f = 0; f < NumFrames; ++f) {
+    if (frames[f].body < 0 || frames[f].body >= Tree::kNumBodies ||
+        detail::check_pose(frames[f].placement) != Status::kOk) {
+      data.clear_results();
+      return Status::kInvalidArgument;
+    }
+  }
+  std::array<Twist<Scalar>, MaxOrder + 2> work{};
+  for (std::size_t f = 0; f < NumFrames; ++f) {
+    const int j = frames[f].body;
+    const Pose<Scalar> c = kinematics.body_pose[j] * frames[f].placement;
+    data.pose[f] = c;
+    for (int k = 0; k <= order + 1; ++k) data.twist[f][k] = kinematics.body_twist[j][k];
+    local_derivatives(c, kinematics.body_twist[j], kinematics.body_twist[j], order + 1, work,
+                      data.local_twist[f]);
+    point_derivatives(kinematics.body_twist[j], c.translation, order + 1, data.position[f]);
+  }
+  data.order = order;
+  return Status::kOk;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace hodyn
