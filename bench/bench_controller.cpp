@@ -10,8 +10,6 @@
 //                               compiled here with the benchmark's flags),
 //                               FeedbackLinearization<AerialManipulatorRobot>
 //   BM_ControllerStep<float>    the same in float (the Cortex-M4F build)
-//   BM_ControllerStepV1<...>    the 12-DoF-only controller before issue 15
-//                               (bench/legacy), to time old and new in one run
 //   BM_PluginStep               through the C ABI of the plugin library:
 //                               ABI frames in, quaternion → rotation, command out
 //   BM_RotorAllocation          A⁻¹W with limits alone
@@ -36,8 +34,6 @@
 #include <hodyn/plugin/plugin_instance.hpp>
 #include <hodyn/plugin/registry.hpp>
 #include <hodyn/reference/table3_trajectory.hpp>
-
-#include "legacy/feedback_linearization_v1.hpp"
 
 namespace {
 
@@ -119,11 +115,6 @@ void BM_ControllerStep(benchmark::State& state) {
   run_controller_step<control::FeedbackLinearization<AerialManipulatorRobot, Scalar>>(state);
 }
 
-template <class Scalar>
-void BM_ControllerStepV1(benchmark::State& state) {
-  run_controller_step<control::v1::FeedbackLinearization<Scalar>>(state);
-}
-
 void BM_PluginStep(benchmark::State& state) {
   static plugin::PluginInstance<64 * 1024> instance;
   if (instance.open(plugin::plugin_registry().find("feedback_linearization")) != Status::kOk) {
@@ -189,8 +180,6 @@ void BM_RotorAllocation(benchmark::State& state) {
 
 BENCHMARK_TEMPLATE(BM_ControllerStep, double)->Unit(benchmark::kNanosecond);
 BENCHMARK_TEMPLATE(BM_ControllerStep, float)->Unit(benchmark::kNanosecond);
-BENCHMARK_TEMPLATE(BM_ControllerStepV1, double)->Unit(benchmark::kNanosecond);
-BENCHMARK_TEMPLATE(BM_ControllerStepV1, float)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_PluginStep)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_RotorAllocation)->Unit(benchmark::kNanosecond);
 
