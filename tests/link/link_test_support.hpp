@@ -116,6 +116,10 @@ inline link::Hello random_hello(LinkRng& rng) {
   h.status = static_cast<std::int32_t>(rng.u32());
   const std::size_t length = rng.below(HODYN_NAME_LENGTH);
   for (std::size_t k = 0; k < length; ++k) h.robot_name[k] = static_cast<char>(33 + rng.below(94));
+  for (std::size_t k = 0; k < link::kNonceSize; ++k) {
+    h.nonce[k] = rng.byte();
+    h.peer_nonce[k] = rng.byte();
+  }
   return h;
 }
 
@@ -150,7 +154,7 @@ inline link::Message random_message(LinkRng& rng) {
 /// Same type, header fields and every byte of the ABI struct.
 inline bool bit_equal(const link::Message& a, const link::Message& b) {
   if (a.type != b.type || a.link_sequence != b.link_sequence || a.status_bits != b.status_bits ||
-      a.answered_sequence != b.answered_sequence) {
+      a.answered_sequence != b.answered_sequence || a.counter != b.counter) {
     return false;
   }
   switch (a.type) {

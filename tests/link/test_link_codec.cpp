@@ -23,7 +23,8 @@ using link::RejectReason;
 static_assert(sizeof(hodyn_sensors) == 8 + 16 + 8 * 69, "hodyn_sensors has padding");
 static_assert(sizeof(hodyn_command) == 8 + 16 + 8 * 20, "hodyn_command has padding");
 static_assert(sizeof(hodyn_reference) == 16 + 8 * 91, "hodyn_reference has padding");
-static_assert(sizeof(link::Hello) == 5 * 4 + HODYN_NAME_LENGTH, "link::Hello has padding");
+static_assert(sizeof(link::Hello) == 5 * 4 + HODYN_NAME_LENGTH + 2 * link::kNonceSize,
+              "link::Hello has padding");
 
 struct Encoded {
   std::uint8_t wire[link::kMaxWireSize];
@@ -66,11 +67,17 @@ TEST(LinkCodec, FrameSizesMatchTheSpecification) {
   EXPECT_EQ(link::kSensorsWireSize, 594u);
   EXPECT_EQ(link::kCommandWireSize, 208u);
   EXPECT_EQ(link::kReferenceWireSize, 758u);
-  EXPECT_EQ(link::kMaxWireSize, 758u);
-  EXPECT_EQ(link::kHelloPayloadSize, 60u);
-  EXPECT_EQ(link::kHelloFrameSize, 74u);
-  EXPECT_EQ(link::kHelloWireSize, 76u);
-  EXPECT_EQ(link::kProtocolVersion, 2);
+  EXPECT_EQ(link::kHelloPayloadSize, 92u);
+  EXPECT_EQ(link::kHelloFrameSize, 106u);
+  EXPECT_EQ(link::kHelloWireSize, 108u);
+  EXPECT_EQ(link::kProtocolVersion, 3);
+  // Signed frames: + 8-byte counter + 16-byte tag; the largest is a signed REFERENCE.
+  EXPECT_EQ(link::kSignatureSize, 24u);
+  EXPECT_EQ(link::signed_frame_size(link::kSensorsPayloadSize), 614u);
+  EXPECT_EQ(link::signed_frame_size(link::kCommandPayloadSize), 230u);
+  EXPECT_EQ(link::signed_frame_size(link::kHelloPayloadSize), 130u);
+  EXPECT_EQ(link::kMaxFrameSize, 778u);
+  EXPECT_EQ(link::kMaxWireSize, 783u);
 }
 
 TEST(LinkCodec, SensorsByteLayout) {
@@ -86,7 +93,7 @@ TEST(LinkCodec, SensorsByteLayout) {
             Status::kOk);
   e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
   ASSERT_EQ(e.frame_size, 590u);
-  const std::uint8_t header[] = {'H', 'L', 2, 1, 0x40, 0x02, 0x44, 0x33, 0x22, 0x11};
+  const std::uint8_t header[] = {'H', 'L', 3, 1, 0x40, 0x02, 0x44, 0x33, 0x22, 0x11};
   EXPECT_EQ(std::memcmp(e.frame, header, sizeof header), 0);
   const std::uint8_t* p = e.frame + 10;
   const std::uint8_t time[] = {0, 0, 0, 0, 0, 0, 0xF0, 0x3F};
@@ -143,19 +150,28 @@ TEST(LinkCodec, HelloByteLayout) {
   h.role = link::hello_role::kController;
   h.status = -2;
   std::memcpy(h.robot_name, "octo_arm", 9);
+  for (std::size_t k = 0; k < link::kNonceSize; ++k) {
+    h.nonce[k] = static_cast<std::uint8_t>(0x10 + k);
+    h.peer_nonce[k] = static_cast<std::uint8_t>(0xA0 + k);
+  }
   Encoded e;
   ASSERT_EQ(link::encode(h, 0x01020304u, e.wire, sizeof e.wire, e.wire_size), Status::kOk);
   e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
-  ASSERT_EQ(e.frame_size, 74u);
-  const std::uint8_t header[] = {'H', 'L', 2, 4, 60, 0, 0x04, 0x03, 0x02, 0x01};
+  ASSERT_EQ(e.frame_size, 106u);
+  const std::uint8_t header[] = {'H', 'L', 3, 4, 92, 0, 0x04, 0x03, 0x02, 0x01};
   EXPECT_EQ(std::memcmp(e.frame, header, sizeof header), 0);
   const std::uint8_t fields[] = {0xD4, 0xC3, 0xB2, 0xA1, 4, 0, 0,    0,    8,    0,
                                  0,    0,    2,    0,    0, 0, 0xFE, 0xFF, 0xFF, 0xFF};
   EXPECT_EQ(std::memcmp(e.frame + 10, fields, sizeof fields), 0);
   EXPECT_EQ(std::memcmp(e.frame + 30, "octo_arm", 8), 0);
   for (std::size_t k = 38; k < 70; ++k) EXPECT_EQ(e.frame[k], 0) << k;  // NUL and zero padding
-  const std::uint32_t crc = link::crc32(e.frame, 70);
-  for (int k = 0; k < 4; ++k) EXPECT_EQ(e.frame[70 + k], static_cast<std::uint8_t>(crc >> (8 * k)));
+  for (std::size_t k = 0; k < link::kNonceSize; ++k) {  // the nonce, then the peer's
+    EXPECT_EQ(e.frame[70 + k], 0x10 + k);
+    EXPECT_EQ(e.frame[86 + k], 0xA0 + k);
+  }
+  const std::uint32_t crc = link::crc32(e.frame, 102);
+  for (int k = 0; k < 4; ++k)
+    EXPECT_EQ(e.frame[102 + k], static_cast<std::uint8_t>(crc >> (8 * k)));
 
   // Bytes after the first NUL of the name are sent as zeros; 39 characters fit.
   link::Hello junk = h;
@@ -364,10 +380,14 @@ TEST(LinkCodec, WrongMagicVersionTypeLengthAndValuesAreRejected) {
   expect_rejected(c, RejectReason::kBadMagic, [](Encoded& e) { e.frame[1] = 0; });
   expect_rejected(s, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 1; });  // a v1 peer
   expect_rejected(r, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 0; });
-  expect_rejected(h, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 3; });
+  expect_rejected(h, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 2; });  // a v2 peer
+  expect_rejected(h, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 4; });
   expect_rejected(s, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 0; });
   expect_rejected(c, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 5; });
-  expect_rejected(r, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 0xFF; });
+  expect_rejected(r, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 0x7F; });
+  // The signed flag (bit 7 of the type byte) on a link without a key.
+  expect_rejected(r, RejectReason::kNoKey, [](Encoded& e) { e.frame[3] = 0xFF; });
+  expect_rejected(c, RejectReason::kNoKey, [](Encoded& e) { e.frame[3] |= link::kSignedFlag; });
   // Length field disagreeing with the bytes received.
   expect_rejected(s, RejectReason::kBadLength, [](Encoded& e) { e.frame[4] ^= 1; });
   expect_rejected(c, RejectReason::kBadLength, [](Encoded& e) { e.frame[5] = 0xFF; });

@@ -44,7 +44,7 @@ void FrameParser::end_of_block() noexcept {
     reject(RejectReason::kCobsError);
     return;
   }
-  const RejectReason reason = validate_frame(buffer_, frame_size);
+  const RejectReason reason = validate_frame(buffer_, frame_size, verifier_);
   if (reason != RejectReason::kNone) {
     reject(reason);
     return;
@@ -55,7 +55,7 @@ void FrameParser::end_of_block() noexcept {
     --queued_;
     ++counters_.messages_dropped;
   }
-  detail::decode_validated_frame(buffer_, queue_[(head_ + queued_) % kQueueDepth]);
+  detail::decode_validated_frame(buffer_, frame_size, queue_[(head_ + queued_) % kQueueDepth]);
   ++queued_;
 }
 

@@ -2,6 +2,7 @@
 // parser, which validates first and decodes only into a free queue slot.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "hodyn/link/protocol.hpp"
@@ -10,8 +11,8 @@ namespace hodyn {
 namespace link {
 namespace detail {
 
-/// Decodes a frame that validate_frame() accepted (no checks repeated).
-void decode_validated_frame(const std::uint8_t* frame, Message& message) noexcept;
+/// Decodes a frame of `size` bytes that validate_frame() accepted (no checks repeated).
+void decode_validated_frame(const std::uint8_t* frame, std::size_t size, Message& message) noexcept;
 
 }  // namespace detail
 }  // namespace link

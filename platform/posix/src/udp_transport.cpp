@@ -39,6 +39,34 @@ bool resolve_ipv4(const char* host, std::uint32_t& address) {
   return true;
 }
 
+// The local address the kernel would send to `remote`:`port` from (its route
+// lookup): connect() on a UDP socket sends nothing, getsockname() tells.
+bool route_source(std::uint32_t remote, std::uint16_t port, std::uint32_t& source, int& error) {
+  const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    error = errno;
+    return false;
+  }
+  sockaddr_in peer{};
+  peer.sin_family = AF_INET;
+  peer.sin_port = htons(port);
+  peer.sin_addr.s_addr = remote;
+  sockaddr_in local{};
+  socklen_t length = sizeof local;
+  const bool ok = ::connect(fd, reinterpret_cast<const sockaddr*>(&peer), sizeof peer) == 0 &&
+                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &length) == 0;
+  if (!ok) error = errno;
+  ::close(fd);
+  if (ok) source = local.sin_addr.s_addr;
+  return ok;
+}
+
+std::int64_t now_us() noexcept {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<std::int64_t>(t.tv_sec) * 1'000'000 + t.tv_nsec / 1000;
+}
+
 }  // namespace
 
 UdpTransport::~UdpTransport() { close(); }
@@ -47,6 +75,7 @@ void UdpTransport::close() noexcept {
   if (socket_ >= 0) ::close(socket_);
   socket_ = -1;
   local_port_ = 0;
+  local_address_ = 0;
   remote_port_ = 0;
   remote_address_ = 0;
 }
@@ -62,9 +91,18 @@ Status UdpTransport::set_remote(const char* remote_host, std::uint16_t remote_po
 Status UdpTransport::open(std::uint16_t local_port, const char* remote_host,
                           std::uint16_t remote_port, const char* local_address) noexcept {
   close();
-  std::uint32_t bind_address = 0;
-  if (!resolve_ipv4(local_address, bind_address)) return Status::kInvalidArgument;
   if (set_remote(remote_host, remote_port) != Status::kOk) return Status::kInvalidArgument;
+  std::uint32_t bind_address = 0;  // 0.0.0.0
+  if (local_address != nullptr) {
+    if (!resolve_ipv4(local_address, bind_address)) {
+      remote_port_ = 0;
+      return Status::kInvalidArgument;
+    }
+  } else if (remote_port_ != 0 &&
+             !route_source(remote_address_, remote_port_, bind_address, last_errno_)) {
+    remote_port_ = 0;  // no route to the peer
+    return Status::kInvalidArgument;
+  }
 
   const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
@@ -85,6 +123,7 @@ Status UdpTransport::open(std::uint16_t local_port, const char* remote_host,
   }
   socket_ = fd;
   local_port_ = ntohs(local.sin_port);
+  local_address_ = local.sin_addr.s_addr;
   return Status::kOk;
 }
 
@@ -113,32 +152,45 @@ Status UdpTransport::receive(std::uint8_t* buffer, std::size_t capacity, std::si
   if (buffer == nullptr || capacity == 0) return Status::kInvalidArgument;
   if (socket_ < 0) return Status::kNotConfigured;
 
-  const int events = detail::wait_for(socket_, POLLIN, timeout_us);
-  if (events == 0) return Status::kOk;
-  if (events < 0) {
-    last_errno_ = errno;
-    return Status::kStaleInput;
-  }
+  const std::int64_t deadline = timeout_us > 0 ? now_us() + timeout_us : 0;
+  for (int foreign = 0; foreign < kMaxForeignPerReceive;) {
+    const std::int64_t wait = timeout_us > 0 ? deadline - now_us() : 0;
+    const int events = detail::wait_for(socket_, POLLIN, wait);
+    if (events == 0) return Status::kOk;
+    if (events < 0) {
+      last_errno_ = errno;
+      return Status::kStaleInput;
+    }
 
-  sockaddr_in sender{};
-  iovec chunk{buffer, capacity};
-  msghdr message{};
-  message.msg_name = &sender;
-  message.msg_namelen = sizeof sender;
-  message.msg_iov = &chunk;
-  message.msg_iovlen = 1;
-  ssize_t got = 0;
-  do {
-    got = ::recvmsg(socket_, &message, MSG_DONTWAIT);
-  } while (got < 0 && errno == EINTR);
-  if (got < 0) {
-    if (errno == EAGAIN || errno == EWOULDBLOCK) return Status::kOk;  // raced away: a timeout
-    last_errno_ = errno;
-    return Status::kStaleInput;
+    sockaddr_in sender{};
+    iovec chunk{buffer, capacity};
+    msghdr message{};
+    message.msg_name = &sender;
+    message.msg_namelen = sizeof sender;
+    message.msg_iov = &chunk;
+    message.msg_iovlen = 1;
+    ssize_t got = 0;
+    do {
+      got = ::recvmsg(socket_, &message, MSG_DONTWAIT);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) {
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return Status::kOk;  // raced away: a timeout
+      last_errno_ = errno;
+      return Status::kStaleInput;
+    }
+    const bool from_peer = remote_port_ != 0 && sender.sin_family == AF_INET &&
+                           sender.sin_addr.s_addr == remote_address_ &&
+                           ntohs(sender.sin_port) == remote_port_;
+    if (!from_peer) {  // dropped unseen: only the peer talks to us
+      ++rejected_foreign_;
+      ++foreign;
+      continue;
+    }
+    received = static_cast<std::size_t>(got);
+    last_sender_port_ = ntohs(sender.sin_port);
+    return (message.msg_flags & MSG_TRUNC) != 0 ? Status::kCorruptInput : Status::kOk;
   }
-  received = static_cast<std::size_t>(got);
-  last_sender_port_ = ntohs(sender.sin_port);
-  return (message.msg_flags & MSG_TRUNC) != 0 ? Status::kCorruptInput : Status::kOk;
+  return Status::kOk;  // a burst of others' datagrams: nothing of the peer's yet
 }
 
 }  // namespace posix

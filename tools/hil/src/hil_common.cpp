@@ -1,6 +1,9 @@
 // What hodyn-fc and hodyn-sim share (see hil_common.hpp).
 #include "hodyn/hil_tools/hil_common.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -26,13 +29,15 @@ bool parse_pair(const char* s, double& a, double& b) {
 }
 
 bool option_takes_value(const std::string& opt) {
+  // (--bind and --key-file take one: the default below.)
   return opt != "--serial-pty" && opt != "--lock-memory" && opt != "--help" && opt != "-h";
 }
 
 int parse_link_option(const char* tool, const std::string& opt, const char* value, bool has_value,
                       LinkOptions& link) {
   const bool known = opt == "--udp" || opt == "--serial" || opt == "--baud" ||
-                     opt == "--serial-pty" || opt == "--pty-path-file";
+                     opt == "--serial-pty" || opt == "--pty-path-file" || opt == "--bind" ||
+                     opt == "--key-file";
   if (!known) return 0;
   if (opt == "--serial-pty") {
     link.serial_pty = true;
@@ -69,8 +74,35 @@ int parse_link_option(const char* tool, const std::string& opt, const char* valu
     link.baud = static_cast<std::uint32_t>(v);
   } else if (opt == "--pty-path-file") {
     link.pty_path_file = value;
+  } else if (opt == "--bind") {
+    in_addr parsed{};
+    if (inet_pton(AF_INET, value, &parsed) != 1) {
+      std::cerr << tool << ": --bind needs a dotted IPv4 address (0.0.0.0: every interface), got '"
+                << value << "'\n";
+      return -1;
+    }
+    link.bind_address = value;
+  } else if (opt == "--key-file") {
+    if (*value == '\0') {
+      std::cerr << tool << ": --key-file needs a file name\n";
+      return -1;
+    }
+    link.key_file = value;
   }
   return 1;
+}
+
+bool load_link_key(const char* tool, const LinkOptions& options,
+                   std::uint8_t key[link::kLinkKeySize], bool& have_key) {
+  have_key = false;
+  if (options.key_file.empty()) return true;
+  char why[512];
+  if (posix::read_link_key(options.key_file.c_str(), key, why, sizeof why) != Status::kOk) {
+    std::cerr << tool << ": " << why << "\n";
+    return false;
+  }
+  have_key = true;
+  return true;
 }
 
 int parse_realtime_option(const char* tool, const std::string& opt, const char* value,
@@ -97,14 +129,20 @@ bool LinkEndpoint::open(const char* tool, const LinkOptions& o) {
     return false;
   }
   if (o.udp) {
-    if (udp_.open(o.local_port, o.remote_host.c_str(), o.remote_port) != Status::kOk) {
+    const char* bind = o.bind_address.empty() ? nullptr : o.bind_address.c_str();
+    if (udp_.open(o.local_port, o.remote_host.c_str(), o.remote_port, bind) != Status::kOk) {
       std::cerr << tool << ": cannot open UDP port " << o.local_port << " -> " << o.remote_host
                 << ":" << o.remote_port << " (" << std::strerror(udp_.last_errno()) << ")\n";
       return false;
     }
     transport_ = &udp_;
-    description_ = "UDP " + std::to_string(udp_.local_port()) + " -> " + o.remote_host + ":" +
-                   std::to_string(o.remote_port);
+    in_addr bound{};
+    bound.s_addr = udp_.local_address();
+    char address[INET_ADDRSTRLEN] = "?";
+    inet_ntop(AF_INET, &bound, address, sizeof address);
+    description_ = "UDP " + std::string(address) + ":" + std::to_string(udp_.local_port()) +
+                   " <-> " + o.remote_host + ":" + std::to_string(o.remote_port) +
+                   " (only this peer)";
   } else if (o.serial_pty) {
     if (pty_.open(o.baud) != Status::kOk) {
       std::cerr << tool << ": cannot create a pty pair (" << std::strerror(pty_.last_errno())
@@ -202,6 +240,39 @@ bool JsonObject::write(const std::string& path) const {
   std::ofstream f(path);
   f << text();
   return static_cast<bool>(f);
+}
+
+RecordFile::~RecordFile() {
+  if (!is_open()) return;
+  out_.close();
+  std::remove((path_ + ".tmp").c_str());
+}
+
+bool RecordFile::open(const char* tool, const std::string& path) {
+  out_.open(path + ".tmp", std::ios::binary | std::ios::trunc);
+  if (!out_) {
+    std::cerr << tool << ": cannot write " << path << ".tmp\n";
+    return false;
+  }
+  path_ = path;
+  return true;
+}
+
+void RecordFile::write(const void* data, std::size_t size) {
+  if (is_open()) out_.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+}
+
+bool RecordFile::close(const char* tool) {
+  if (!is_open()) return true;
+  out_.close();
+  const std::string tmp = path_ + ".tmp";
+  const bool ok = static_cast<bool>(out_) && std::rename(tmp.c_str(), path_.c_str()) == 0;
+  if (!ok) {
+    std::cerr << tool << ": cannot write " << path_ << "\n";
+    std::remove(tmp.c_str());
+  }
+  path_.clear();
+  return ok;
 }
 
 namespace {

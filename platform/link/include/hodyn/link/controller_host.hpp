@@ -19,6 +19,13 @@
 // HELLO of another robot it does so for good, with status kRobotMismatch
 // (open() again to start over).
 //
+// Signed link (docs/link-security.md): enable_authentication() gives the host
+// the shared key and this boot's id. Every frame must then be signed; each
+// simulator HELLO with a new nonce starts a session whose keys mix in the
+// controller's nonce (boot id + session index, never the same twice), so
+// frames recorded from any earlier session, replayed whole, fail their MAC:
+// they neither arm the controller nor reach the plugin.
+//
 // Time is the caller's: the host only counts control periods. Heap-free,
 // exception-free, RTTI-free; the plugin instance lives inside (Capacity bytes).
 #pragma once
@@ -32,6 +39,7 @@
 #include "hodyn/link/link_monitor.hpp"
 #include "hodyn/link/protocol.hpp"
 #include "hodyn/link/receive.hpp"
+#include "hodyn/link/security.hpp"
 #include "hodyn/link/transport.hpp"
 #include "hodyn/plugin/plugin_instance.hpp"
 #include "hodyn/plugin/robot_identity.hpp"
@@ -46,6 +54,9 @@ class UpdateObserver {
  public:
   virtual void before_update() noexcept = 0;
   virtual void after_update(bool control_step) noexcept = 0;
+  /// Every COMMAND the host sent (e.g. to record it); nothing by default.
+  virtual void command_sent(const hodyn_command& /*command*/, std::uint32_t /*answered_sequence*/,
+                            std::uint32_t /*status_bits*/) noexcept {}
 
  protected:
   UpdateObserver() = default;
@@ -71,7 +82,11 @@ struct ControllerHostCounters {
   std::uint64_t control_commands = 0;  ///< commands in TRACKING or SATURATED mode
   std::uint64_t send_failures = 0;
   std::uint64_t reference_stale = 0;  ///< updates without the reference of their time
+  std::uint64_t sessions = 0;  ///< signed sessions started (simulator HELLOs with a new nonce)
 };
+
+/// Bytes of the boot id a signed controller mixes into its nonces.
+constexpr std::size_t kBootIdSize = 8;
 
 template <std::size_t PluginCapacity>
 class ControllerHost {
@@ -79,7 +94,9 @@ class ControllerHost {
   static constexpr std::size_t kReferenceRing = 8;
 
   ControllerHost(Transport& transport, std::uint32_t watchdog_periods) noexcept
-      : transport_(transport), watchdog_(watchdog_periods) {}
+      : transport_(transport), watchdog_(watchdog_periods) {
+    parser_.set_verifier(&verifier_);
+  }
   ControllerHost(const ControllerHost&) = delete;
   ControllerHost& operator=(const ControllerHost&) = delete;
 
@@ -97,6 +114,27 @@ class ControllerHost {
   }
   void close() noexcept { controller_.close(); }
   void set_update_observer(UpdateObserver* observer) noexcept { observer_ = observer; }
+
+  /// Signs and checks every frame with the shared key (kLinkKeySize bytes;
+  /// kInvalidArgument, unsigned as before, for another size or zeros).
+  /// `boot_id` must differ on every start of this controller (a boot counter
+  /// from non-volatile memory, or random bytes): it makes the controller's
+  /// session nonces, and so every session's keys, new. `hello_counter`: the
+  /// first counter of its HELLO answers, which must never repeat across
+  /// starts either (boot counter << 32, or the wall clock in ns).
+  Status enable_authentication(const std::uint8_t* key, std::size_t size,
+                               const std::uint8_t boot_id[kBootIdSize],
+                               std::uint64_t hello_counter) noexcept {
+    const Status s = keys_.set_master_key(key, size, LinkEnd::kController);
+    verifier_.reset();
+    if (s != Status::kOk) return s;
+    for (std::size_t k = 0; k < kBootIdSize; ++k) boot_id_[k] = boot_id[k];
+    session_index_ = 0;
+    signer_.set_hello_counter(hello_counter);
+    return Status::kOk;
+  }
+  /// Frames must be signed (a shared key is set).
+  bool authenticated() const noexcept { return keys_.enabled(); }
 
   /// Feeds received bytes (any chunking) and handles every message.
   void receive_bytes(const std::uint8_t* data, std::size_t size) noexcept {
@@ -221,6 +259,19 @@ class ControllerHost {
     ++counters_.hellos_received;
     peer_ = hello;
     have_peer_ = true;
+    // Signed: a HELLO (authentic, its counter above every earlier one) with a
+    // nonce other than the session's starts a new session with a new nonce
+    // of ours; a resent HELLO of the same session gets the same answer.
+    std::uint8_t our_nonce[kNonceSize] = {};
+    if (keys_.enabled()) {
+      if (keys_.session() == 0 || !same_nonce(hello.nonce, keys_.simulator_nonce())) {
+        ++session_index_;
+        make_nonce(our_nonce);
+        keys_.start_session(hello.nonce, our_nonce);
+        ++counters_.sessions;
+      }
+      for (std::size_t k = 0; k < kNonceSize; ++k) our_nonce[k] = keys_.controller_nonce()[k];
+    }
     const plugin::RobotIdentity ours = controller_.robot();
     Status verdict = Status::kNotConfigured;  // no plugin: nothing to fly
     if (controller_.is_open()) verdict = plugin::compare_robots(ours, robot_of(hello));
@@ -230,9 +281,15 @@ class ControllerHost {
     } else if (verdict == Status::kOk) {
       handshake_ = HandshakeState::kAgreed;
     }
+    Hello answer = make_hello(ours, hello_role::kController, verdict);
+    if (keys_.enabled()) {
+      for (std::size_t k = 0; k < kNonceSize; ++k) {
+        answer.nonce[k] = our_nonce[k];
+        answer.peer_nonce[k] = hello.nonce[k];
+      }
+    }
     std::size_t written = 0;
-    if (encode(make_hello(ours, hello_role::kController, verdict), link_sequence_++, wire_,
-               sizeof wire_, written) != Status::kOk ||
+    if (encode(answer, link_sequence_++, wire_, sizeof wire_, written, &signer_) != Status::kOk ||
         transport_.send(wire_, written) != Status::kOk) {
       ++counters_.send_failures;
       link_error_ = true;
@@ -259,10 +316,23 @@ class ControllerHost {
     send_command(controller_status::kHandshakeRefused);
   }
 
+  static bool same_nonce(const std::uint8_t* a, const std::uint8_t* b) noexcept {
+    for (std::size_t k = 0; k < kNonceSize; ++k)
+      if (a[k] != b[k]) return false;
+    return true;
+  }
+
+  // Our nonce of a new session: the boot id, then the session index (LE).
+  void make_nonce(std::uint8_t nonce[kNonceSize]) const noexcept {
+    for (std::size_t k = 0; k < kBootIdSize; ++k) nonce[k] = boot_id_[k];
+    for (std::size_t k = 0; k < 8; ++k)
+      nonce[kBootIdSize + k] = static_cast<std::uint8_t>(session_index_ >> (8 * k));
+  }
+
   void send_command(std::uint32_t bits) noexcept {
     std::size_t written = 0;
-    if (encode(command_, monitor_.newest(), bits, link_sequence_++, wire_, sizeof wire_, written) !=
-            Status::kOk ||
+    if (encode(command_, monitor_.newest(), bits, link_sequence_++, wire_, sizeof wire_, written,
+               &signer_) != Status::kOk ||
         transport_.send(wire_, written) != Status::kOk) {
       ++counters_.send_failures;
       link_error_ = true;  // the other end is gone (a pty hang-up) or the link broke
@@ -271,6 +341,7 @@ class ControllerHost {
     ++counters_.commands_sent;
     if (command_.mode == HODYN_MODE_TRACKING || command_.mode == HODYN_MODE_SATURATED)
       ++counters_.control_commands;
+    if (observer_ != nullptr) observer_->command_sent(command_, monitor_.newest(), bits);
   }
 
   // The reference of the sensor frame's time; else the newest one not after
@@ -319,6 +390,11 @@ class ControllerHost {
   Transport& transport_;
   UpdateObserver* observer_ = nullptr;
   plugin::PluginInstance<PluginCapacity> controller_;
+  LinkKeys keys_;
+  FrameSigner signer_{keys_};
+  FrameVerifier verifier_{keys_};
+  std::uint8_t boot_id_[kBootIdSize] = {};
+  std::uint64_t session_index_ = 0;
   FrameParser parser_;
   SequenceMonitor monitor_;
   Watchdog watchdog_;

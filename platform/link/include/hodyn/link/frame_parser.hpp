@@ -7,7 +7,8 @@
 //   while (parser.next(message)) { /* message.type, message.sensors, ... */ }
 //
 // Bytes accumulate in a fixed buffer until a 0x00 delimiter; then the block
-// is COBS-decoded in place and checked (validate_frame). A good frame is
+// is COBS-decoded in place and checked (validate_frame, with the verifier of
+// set_verifier() on a signed link: hodyn/link/security.hpp). A good frame is
 // decoded into a fixed queue of kQueueDepth messages (when the queue is full
 // the oldest message is dropped and counted). Anything else is counted by
 // reason and forgotten; the next delimiter starts afresh, so the parser
@@ -59,6 +60,11 @@ class FrameParser {
 
   FrameParser() noexcept = default;
 
+  /// Checks signatures with `verifier` (its keys decide whether frames must
+  /// be signed); null: an unsigned link (signed frames are kNoKey).
+  void set_verifier(FrameVerifier* verifier) noexcept { verifier_ = verifier; }
+  FrameVerifier* verifier() const noexcept { return verifier_; }
+
   /// Feeds one byte.
   void push(std::uint8_t byte) noexcept;
   /// Feeds `size` bytes. kOk; kInvalidArgument (nothing fed) for a null
@@ -92,6 +98,7 @@ class FrameParser {
   std::size_t queued_ = 0;  // messages in the queue
   RejectReason last_reject_ = RejectReason::kNone;
   LinkCounters counters_;
+  FrameVerifier* verifier_ = nullptr;
 };
 
 }  // namespace link

@@ -8,11 +8,14 @@
 //   REFERENCE  simulator → controller: hodyn_reference
 // and one the handshake that starts every run (version 2):
 //   HELLO      simulator → controller, answered controller → simulator: the
-//              robot the sender flies (id, name, joint and rotor counts)
+//              robot the sender flies (id, name, joint and rotor counts) and
+//              the session nonces of signed links (version 3)
 //
-// A frame is header (10 bytes) + fixed-size payload + CRC-32 (4 bytes) over
-// header and payload, every field little-endian and written byte by byte
-// (doubles as their IEEE-754 bit pattern). On the wire a frame is
+// A frame is header (10 bytes) + fixed-size payload [+ signature: 64-bit
+// counter and 16-byte tag, when the type byte's bit 7 says signed;
+// hodyn/link/security.hpp] + CRC-32 (4 bytes) over everything before it,
+// every field little-endian and written byte by byte (doubles as their
+// IEEE-754 bit pattern). On the wire a frame is
 // COBS-encoded and followed by one 0x00 delimiter, so the same bytes work on
 // a serial stream and in a UDP datagram.
 //
@@ -40,7 +43,11 @@ constexpr std::uint8_t kMagic0 = 0x48;  ///< 'H', first header byte
 constexpr std::uint8_t kMagic1 = 0x4C;  ///< 'L', second header byte
 /// 2: the HELLO handshake (a version-1 peer never answers it; its frames are
 /// rejected as "bad version" at once instead of a silent start timeout).
-constexpr std::uint8_t kProtocolVersion = 2;
+/// 3: signed frames (the signature between payload and CRC, bit 7 of the type
+/// byte) and the HELLO's session nonces (docs/link-security.md).
+constexpr std::uint8_t kProtocolVersion = 3;
+/// Bit 7 of the type byte: the frame carries a signature.
+constexpr std::uint8_t kSignedFlag = 0x80;
 
 enum class MessageType : std::uint8_t {
   kSensors = 1,    ///< simulator → controller
@@ -52,6 +59,12 @@ enum class MessageType : std::uint8_t {
 /// magic (2) + version (1) + type (1) + payload length (u16) + link sequence (u32).
 constexpr std::size_t kHeaderSize = 10;
 constexpr std::size_t kCrcSize = 4;
+/// A signed frame's signature: counter (u64) + tag (SipHash-2-4-128).
+constexpr std::size_t kCounterSize = 8;
+constexpr std::size_t kTagSize = 16;
+constexpr std::size_t kSignatureSize = kCounterSize + kTagSize;
+/// A HELLO's session nonce (and the nonce its answer echoes).
+constexpr std::size_t kNonceSize = 16;
 
 constexpr std::size_t kSensorsPayloadSize =
     8 + 4 * 4 + 8 * (3 + 4 + 3 + 3 + 4 * HODYN_MAX_JOINTS + HODYN_MAX_ROTORS);
@@ -60,7 +73,7 @@ constexpr std::size_t kReferencePayloadSize =
     8 + 4 +
     8 * (3 * (HODYN_REFERENCE_ORDER + 1) + 4 + 3 * HODYN_REFERENCE_ORDER +
          (HODYN_REFERENCE_ORDER + 1) * HODYN_MAX_JOINTS);
-constexpr std::size_t kHelloPayloadSize = 5 * 4 + HODYN_NAME_LENGTH;
+constexpr std::size_t kHelloPayloadSize = 5 * 4 + HODYN_NAME_LENGTH + 2 * kNonceSize;
 
 /// Bytes of a frame before COBS: header + payload + CRC.
 constexpr std::size_t frame_size(std::size_t payload_size) noexcept {
@@ -70,6 +83,10 @@ constexpr std::size_t kSensorsFrameSize = frame_size(kSensorsPayloadSize);
 constexpr std::size_t kCommandFrameSize = frame_size(kCommandPayloadSize);
 constexpr std::size_t kReferenceFrameSize = frame_size(kReferencePayloadSize);
 constexpr std::size_t kHelloFrameSize = frame_size(kHelloPayloadSize);
+/// Bytes of a signed frame of `payload_size` before COBS.
+constexpr std::size_t signed_frame_size(std::size_t payload_size) noexcept {
+  return frame_size(payload_size) + kSignatureSize;
+}
 
 /// Largest size on the wire of a frame of `frame_bytes`: COBS + delimiter.
 constexpr std::size_t wire_size(std::size_t frame_bytes) noexcept {
@@ -80,16 +97,18 @@ constexpr std::size_t kCommandWireSize = wire_size(kCommandFrameSize);
 constexpr std::size_t kReferenceWireSize = wire_size(kReferenceFrameSize);
 constexpr std::size_t kHelloWireSize = wire_size(kHelloFrameSize);
 
-constexpr std::size_t kMaxFrameSize = kReferenceFrameSize;
-/// Room an encode() output buffer needs for any message type.
-constexpr std::size_t kMaxWireSize = kReferenceWireSize;
+/// The largest frame: a signed REFERENCE.
+constexpr std::size_t kMaxFrameSize = signed_frame_size(kReferencePayloadSize);
+/// Room an encode() output buffer needs for any message type, signed or not.
+constexpr std::size_t kMaxWireSize = wire_size(kMaxFrameSize);
 
 // The numbers docs/link-protocol.md documents (for the ABI capacities 12 / 8 / 4).
 static_assert(HODYN_MAX_JOINTS != 12 || HODYN_MAX_ROTORS != 8 || HODYN_REFERENCE_ORDER != 4 ||
                   (kSensorsFrameSize == 590 && kCommandFrameSize == 206 &&
-                   kReferenceFrameSize == 754 && kMaxWireSize == 758),
+                   kReferenceFrameSize == 754 && kReferenceWireSize == 758 &&
+                   kMaxFrameSize == 778 && kMaxWireSize == 783),
               "frame sizes differ from docs/link-protocol.md");
-static_assert(HODYN_NAME_LENGTH != 40 || (kHelloFrameSize == 74 && kHelloWireSize == 76),
+static_assert(HODYN_NAME_LENGTH != 40 || (kHelloFrameSize == 106 && kHelloWireSize == 108),
               "frame sizes differ from docs/link-protocol.md");
 
 // ---- status bits -------------------------------------------------------------
@@ -128,6 +147,11 @@ struct Hello {
   std::uint32_t role;                  ///< a hello_role
   std::int32_t status;                 ///< the sender's verdict on the peer's robot (Status)
   char robot_name[HODYN_NAME_LENGTH];  ///< NUL-terminated, zero after the NUL
+  /// The sender's session nonce: the simulator's is random, the controller's
+  /// never repeats (boot id + session index); zeros on an unsigned link.
+  std::uint8_t nonce[kNonceSize];
+  /// The controller's answer: the simulator nonce it answers (zeros from the simulator).
+  std::uint8_t peer_nonce[kNonceSize];
 };
 
 // ---- messages ------------------------------------------------------------------
@@ -139,6 +163,7 @@ struct Message {
   std::uint32_t link_sequence;      ///< the sender's frame counter (wraps)
   std::uint32_t status_bits;        ///< sensor_status (SENSORS), controller_status (COMMAND), 0
   std::uint32_t answered_sequence;  ///< COMMAND: hodyn_sensors::sequence it answers, else 0
+  std::uint64_t counter;            ///< a signed frame's counter; 0 for an unsigned one
   union {
     hodyn_sensors sensors;      ///< type == kSensors
     hodyn_command command;      ///< type == kCommand
@@ -159,8 +184,13 @@ enum class RejectReason : std::uint8_t {
   kUnknownType,  ///< type byte is not a MessageType
   kBadLength,    ///< payload length field ≠ bytes received or ≠ the type's size
   kBadValue,     ///< a count above its capacity, an unknown mode or role, a bad name field
+  // Signed links (docs/link-security.md); checked after the version.
+  kUnsigned,  ///< no signature, and this end has a key
+  kBadMac,    ///< the tag does not match (a forgery, another key, an old session's key)
+  kReplay,    ///< a good tag, but the counter was seen already or is too old
+  kNoKey,     ///< signed, and this end has no key to check it
 };
-constexpr std::size_t kRejectReasonCount = 10;
+constexpr std::size_t kRejectReasonCount = 14;
 
 constexpr const char* to_string(RejectReason reason) noexcept {
   switch (reason) {
@@ -184,53 +214,75 @@ constexpr const char* to_string(RejectReason reason) noexcept {
       return "bad length";
     case RejectReason::kBadValue:
       return "bad value";
+    case RejectReason::kUnsigned:
+      return "unsigned";
+    case RejectReason::kBadMac:
+      return "MAC";
+    case RejectReason::kReplay:
+      return "replay";
+    case RejectReason::kNoKey:
+      return "no key";
   }
   return "unknown reason";
 }
+
+class FrameSigner;
+class FrameVerifier;
 
 // ---- encoder -------------------------------------------------------------------
 //
 // Each writes one complete wire frame (COBS + 0x00 delimiter) into `out` and
 // its size into `written`. `capacity` must be at least the type's wire size
-// (k*WireSize; kMaxWireSize fits all). Errors, with `written` = 0 and `out`
-// untouched: kInvalidArgument for a null `out`, a too small `capacity`, a
-// count above HODYN_MAX_JOINTS / HODYN_MAX_ROTORS or a mode that is not a
-// hodyn_mode — the decoder would reject such a frame.
+// (k*WireSize unsigned, wire_size(signed_frame_size(payload)) signed;
+// kMaxWireSize fits all). With a `signer` whose keys hold a shared key the
+// frame is signed (its next counter and key, hodyn/link/security.hpp);
+// without one, or without a key, it is not. Errors, with `written` = 0 and
+// `out` untouched: kInvalidArgument for a null `out`, a too small
+// `capacity`, a count above HODYN_MAX_JOINTS / HODYN_MAX_ROTORS or a mode
+// that is not a hodyn_mode — the decoder would reject such a frame;
+// kNotConfigured when the signer has a key but no session for a session
+// frame (nothing is sent unsigned in its place).
 
 Status encode(const hodyn_sensors& sensors, std::uint32_t status_bits, std::uint32_t link_sequence,
-              std::uint8_t* out, std::size_t capacity, std::size_t& written) noexcept;
+              std::uint8_t* out, std::size_t capacity, std::size_t& written,
+              FrameSigner* signer = nullptr) noexcept;
 
 Status encode(const hodyn_command& command, std::uint32_t answered_sequence,
               std::uint32_t status_bits, std::uint32_t link_sequence, std::uint8_t* out,
-              std::size_t capacity, std::size_t& written) noexcept;
+              std::size_t capacity, std::size_t& written, FrameSigner* signer = nullptr) noexcept;
 
 Status encode(const hodyn_reference& reference, std::uint32_t link_sequence, std::uint8_t* out,
-              std::size_t capacity, std::size_t& written) noexcept;
+              std::size_t capacity, std::size_t& written, FrameSigner* signer = nullptr) noexcept;
 
 /// HELLO. Also kInvalidArgument for a role that is not a hello_role or a
 /// robot_name without a NUL in its HODYN_NAME_LENGTH bytes; the bytes after
 /// the first NUL are sent as zeros.
 Status encode(const Hello& hello, std::uint32_t link_sequence, std::uint8_t* out,
-              std::size_t capacity, std::size_t& written) noexcept;
+              std::size_t capacity, std::size_t& written, FrameSigner* signer = nullptr) noexcept;
 
 /// Encodes whichever message `message.type` says (kInvalidArgument for an
 /// unknown type).
-Status encode(const Message& message, std::uint8_t* out, std::size_t capacity,
-              std::size_t& written) noexcept;
+Status encode(const Message& message, std::uint8_t* out, std::size_t capacity, std::size_t& written,
+              FrameSigner* signer = nullptr) noexcept;
 
 // ---- frame decoder ---------------------------------------------------------------
 
-/// Checks one frame after COBS decoding (header + payload + CRC, no
-/// delimiter) in the order of docs/link-protocol.md and returns the first
-/// failed check, or kNone. Reads only `frame[0 .. size)`.
-RejectReason validate_frame(const std::uint8_t* frame, std::size_t size) noexcept;
+/// Checks one frame after COBS decoding (header + payload [+ signature] +
+/// CRC, no delimiter) in the order of docs/link-protocol.md and returns the
+/// first failed check, or kNone. Reads only `frame[0 .. size)`. With a
+/// `verifier` whose keys hold a shared key, an unsigned frame is kUnsigned
+/// and a signed one must pass its MAC and replay checks; without one (or
+/// without a key) a signed frame is kNoKey. An accepted frame's counter is
+/// committed to the verifier.
+RejectReason validate_frame(const std::uint8_t* frame, std::size_t size,
+                            FrameVerifier* verifier = nullptr) noexcept;
 
 /// Validates and decodes one frame (as validate_frame). kOk; kCorruptInput
 /// when rejected (`reason` says why; `message` is zeroed); kInvalidArgument
 /// for a null `frame`. The stream parser (frame_parser.hpp) uses this after
 /// COBS decoding; call it directly only for already unstuffed frames.
 Status decode_frame(const std::uint8_t* frame, std::size_t size, Message& message,
-                    RejectReason& reason) noexcept;
+                    RejectReason& reason, FrameVerifier* verifier = nullptr) noexcept;
 
 }  // namespace link
 }  // namespace hodyn

@@ -1,7 +1,7 @@
 // hodyn/link/receive.hpp — the receive step shared by every end of the link
 // (hodyn-fc, hodyn-sim, the controller firmware): one transport receive into
-// a static buffer, and bytes into a FrameParser in pieces small enough that
-// its message queue never overflows. Heap-free, exception-free.
+// a static buffer, and bytes into a FrameParser one frame at a time. Heap-free,
+// exception-free.
 #pragma once
 
 #include <cstddef>
@@ -29,18 +29,22 @@ std::size_t receive_once(Transport& transport, std::int64_t timeout_us, OnBytes&
   return received;
 }
 
-/// Pushes `size` bytes into `parser` in pieces small enough that its message
-/// queue never overflows, calling `on_message(message)` for each message.
+/// Pushes `size` bytes into `parser` one frame at a time (each push ends at a
+/// delimiter), calling `on_message(message)` for each message before the
+/// next frame is checked: the queue never overflows, and a HELLO that starts
+/// a session on a signed link takes effect for the very next frame.
 template <typename OnMessage>
 void parse_bytes(FrameParser& parser, const std::uint8_t* data, std::size_t size,
                  OnMessage&& on_message) noexcept {
-  constexpr std::size_t kPiece = 256;  // < kQueueDepth smallest frames
-  static Message message{};            // ~760 bytes: static, not on a small stack
-  for (std::size_t at = 0; at < size; at += kPiece) {
-    const std::size_t n = size - at < kPiece ? size - at : kPiece;
-    (void)parser.push(data + at, n);
+  static Message message{};  // ~800 bytes: static, not on a small stack
+  std::size_t start = 0;
+  for (std::size_t at = 0; at < size; ++at) {
+    if (data[at] != 0x00) continue;
+    (void)parser.push(data + start, at + 1 - start);  // completes at most one frame
+    start = at + 1;
     while (parser.next(message)) on_message(static_cast<const Message&>(message));
   }
+  if (start < size) (void)parser.push(data + start, size - start);  // a frame's beginning
 }
 
 }  // namespace link

@@ -1,18 +1,22 @@
 // hil_common.hpp — what hodyn-fc and hodyn-sim share: the transport options
-// (--udp, --serial, --baud, --serial-pty), opening the link, and a small
-// JSON object writer (the receive step is hodyn/link/receive.hpp).
+// (--udp, --bind, --serial, --baud, --serial-pty), the shared key of a signed
+// link (--key-file), opening the link, a binary record file (--record) and a
+// small JSON object writer (the receive step is hodyn/link/receive.hpp).
 // Desktop tools: std::string and std::vector are fine here.
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "hodyn/link/frame_parser.hpp"
 #include "hodyn/link/receive.hpp"
+#include "hodyn/link/security.hpp"
 #include "hodyn/link/transport.hpp"
+#include "hodyn/posix/link_key.hpp"
 #include "hodyn/posix/realtime_setup.hpp"
 #include "hodyn/posix/serial_transport.hpp"
 #include "hodyn/posix/udp_transport.hpp"
@@ -29,13 +33,16 @@ struct LinkOptions {
   std::uint16_t local_port = 0;
   std::string remote_host;
   std::uint16_t remote_port = 0;
+  std::string bind_address;  ///< --bind: empty = the address the peer is reached through
+  std::string key_file;      ///< --key-file: empty = an unsigned link
   std::string serial_path;
   std::uint32_t baud = 921600;
   bool serial_pty = false;    ///< create a pty pair, use its master end (hodyn-sim)
   std::string pty_path_file;  ///< where the slave path is written
 };
 
-/// Handles --udp, --serial, --baud, --serial-pty, --pty-path-file. Returns
+/// Handles --udp, --bind, --key-file, --serial, --baud, --serial-pty,
+/// --pty-path-file. Returns
 /// 1 when `opt` was one of them (consuming its value), 0 when not, -1 on a
 /// bad value (message printed).
 int parse_link_option(const char* tool, const std::string& opt, const char* value, bool has_value,
@@ -46,6 +53,12 @@ int parse_realtime_option(const char* tool, const std::string& opt, const char* 
 /// Whether the option needs a value (so the caller can take argv[i+1]).
 bool option_takes_value(const std::string& opt);
 
+/// Reads --key-file (when given) into `key`: true and `have_key` set, or
+/// false after one line on stderr naming the file and the reason (the
+/// caller exits with 2). The key's bytes are never printed.
+bool load_link_key(const char* tool, const LinkOptions& options,
+                   std::uint8_t key[link::kLinkKeySize], bool& have_key);
+
 /// The open link of a process.
 class LinkEndpoint {
  public:
@@ -54,6 +67,9 @@ class LinkEndpoint {
   link::Transport& transport() { return *transport_; }
   std::string description() const { return description_; }
   bool is_serial() const { return !udp_.is_open(); }
+  /// UDP datagrams dropped for coming from another address or port than the
+  /// peer's (0 on a serial link).
+  std::uint64_t rejected_foreign() const { return udp_.rejected_foreign(); }
 
  private:
   posix::UdpTransport udp_;
@@ -94,6 +110,28 @@ class JsonObject {
 
  private:
   std::vector<std::pair<std::string, std::string>> members_;
+};
+
+/// A binary record of a run (--record FILE), written to FILE.tmp and renamed
+/// to FILE by close(), so FILE is either absent or complete. Two runs that
+/// did the same write the same bytes (tests compare them with cmp).
+class RecordFile {
+ public:
+  RecordFile() = default;
+  RecordFile(const RecordFile&) = delete;
+  RecordFile& operator=(const RecordFile&) = delete;
+  /// A record never closed (the run did not finish) leaves no file behind.
+  ~RecordFile();
+  /// Starts FILE.tmp; false with a message on stderr when it cannot.
+  bool open(const char* tool, const std::string& path);
+  bool is_open() const { return !path_.empty(); }
+  void write(const void* data, std::size_t size);
+  /// Flushes and renames FILE.tmp to FILE; false with a message on error.
+  bool close(const char* tool);
+
+ private:
+  std::string path_;
+  std::ofstream out_;
 };
 
 /// The parser's counters as JSON members under `prefix` (bytes, frames_ok,

@@ -27,8 +27,8 @@
 #include <string>
 #include <vector>
 
-#include "hodyn/hil_tools/hil_common.hpp"
 #include "hodyn/closed_loop/tracking.hpp"
+#include "hodyn/hil_tools/hil_common.hpp"
 #include "hodyn/link/controller_host.hpp"
 #include "hodyn/plugin/plugin_instance.hpp"
 #include "hodyn/plugin/registry.hpp"
@@ -56,8 +56,16 @@ disarmed (every COMMAND disarmed, status "robot mismatch") and exits with 3.
 
 link (exactly one):
   --udp LOCAL_PORT:REMOTE_HOST:REMOTE_PORT
+                       only REMOTE_HOST:REMOTE_PORT may talk to it (others'
+                       datagrams are dropped and counted: rx_rejected_foreign)
   --serial PATH        a tty or the pty slave path hodyn-sim printed
   --baud N             serial rate (default 921600; a pty ignores it)
+  --bind ADDR          UDP: the local address to bind (default: the one the
+                       peer is reached through, 127.0.0.1 for a loopback
+                       peer; 0.0.0.0: every interface)
+  --key-file FILE      sign and check every frame with this 32-byte shared key
+                       (mode 0600; the same file as hodyn-sim's;
+                       docs/link-security.md). Without it the link is unsigned
 robot:
   --robot NAME         the robot to fly (default: aerial_manipulator; an
                        unknown name: exit 2)
@@ -83,6 +91,7 @@ loop:
   --cpu N              realtime: pin to core N (best effort)
 output:
   --summary-json FILE  the counters as JSON
+  --record FILE        every COMMAND sent, in binary (the same run, the same bytes)
   --quiet              only the final summary
   --help
 )";
@@ -97,6 +106,7 @@ struct Args {
   std::uint64_t max_steps = 0;
   std::string plugin_path;
   std::string summary_json;
+  std::string record;
   bool list_robots = false;
   bool robot_given = false;  ///< --robot NAME given: a --plugin must be built for it
 };
@@ -147,6 +157,8 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
       a.plugin_path = value;
     } else if (opt == "--summary-json") {
       a.summary_json = value;
+    } else if (opt == "--record") {
+      a.record = value;
     } else if (opt == "--rate" || opt == "--watchdog-periods" || opt == "--idle-timeout" ||
                opt == "--max-steps") {
       if (!tools::parse_number(value, v) || v <= 0.0) {
@@ -188,6 +200,19 @@ class ControllerHost final : public link::UpdateObserver {
   Status open(const hodyn_plugin_api* api, const hodyn::plugin::RobotIdentity& robot, double rate) {
     return core_.open(api, robot, rate);
   }
+  /// A signed link with the shared key: a random boot id, the wall clock as
+  /// the first HELLO counter (docs/link-security.md).
+  Status enable_authentication(const std::uint8_t* key, std::size_t size) {
+    std::uint8_t boot_id[link::kBootIdSize];
+    if (posix::random_bytes(boot_id, sizeof boot_id) != Status::kOk)
+      return Status::kInvalidArgument;
+    return core_.enable_authentication(key, size, boot_id, posix::wall_clock_ns());
+  }
+  bool authenticated() const { return core_.authenticated(); }
+  /// Records every COMMAND sent (--record).
+  void set_record(tools::RecordFile* record) { record_ = record; }
+  /// Datagrams of others the UDP transport dropped (for the summary).
+  void set_rejected_foreign(std::uint64_t count) { rejected_foreign_ = count; }
 
   /// Receives once (at most `timeout_us`) and handles every message.
   /// True when bytes arrived.
@@ -218,6 +243,14 @@ class ControllerHost final : public link::UpdateObserver {
   void write_json(const char* tool, const std::string& path, const std::string& mode,
                   const posix::PeriodicLoop* loop) const;
 
+  void command_sent(const hodyn_command& command, std::uint32_t answered,
+                    std::uint32_t bits) noexcept override {
+    if (record_ == nullptr) return;
+    record_->write(&answered, sizeof answered);
+    record_->write(&bits, sizeof bits);
+    record_->write(&command, sizeof command);
+  }
+
   void before_update() noexcept override { update_start_ = std::chrono::steady_clock::now(); }
   void after_update(bool control_step) noexcept override {
     const auto end = std::chrono::steady_clock::now();
@@ -231,6 +264,8 @@ class ControllerHost final : public link::UpdateObserver {
   std::int64_t last_rx_ns_ = 0;
   std::chrono::steady_clock::time_point update_start_{};
   std::vector<double> step_times_;
+  tools::RecordFile* record_ = nullptr;
+  std::uint64_t rejected_foreign_ = 0;
 };
 
 inline void ControllerHost::print(std::FILE* out) const {
@@ -244,6 +279,9 @@ inline void ControllerHost::print(std::FILE* out) const {
                "%llu\n",
                link::to_string(core_.handshake()), u(c.hellos_received), u(c.hello_answers_sent),
                u(c.refused_frames));
+  std::fprintf(out, "  link: %s, %llu session(s); %llu datagrams of others dropped\n",
+               core_.authenticated() ? "signed (SipHash-2-4-128)" : "unsigned", u(c.sessions),
+               u(rejected_foreign_));
   tools::print_link_counters(out, "received", core_.parser().counters());
   std::fprintf(out,
                "  sensor frames %llu: accepted %llu, duplicates %llu, out of order %llu, gaps %llu "
@@ -279,6 +317,10 @@ inline void ControllerHost::write_json(const char* tool, const std::string& path
   j.integer("hellos_received", c.hellos_received);
   j.integer("hello_answers_sent", c.hello_answers_sent);
   j.integer("refused_sensor_frames", c.refused_frames);
+  j.string("link_security", core_.authenticated() ? "signed" : "unsigned");
+  j.integer("sessions", c.sessions);
+  j.raw("armed", core_.armed() ? "true" : "false");
+  j.integer("rx_rejected_foreign", rejected_foreign_);
   tools::add_link_counters(j, "rx_", core_.parser().counters());
   j.integer("sensor_frames_received", c.sensors_received);
   j.integer("sensor_frames_accepted", m.accepted);
@@ -354,6 +396,12 @@ inline int run(const char* tool, const plugin::RobotIdentity& robot_of_tool,
     return 1;
   }
 
+  std::uint8_t key[link::kLinkKeySize] = {};
+  bool have_key = false;
+  if (!tools::load_link_key(tool, args.link, key, have_key)) {
+    if (library != nullptr) dlclose(library);
+    return 2;
+  }
   static tools::LinkEndpoint endpoint;
   if (!endpoint.open(tool, args.link)) return 1;
   static ControllerHost host(endpoint.transport(), args.watchdog_periods);
@@ -363,17 +411,30 @@ inline int run(const char* tool, const plugin::RobotIdentity& robot_of_tool,
     std::cerr << tool << ": plugin " << api->name << ": " << hodyn::to_string(s) << "\n";
     return 1;
   }
+  if (have_key) {
+    const Status keyed = host.enable_authentication(key, sizeof key);
+    posix::wipe(key, sizeof key);
+    if (keyed != Status::kOk) {
+      std::cerr << tool << ": cannot use the key of " << args.link.key_file << "\n";
+      return 2;
+    }
+  }
+  static tools::RecordFile record;
+  if (!args.record.empty()) {
+    if (!record.open(tool, args.record)) return 1;
+    host.set_record(&record);
+  }
   static posix::StopFlag stop;
   (void)posix::install_stop_signal_handlers(stop);
   const hodyn::plugin::RobotIdentity robot = host.robot();
   std::printf(
       "hodyn-fc: plugin \"%s\" (%s) for robot \"%s\" (id 0x%08x, %u joints, %u rotors) "
-      "at %.0f Hz, %s mode, %s, watchdog %u periods\n",
+      "at %.0f Hz, %s mode, %s, %s, watchdog %u periods\n",
       api->name, args.plugin_path.empty() ? "statically linked" : args.plugin_path.c_str(),
       robot.name != nullptr ? robot.name : "", static_cast<unsigned>(robot.id),
       static_cast<unsigned>(robot.num_joints), static_cast<unsigned>(robot.num_rotors), args.rate,
       args.realtime ? "realtime" : "lockstep", endpoint.description().c_str(),
-      args.watchdog_periods);
+      host.authenticated() ? "signed frames" : "unsigned frames", args.watchdog_periods);
   std::fflush(stdout);
 
   const std::int64_t period_ns = std::llround(1e9 / args.rate);
@@ -405,6 +466,8 @@ inline int run(const char* tool, const plugin::RobotIdentity& robot_of_tool,
     (void)loop.run(step, 0, &stop);
   }
 
+  host.set_rejected_foreign(endpoint.rejected_foreign());
+  const bool recorded = record.close(tool);
   host.print(stdout);
   if (args.realtime) loop.print_summary(stdout);
   if (!args.summary_json.empty())
@@ -424,7 +487,8 @@ inline int run(const char* tool, const plugin::RobotIdentity& robot_of_tool,
   }
   host.close();
   if (library != nullptr) dlclose(library);
-  return mismatch ? kExitRobotMismatch : 0;
+  if (mismatch) return kExitRobotMismatch;
+  return recorded ? 0 : 1;
 }
 
 }  // namespace fc_program

@@ -19,13 +19,13 @@
 #include <iostream>
 #include <string>
 
-#include "hodyn/hil_tools/hil_common.hpp"
 #include "hodyn/closed_loop/report.hpp"
 #include "hodyn/closed_loop/robot_reference.hpp"
 #include "hodyn/closed_loop/scenario.hpp"
 #include "hodyn/closed_loop/tracking.hpp"
 #include "hodyn/hil/fault_injector.hpp"
 #include "hodyn/hil/frame_splitter.hpp"
+#include "hodyn/hil_tools/hil_common.hpp"
 #include "hodyn/link/handshake.hpp"
 #include "hodyn/plugin/frames.hpp"
 #include "hodyn/plugin/robot_identity.hpp"
@@ -65,11 +65,19 @@ scenario (as hodyn-demo):
   --settle S           seconds left out of the error statistics (default 1)
 link (exactly one):
   --udp LOCAL_PORT:REMOTE_HOST:REMOTE_PORT
+                       only REMOTE_HOST:REMOTE_PORT may talk to it (others'
+                       datagrams are dropped and counted: rx_rejected_foreign)
   --serial PATH        a tty
   --serial-pty         create a pseudo-terminal pair, use its master end and
                        print the slave path (give it to hodyn-fc --serial)
   --pty-path-file FILE also write the slave path to FILE
   --baud N             serial rate (default 921600; a pty ignores it)
+  --bind ADDR          UDP: the local address to bind (default: the one the
+                       peer is reached through, 127.0.0.1 for a loopback
+                       peer; 0.0.0.0: every interface)
+  --key-file FILE      sign and check every frame with this 32-byte shared key
+                       (mode 0600; the same file as hodyn-fc's;
+                       docs/link-security.md). Without it the link is unsigned
 loop:
   --mode lockstep|realtime
                        lockstep (default): each period waits for the command
@@ -93,6 +101,8 @@ faults (both directions, seeded by --seed, simulated time):
   --reorder P          fraction of frames swapped with the next one
 output:
   --summary-json FILE  tracking errors (SI) and link counters as JSON
+  --record FILE        per period the command applied and the true state after
+                       it, in binary (the same run, the same bytes)
   --help
 )";
 
@@ -106,6 +116,7 @@ struct Args {
   tools::LinkOptions link;
   posix::RealtimeOptions rt;
   std::string summary_json;
+  std::string record;
   bool override_robot_id = false;
   std::uint32_t robot_id_override = 0;
   bool list_robots = false;
@@ -174,6 +185,8 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
       a.realtime = m == "realtime";
     } else if (opt == "--summary-json") {
       a.summary_json = value;
+    } else if (opt == "--record") {
+      a.record = value;
     } else if (opt == "--robot-id-override") {
       if (!parse_hex_u32(value, a.robot_id_override)) return bad("a hexadecimal robot id");
       a.override_robot_id = true;
@@ -232,6 +245,8 @@ struct SimCounters {
   std::uint64_t stale_commands = 0, watchdog_commands_received = 0, missed_commands = 0;
   std::uint64_t outage_periods = 0;
   std::uint64_t hellos_sent = 0, hellos_received = 0;
+  std::uint64_t stale_hello_answers = 0;  ///< signed: answers to another nonce than ours
+  std::uint64_t sign_failures = 0;        ///< frames that could not be signed (not sent)
   double wait_total_s = 0.0, wait_max_s = 0.0;
 };
 
@@ -257,7 +272,27 @@ class SimHost {
   SimHost(const Args& args, link::Transport& transport) : a_(args), transport_(transport) {
     robot_ = hodyn::plugin::robot_identity<Robot>();
     if (a_.override_robot_id) robot_.id = a_.robot_id_override;
+    peek_.set_verifier(&peek_verifier_);
+    parser_.set_verifier(&verifier_);
   }
+
+  /// A signed link (docs/link-security.md): the shared key, a random session
+  /// nonce for the HELLO, the wall clock as the first HELLO counter.
+  Status enable_authentication(const std::uint8_t* key, std::size_t size) {
+    Status s = keys_.set_master_key(key, size, link::LinkEnd::kSimulator);
+    if (s == Status::kOk) s = posix::random_bytes(nonce_, sizeof nonce_);
+    if (s != Status::kOk) {
+      keys_.clear();
+      return s;
+    }
+    signer_.set_hello_counter(posix::wall_clock_ns());
+    return Status::kOk;
+  }
+  bool authenticated() const { return keys_.enabled(); }
+  /// Datagrams of others the UDP transport dropped (for the summary).
+  void set_rejected_foreign(std::uint64_t count) { rejected_foreign_ = count; }
+  /// Records each period's command and true state (--record).
+  void set_record(tools::RecordFile* record) { record_ = record; }
 
   const hodyn::plugin::RobotIdentity& robot() const { return robot_; }
   /// The controller's robot and verdict from its HELLO answer.
@@ -270,19 +305,23 @@ class SimHost {
   /// answers with its own. Agreed when both robots are the same and the
   /// controller's verdict is kOk.
   HelloResult hello(const posix::StopFlag& stop) {
-    const link::Hello mine = link::make_hello(robot_, link::hello_role::kSimulator, Status::kOk);
-    std::uint8_t wire[link::kHelloWireSize];
+    link::Hello mine = link::make_hello(robot_, link::hello_role::kSimulator, Status::kOk);
+    if (keys_.enabled())
+      for (std::size_t k = 0; k < link::kNonceSize; ++k) mine.nonce[k] = nonce_[k];
+    std::uint8_t wire[link::kMaxWireSize];
     std::size_t size = 0;
-    if (link::encode(mine, link_sequence_++, wire, sizeof wire, size) != Status::kOk)
-      return HelloResult::kNoAnswer;
     const std::int64_t end = now_ns() + std::llround(a_.start_timeout * 1e9);
     while (now_ns() < end && !stop.stop_requested()) {
+      // Each copy signed anew: a HELLO counter is never sent twice.
+      if (link::encode(mine, link_sequence_++, wire, sizeof wire, size, &signer_) != Status::kOk)
+        return HelloResult::kNoAnswer;
       send_direct(wire, size);
       ++c_.hellos_sent;
       const std::int64_t resend = now_ns() + 50'000'000;
       while (now_ns() < resend && !have_peer_hello_)
         receive(std::max<std::int64_t>(1, (resend - now_ns()) / 1000), 0.0, true);
       if (!have_peer_hello_) continue;
+      if (keys_.enabled()) keys_.start_session(nonce_, peer_hello_.nonce);
       const bool same = hodyn::plugin::compare_robots(robot_, controller_robot()) == Status::kOk;
       handshake_ = same && controller_verdict() == Status::kOk
                        ? link::HandshakeState::kAgreed
@@ -328,7 +367,11 @@ class SimHost {
   bool handshake(const posix::StopFlag& stop) {
     measure(0);
     const std::int64_t end = now_ns() + std::llround(a_.start_timeout * 1e9);
+    bool first = true;
     while (now_ns() < end && !stop.stop_requested()) {
+      // Resent copies signed anew (a signed counter is never sent twice).
+      if (!first && !encode_period_frames()) return false;
+      first = false;
       send_direct(reference_wire_, reference_size_);
       send_direct(sensors_wire_, sensors_size_);
       const std::int64_t resend = now_ns() + 50'000'000;
@@ -411,6 +454,11 @@ class SimHost {
     Status s = sim::plant_input_from_command(command_, input);
     if (s == Status::kOk) s = plant_.step(input, dt_);
     stats_.add_plant_step(plant_.last_step_saturated());
+    if (record_ != nullptr) {  // the command applied, then the true state after the period
+      const hodyn_sensors x = sim::exact_sensor_frame(plant_.state());
+      record_->write(&command_, sizeof command_);
+      record_->write(&x, sizeof x);
+    }
     return s;
   }
 
@@ -421,9 +469,10 @@ class SimHost {
     hodyn_sensors frame = sim::exact_sensor_frame(x);
     frame.sequence = static_cast<std::uint32_t>(k);
     std::size_t size = 0;
-    if (link::encode(frame, link::sensor_status::kSimulatorPaused, link_sequence_++, sensors_wire_,
-                     sizeof sensors_wire_, size) == Status::kOk)
-      for (int i = 0; i < 3; ++i) send_direct(sensors_wire_, size);
+    for (int i = 0; i < 3; ++i)  // each copy signed anew
+      if (link::encode(frame, link::sensor_status::kSimulatorPaused, link_sequence_++,
+                       sensors_wire_, sizeof sensors_wire_, size, &signer_) == Status::kOk)
+        send_direct(sensors_wire_, size);
   }
 
   void lockstep_wait(std::uint32_t target, long k, const posix::StopFlag& stop) {
@@ -480,15 +529,24 @@ class SimHost {
     if (frame.time <= last_frame_time_) return false;
     last_frame_time_ = frame.time;
     frame.sequence = static_cast<std::uint32_t>(k);
-    hodyn_reference reference{};
-    cl::reference_frame(trajectory_, frame.time, reference);
-    std::uint32_t bits = plant_.last_step_saturated() ? link::sensor_status::kPlantSaturated : 0u;
-    if (plant_.payload_attached()) bits |= link::sensor_status::kPayloadAttached;
+    sensor_frame_ = frame;
+    cl::reference_frame(trajectory_, frame.time, reference_frame_);
+    sensor_bits_ = plant_.last_step_saturated() ? link::sensor_status::kPlantSaturated : 0u;
+    if (plant_.payload_attached()) sensor_bits_ |= link::sensor_status::kPayloadAttached;
     ++c_.sensor_frames;
-    return link::encode(reference, link_sequence_++, reference_wire_, sizeof reference_wire_,
-                        reference_size_) == Status::kOk &&
-           link::encode(frame, bits, link_sequence_++, sensors_wire_, sizeof sensors_wire_,
-                        sensors_size_) == Status::kOk;
+    return encode_period_frames();
+  }
+
+  // The period's REFERENCE and SENSORS frames into their wire buffers (signed
+  // with the next counters on a signed link).
+  bool encode_period_frames() {
+    const bool ok =
+        link::encode(reference_frame_, link_sequence_++, reference_wire_, sizeof reference_wire_,
+                     reference_size_, &signer_) == Status::kOk &&
+        link::encode(sensor_frame_, sensor_bits_, link_sequence_++, sensors_wire_,
+                     sizeof sensors_wire_, sensors_size_, &signer_) == Status::kOk;
+    if (!ok) ++c_.sign_failures;
+    return ok;
   }
 
   void send_direct(const std::uint8_t* data, std::size_t size) {
@@ -521,6 +579,10 @@ class SimHost {
     tools::parse_bytes(parser_, data, size, [&](const link::Message& m) {
       if (m.type == link::MessageType::kHello) {
         if (m.hello.role != link::hello_role::kController) return;
+        if (keys_.enabled() && !same_nonce(m.hello.peer_nonce, nonce_)) {
+          ++c_.stale_hello_answers;  // authentic, but the answer to another run's HELLO
+          return;
+        }
         ++c_.hellos_received;
         if (!have_peer_hello_) peer_hello_ = m.hello;  // the first answer decides
         have_peer_hello_ = true;
@@ -550,6 +612,12 @@ class SimHost {
     ++c_.commands_applied;
   }
 
+  static bool same_nonce(const std::uint8_t* a, const std::uint8_t* b) {
+    for (std::size_t k = 0; k < link::kNonceSize; ++k)
+      if (a[k] != b[k]) return false;
+    return true;
+  }
+
   const Args& a_;
   link::Transport& transport_;
   double dt_ = 1e-3;
@@ -563,6 +631,15 @@ class SimHost {
   hodyn_command command_{};
   hil::FaultInjector<> out_, in_;
   hil::FrameSplitter splitter_;
+  link::LinkKeys keys_;
+  link::FrameSigner signer_{keys_};
+  link::FrameVerifier peek_verifier_{keys_}, verifier_{keys_};  // one per parser
+  std::uint8_t nonce_[link::kNonceSize] = {};
+  std::uint64_t rejected_foreign_ = 0;
+  tools::RecordFile* record_ = nullptr;
+  hodyn_sensors sensor_frame_{};
+  hodyn_reference reference_frame_{};
+  std::uint32_t sensor_bits_ = 0;
   link::FrameParser peek_, parser_;
   std::uint8_t reference_wire_[link::kMaxWireSize] = {}, sensors_wire_[link::kMaxWireSize] = {};
   std::size_t reference_size_ = 0, sensors_size_ = 0;
@@ -599,6 +676,11 @@ void SimHost<Robot>::print(std::FILE* out) const {
                link::to_string(handshake_), u(c_.hellos_sent), u(c_.hellos_received));
   std::fprintf(out, "  frames sent %llu (%llu send failures), sensor frames %llu\n",
                u(c_.frames_sent), u(c_.send_failures), u(c_.sensor_frames));
+  std::fprintf(out,
+               "  link: %s; %llu datagrams of others dropped, %llu stale HELLO answers, %llu "
+               "frames not signed\n",
+               keys_.enabled() ? "signed (SipHash-2-4-128)" : "unsigned", u(rejected_foreign_),
+               u(c_.stale_hello_answers), u(c_.sign_failures));
   faults("sim->fc", out_.counters());
   faults("fc->sim", in_.counters());
   tools::print_link_counters(out, "received", parser_.counters());
@@ -634,6 +716,10 @@ void SimHost<Robot>::add_json(tools::JsonObject& j) const {
            have_peer_hello_ ? hodyn::to_string(controller_verdict()) : "no answer");
   j.integer("hellos_sent", c_.hellos_sent);
   j.integer("hellos_received", c_.hellos_received);
+  j.string("link_security", keys_.enabled() ? "signed" : "unsigned");
+  j.integer("stale_hello_answers", c_.stale_hello_answers);
+  j.integer("sign_failures", c_.sign_failures);
+  j.integer("rx_rejected_foreign", rejected_foreign_);
   j.integer("frames_sent", c_.frames_sent);
   j.integer("tx_corrupted_released", c_.tx_corrupted_released);
   j.integer("rx_corrupted_released", c_.rx_corrupted_released);
@@ -667,13 +753,29 @@ int run(const char* tool, int argc, char** argv) {
     std::printf("%s\n", Robot::kName);
     return 0;
   }
+  std::uint8_t key[link::kLinkKeySize] = {};
+  bool have_key = false;
+  if (!tools::load_link_key(tool, args.link, key, have_key)) return 2;
   static tools::LinkEndpoint endpoint;
   if (!endpoint.open(tool, args.link)) return 1;
   static SimHost<Robot> host(args, endpoint.transport());
+  if (have_key) {
+    const Status keyed = host.enable_authentication(key, sizeof key);
+    posix::wipe(key, sizeof key);
+    if (keyed != Status::kOk) {
+      std::cerr << tool << ": cannot use the key of " << args.link.key_file << "\n";
+      return 2;
+    }
+  }
   Status s = host.setup();
   if (s != Status::kOk) {
     std::cerr << tool << ": setup failed: " << hodyn::to_string(s) << "\n";
     return 1;
+  }
+  static tools::RecordFile record;
+  if (!args.record.empty()) {
+    if (!record.open(tool, args.record)) return 1;
+    host.set_record(&record);
   }
   const auto& d = host.scenario_setup().disturbances;
   host.set_statistics(args.settle, d.has_payload ? d.payload.time : -1.0);
@@ -682,14 +784,16 @@ int run(const char* tool, int argc, char** argv) {
   std::printf("hodyn-sim: scenario %s, %.1f s at %.0f Hz (plant %.0f Hz), %s mode, %s\n",
               cl::scenario_name(args.scenario), args.duration, args.rate, args.plant_rate,
               args.realtime ? "realtime" : "lockstep", endpoint.description().c_str());
-  std::printf("hodyn-sim: robot %s%s\n", describe(host.robot()).c_str(),
-              args.override_robot_id ? " (id overridden by --robot-id-override)" : "");
+  std::printf("hodyn-sim: robot %s%s, %s frames\n", describe(host.robot()).c_str(),
+              args.override_robot_id ? " (id overridden by --robot-id-override)" : "",
+              host.authenticated() ? "signed" : "unsigned");
   std::fflush(stdout);
 
   const HelloResult hello = host.hello(stop);
   if (hello == HelloResult::kNoAnswer) {
     std::cerr << tool << ": no HELLO answer from the controller within " << args.start_timeout
-              << " s\n";
+              << " s" << (host.authenticated() ? " (is it given the same --key-file?)" : "")
+              << "\n";
     return 1;
   }
   if (hello == HelloResult::kRobotMismatch) {
@@ -699,6 +803,7 @@ int run(const char* tool, int argc, char** argv) {
               << " (its verdict: " << hodyn::to_string(host.controller_verdict())
               << "); not starting\n";
     host.finish(0);  // the end-of-run frame: a controller firmware stops at once
+    host.set_rejected_foreign(endpoint.rejected_foreign());
     host.print(stdout);
     if (!args.summary_json.empty()) {
       tools::JsonObject j;
@@ -753,6 +858,8 @@ int run(const char* tool, int argc, char** argv) {
   }
   const double wall = static_cast<double>(now_ns() - t0) * 1e-9;
   host.finish(done);
+  host.set_rejected_foreign(endpoint.rejected_foreign());
+  if (!record.close(tool)) return 1;
   if (s != Status::kOk) {
     std::cerr << tool << ": simulator error: " << hodyn::to_string(s) << "\n";
     return 1;
