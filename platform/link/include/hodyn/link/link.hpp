@@ -1,4 +1,5 @@
-// hodyn/link/link.hpp — everything of the HIL link protocol (docs/link-protocol.md).
+// hodyn/link/link.hpp — everything of the HIL link protocol (docs/link-protocol.md,
+// docs/link-security.md).
 #pragma once
 
 #include "hodyn/link/cobs.hpp"
@@ -7,4 +8,6 @@
 #include "hodyn/link/handshake.hpp"
 #include "hodyn/link/link_monitor.hpp"
 #include "hodyn/link/protocol.hpp"
+#include "hodyn/link/security.hpp"
+#include "hodyn/link/siphash.hpp"
 #include "hodyn/link/transport.hpp"

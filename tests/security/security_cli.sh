@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# ctest security_cli: hodyn-fc and hodyn-sim refuse a bad --key-file or --bind
+# with exit status 2 and one line on stderr naming the file and the reason
+# (docs/link-security.md), before they open the link; the key's bytes never
+# appear in what they print.
+# Usage: security_cli.sh <hodyn-fc> <hodyn-sim>
+set -uo pipefail
+FC=${1:?usage: security_cli.sh <hodyn-fc> <hodyn-sim>}
+SIM=${2:?usage}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+failures=0
+# A key whose hex (and raw bytes) we look for in every output.
+printf 'hodyn-test-key-0123456789abcdef' >"$WORK/31.bin"                 # 31 bytes
+printf 'hodyn-test-key-0123456789abcdefX' >"$WORK/open.bin"             # 32 bytes
+printf 'hodyn-test-key-0123456789abcdefXY' >"$WORK/33.bin"              # 33 bytes
+head -c 32 /dev/zero >"$WORK/zero.bin"
+chmod 600 "$WORK/31.bin" "$WORK/33.bin" "$WORK/zero.bin"
+chmod 644 "$WORK/open.bin"
+mkdir "$WORK/dir"
+
+check() {  # expected-words exe args...
+  local words=$1 exe=$2
+  shift 2
+  "$exe" --udp 1:127.0.0.1:2 "$@" >"$WORK/out" 2>"$WORK/err"
+  local rc=$?
+  local lines
+  lines=$(wc -l <"$WORK/err")
+  if [[ $rc -eq 2 && $lines -eq 1 ]] && grep -q -- "$words" "$WORK/err" &&
+    ! grep -q "hodyn-test-key" "$WORK/out" "$WORK/err" &&
+    ! grep -qi "686f64796e" "$WORK/out" "$WORK/err"; then
+    echo "ok   $(basename "$exe") $*: $(cat "$WORK/err")"
+  else
+    echo "FAIL $(basename "$exe") $* (exit $rc, $lines lines; expected exit 2, one line with '$words')"
+    cat "$WORK/out" "$WORK/err"
+    failures=$((failures + 1))
+  fi
+}
+
+for exe in "$FC" "$SIM"; do
+  check "No such file" "$exe" --key-file "$WORK/missing.bin"
+  check "mode 0644" "$exe" --key-file "$WORK/open.bin"
+  check "holds 31 bytes" "$exe" --key-file "$WORK/31.bin"
+  check "holds 33 bytes" "$exe" --key-file "$WORK/33.bin"
+  check "all zeros" "$exe" --key-file "$WORK/zero.bin"
+  check "not a regular file" "$exe" --key-file "$WORK/dir"
+  check "needs a value" "$exe" --key-file
+  check "dotted IPv4" "$exe" --bind 300.1.2.3
+  check "needs a value" "$exe" --bind
+  check "chmod 600" "$exe" --key-file "$WORK/open.bin"
+done
+# Both list the options in --help.
+for exe in "$FC" "$SIM"; do
+  for opt in --key-file --bind --record; do
+    "$exe" --help | grep -q -- "$opt" || { echo "FAIL $(basename "$exe") --help lacks $opt"; failures=$((failures + 1)); }
+  done
+done
+echo "$failures failure(s)"
+exit "$failures"
