@@ -245,6 +245,51 @@ e = max(abs(N[i][j] + N[j][i]) for i in range(12) for j in range(12)); print("sk
 assert e <= 1e-12, e
 '
 
+pycheck "--kinematics: keys, shapes, C_1 = base pose, V_j = J_j nu, dV_j/dt = J_dot nu + J nu_dot, c_dot = J_com nu" '
+s = load("state_table3.json")
+out = run("--kinematics", f"{ROOT}/examples/state_table3.json")
+k = out["kinematics"]; R = out["order"]
+assert set(out) == {"order", "inverse", "kinematics"}, out.keys()
+assert list(k) == ["C", "V", "J", "J_dot", "com", "J_com"], list(k)
+assert len(k["C"]) == 7 and all(len(c) == 4 and all(len(r) == 4 for r in c) for c in k["C"])
+assert len(k["V"]) == 7 and all(len(v) == R + 2 and all(len(x) == 6 for x in v) for v in k["V"])
+for key in ("J", "J_dot"):
+    assert len(k[key]) == 7 and all(len(m) == 6 and all(len(r) == 12 for r in m) for m in k[key])
+assert len(k["com"]) == R + 2 and len(k["J_com"]) == 3 and all(len(r) == 12 for r in k["J_com"])
+C1 = [s["R1"][i] + [s["p1"][i]] for i in range(3)] + [[0, 0, 0, 1]]
+e = max(abs(a - b) for r, q in zip(k["C"][0], C1) for a, b in zip(r, q)); assert e <= 1e-15, e
+assert k["V"][0] == s["V1"][:R + 2]  # the base twist passes through
+nu, nu_dot = s["V1"][0] + s["q"][1], s["V1"][1] + s["q"][2]
+for j in range(7):
+    J, Jd = k["J"][j], k["J_dot"][j]
+    assert rel_err([matvec(J, nu)], [k["V"][j][0]]) <= 1e-13, j
+    e = rel_err([add(matvec(Jd, nu), matvec(J, nu_dot))], [k["V"][j][1]]); assert e <= 1e-12, (j, e)
+    # joint j+1 moves body j+1 and its descendants only: column 6+j of J_i is 0 off that subtree
+e = rel_err([matvec(k["J_com"], nu)], [k["com"][1]]); print("c_dot", e); assert e <= 1e-12, e
+# the home pose at rest: the centre of mass of the 4 kg robot is the mass-weighted body positions
+h = run("--kinematics", f"{ROOT}/examples/state_hover.json")["kinematics"]
+assert all(abs(x) <= 1e-15 for x in h["com"][1]), h["com"][1]
+'
+
+pycheck "orders up to 10: --order 10 forward round trip (backward error every order), order 11 refused" '
+st = subprocess.run([EVAL, "--emit-example-state", "--order", "10"], capture_output=True, text=True,
+                    check=True).stdout
+s = json.loads(st); assert s["order"] == 10 and len(s["V1"]) == 12 and len(s["q"]) == 13
+out = run("--forward", "-", stdin=st)
+inv, fw = out["inverse"], out["forward"]
+assert out["order"] == 10 and len(inv["Q1"]) == 11 and len(fw["q"]) == 11
+# forward error: grows ~tenfold per order on this slow trajectory (conditioning,
+# tests/core/test_high_order_oracle.cpp); orders 0..5 stay below 1e-6
+e = nu_err({"V1": fw["V1"][:6], "q": fw["q"][:6]}, s["V1"][1:7], s["q"][2:8]); print("orders 0..5", e)
+assert e <= 1e-6, e
+# backward error, every order: the inverse dynamics of the result reproduces the inputs
+back = run("-", stdin=json.dumps(dict(s, V1=s["V1"][:1] + fw["V1"], q=s["q"][:2] + fw["q"])))["inverse"]
+e = max(rel_err([a + b], [c + d]) for a, b, c, d in zip(back["Q1"], back["tau"], inv["Q1"], inv["tau"]))
+print("backward", e); assert e <= 1e-12, e
+p = subprocess.run([EVAL, "--order", "11", "-"], input=st, capture_output=True, text=True)
+assert p.returncode == 2 and "above the compiled maximum 10" in p.stderr, p.stderr
+'
+
 pycheck "applied loads in --forward and --matrices (W_app, W_app_body, tau_ext)" '
 s = load("state_table3.json")
 st = dict(s, W_app={"4": [[0.1, -0.4, 0.2, 1, 0, 0], [0.01, 0, 0, 0, 0.3, 0], [0, 0, 0, 0, 0, 0.1]]},

@@ -109,6 +109,17 @@ void run_matrices(const Model& model, const State& state, bool with_rates, EomDa
         "equations of motion");
 }
 
+void run_kinematics(const Model& model, const State& state, KinematicsResults& out) {
+  check(hodyn::forward_kinematics(model, out.kinematics, state.motion, state.order),
+        "forward kinematics");
+  check(hodyn::center_of_mass(model, out.kinematics, out.com, state.order), "centre of mass");
+  for (int j = 0; j < kNumBodies; ++j) {
+    const auto b = static_cast<std::size_t>(j);
+    check(hodyn::spatial_jacobian(out.kinematics, j, out.jacobian[b]), "body Jacobian");
+    check(hodyn::spatial_jacobian(out.kinematics, j, out.jacobian_rate[b], 1), "Jacobian rate");
+  }
+}
+
 double acceleration_relative_error(const ForwardData& result, const Motion& state, int order) {
   double worst = 0.0;
   for (int k = 0; k <= order; ++k) {

@@ -20,12 +20,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <hodyn/center_of_mass.hpp>
 #include <hodyn/hodyn.hpp>
+#include <hodyn/jacobians.hpp>
+#include <hodyn/kinematics.hpp>
 
 namespace hodyn_eval {
 
-/// Highest derivative order compiled into the tool.
-inline constexpr int kMaxOrder = 5;
+/// Highest derivative order compiled into the tool (the core's benchmarks and
+/// oracles go to 10 as well).
+inline constexpr int kMaxOrder = 10;
 
 using Tree = hodyn::AerialManipulatorTree;
 using Model = hodyn::AerialManipulatorModel<double>;
@@ -52,10 +56,11 @@ struct CoreError : std::runtime_error {
 
 /// What to evaluate besides the inverse dynamics (command-line options).
 struct Request {
-  bool forward = false;   ///< --forward
-  bool hybrid = false;    ///< --hybrid (hodyn extension)
-  bool matrices = false;  ///< --matrices (hodyn extension)
-  bool any() const { return forward || hybrid || matrices; }
+  bool forward = false;     ///< --forward
+  bool hybrid = false;      ///< --hybrid (hodyn extension)
+  bool matrices = false;    ///< --matrices (hodyn extension)
+  bool kinematics = false;  ///< --kinematics (hodyn extension)
+  bool any() const { return forward || hybrid || matrices || kinematics; }
 };
 
 /// Inputs of forward / hybrid dynamics read from the state (missing ones are
@@ -100,6 +105,15 @@ struct State {
   std::string comment;    ///< optional "comment" key (kept for print_state)
 };
 
+/// --kinematics: poses, twists V_j^(0..R+1), body Jacobians and their rates,
+/// the centre of mass c^(0..R+1) and J_com (12 columns: ν = (V1; q̇)).
+struct KinematicsResults {
+  hodyn::KinematicsData<Tree, kMaxOrder, double> kinematics;
+  hodyn::CenterOfMassData<Tree, kMaxOrder, double> com;
+  std::array<hodyn::JacobianMatrix<Tree>, kNumBodies> jacobian;
+  std::array<hodyn::JacobianMatrix<Tree>, kNumBodies> jacobian_rate;
+};
+
 /// The results to print; null pointers are left out of the output.
 struct Results {
   int order = 0;
@@ -107,6 +121,7 @@ struct Results {
   const ForwardData* forward = nullptr;
   const ForwardData* hybrid = nullptr;
   const EomData* matrices = nullptr;
+  const KinematicsResults* kinematics = nullptr;
   bool matrix_rates = false;  ///< print M_dot, C_dot, h_dot, g_dot, applied_dot
 };
 
@@ -137,6 +152,10 @@ void run_hybrid(const Model& model, const State& state, const InverseData* inver
 /// Closed-form M, C, h, g, applied at the state (C1, V1^(0), q^(0), q^(1)); with
 /// `with_rates` also their first derivatives (reads V1^(1), q^(2)). Throws CoreError.
 void run_matrices(const Model& model, const State& state, bool with_rates, EomData& data);
+
+/// Forward kinematics of orders 0..state.order, the Jacobians J_j, J̇_j of
+/// every body and the centre of mass. Throws CoreError.
+void run_kinematics(const Model& model, const State& state, KinematicsResults& out);
 
 /// Worst relative error of the vectors a[first..first+count) against b:
 /// max_k ||a_k - b_k||_inf / ||b_k||_inf (absolute where b_k = 0).

@@ -22,16 +22,17 @@ constexpr int kExitInput = 2;
 constexpr int kExitCore = 3;
 
 const char* const kUsage =
-    R"(Usage: hodyn-eval [--order R] [--forward] [--hybrid] [--matrices] [FILE|-]
+    R"(Usage: hodyn-eval [--order R] [--forward] [--hybrid] [--matrices] [--kinematics] [FILE|-]
        hodyn-eval --demo | --sizes | --emit-example-state [--order R] | --help
 
 Evaluates the higher-order dynamics of the 12-DoF aerial manipulator (seed 000,
 Table 3) for a state given as JSON in FILE (or on stdin for '-' or no FILE) and
 prints the result as JSON on stdout: the inverse dynamics, and on request the
-forward and hybrid dynamics and the closed-form equations of motion.
+forward and hybrid dynamics, the closed-form equations of motion and the
+kinematics.
 
 Options:
-  --order R             derivative order R (0..5); default: the JSON "order", else 0
+  --order R             derivative order R (0..10); default: the JSON "order", else 0
   --forward             forward dynamics: W_prop (or W_prop_body) and tau in, V1^(1..R+1)
                         and q^(2..R+2) out; absent inputs are taken from the inverse
                         dynamics of the state (a round trip)
@@ -40,10 +41,12 @@ Options:
                         (W_prop) or "motion" (V1^(k+1) from "V1")
   --matrices            M, C, h = C nu, g, applied (12x12 / 12) at the state (hodyn
                         extension); with R >= 1 also their first derivatives
+  --kinematics          body poses C_j, twists V_j^(0..R+1), Jacobians J_j and their
+                        rates, the centre of mass c^(0..R+1) and J_com (hodyn extension)
   --demo                print a readable summary of the Table 3 reference state
                         at t = 7.5 s (orders 0..2), round-trip checks, a hover check
                         and a rough timing
-  --sizes               print sizeof of the core's workspaces and inputs (MaxOrder 5)
+  --sizes               print sizeof of the core's workspaces and inputs (MaxOrder 10)
   --emit-example-state  print the demo state in the input format (order 2 unless
                         --order); regenerates examples/state_table3.json
   -h, --help            this text
@@ -60,7 +63,8 @@ Output (k = 0..R in each list, 17 significant digits):
   {"order": R, "inverse": {"Q1": [...], "W_prop_body": [...], "tau": [...]},
    "forward": {"V1": [V1^(1..R+1)], "q": [q^(2..R+2)]},                 --forward
    "hybrid": {"V1": [...], "q": [...], "Q1": [...], "tau": [...]},      --hybrid
-   "matrices": {"M", "C", "h", "g", "applied" [, "M_dot", ...]}}        --matrices
+   "matrices": {"M", "C", "h", "g", "applied" [, "M_dot", ...]},        --matrices
+   "kinematics": {"C", "V", "J", "J_dot", "com", "J_com"}}              --kinematics
   "inverse" is left out when the state lacks V1^(R+1) or q^(R+2); that is allowed
   when nothing needs them, e.g. --forward with W_prop and tau (V1^(0), q^(0..1)).
 See docs/state-format.md for the full format and hodyn's extensions.
@@ -113,6 +117,8 @@ Options parse_args(int argc, char** argv) {
       opt.request.hybrid = true;
     } else if (arg == "--matrices") {
       opt.request.matrices = true;
+    } else if (arg == "--kinematics") {
+      opt.request.kinematics = true;
     } else if (arg == "--demo") {
       set_mode(Mode::kDemo);
     } else if (arg == "--sizes") {
@@ -134,7 +140,8 @@ Options parse_args(int argc, char** argv) {
     throw UsageError("--demo, --sizes and --emit-example-state take no input file");
   if (opt.mode != Mode::kEvaluate && opt.mode != Mode::kHelp && opt.request.any())
     throw UsageError(
-        "--forward, --hybrid and --matrices evaluate a state file; not with --demo, "
+        "--forward, --hybrid, --matrices and --kinematics evaluate a state file; not with "
+        "--demo, "
         "--sizes or --emit-example-state");
   return opt;
 }
@@ -173,6 +180,7 @@ void evaluate(const Options& opt) {
   std::unique_ptr<hodyn_eval::InverseData> inverse;
   std::unique_ptr<hodyn_eval::ForwardData> forward, hybrid;
   std::unique_ptr<hodyn_eval::EomData> matrices;
+  std::unique_ptr<hodyn_eval::KinematicsResults> kinematics;
   if (state.full_motion) {
     inverse = std::make_unique<hodyn_eval::InverseData>();
     hodyn_eval::run_inverse(model, state, *inverse);
@@ -193,6 +201,11 @@ void evaluate(const Options& opt) {
     results.matrix_rates = state.order >= 1;
     hodyn_eval::run_matrices(model, state, results.matrix_rates, *matrices);
     results.matrices = matrices.get();
+  }
+  if (opt.request.kinematics) {
+    kinematics = std::make_unique<hodyn_eval::KinematicsResults>();
+    hodyn_eval::run_kinematics(model, state, *kinematics);
+    results.kinematics = kinematics.get();
   }
   hodyn_eval::print_result(std::cout, results);
 }

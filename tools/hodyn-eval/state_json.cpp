@@ -279,6 +279,10 @@ void check_motion_counts(State& s, int v1_count, int q_count, const Request& req
     check_count("V1", v1_count, r, 2, why);
     check_count("q", q_count, r, 3, why);
   }
+  if (request.kinematics) {
+    check_count("V1", v1_count, r, 2, " (--kinematics: V_j^(R+1) reads V1^(R+1))");
+    check_count("q", q_count, r, 3, " (--kinematics: V_j^(R+1) reads q^(R+2))");
+  }
   if (request.hybrid && base_motion)
     check_count("V1", v1_count, r, 2, " (--hybrid with base_input \"motion\")");
   if (request.hybrid && d.any_prescribed())
@@ -441,6 +445,43 @@ void print_result(std::ostream& os, const Results& res) {
       entry("g_dot", vector(m.gravity_rate), false);
       entry("applied_dot", vector(m.applied_rate), true);
     }
+    out += "  }";
+  }
+  if (res.kinematics != nullptr) {
+    const KinematicsResults& k = *res.kinematics;
+    const std::string inner = in + "  ";
+    // [item(0), ..., item(count − 1)], one per line.
+    const auto list = [&](int count, const auto& item) {
+      std::string t = "[\n";
+      for (int i = 0; i < count; ++i) t += inner + item(i) + (i + 1 < count ? ",\n" : "\n");
+      return t + in + "]";
+    };
+    const auto flat_rows = [&](const auto& m) {  // a matrix as a list of rows, on one line
+      std::string t = "[";
+      for (Eigen::Index i = 0; i < m.rows(); ++i)
+        t += (i ? ", " : "") + row(m.row(i), result_number);
+      return t + "]";
+    };
+    const auto at = [](int i) { return static_cast<std::size_t>(i); };
+    section("kinematics");
+    entry(
+        "C",
+        list(kNumBodies, [&](int j) { return flat_rows(k.kinematics.body_pose[at(j)].matrix()); }),
+        false);
+    entry("V",
+          list(kNumBodies,
+               [&](int j) {
+                 std::string t = "[";
+                 for (int d = 0; d <= res.order + 1; ++d)
+                   t += (d ? ", " : "") + row(k.kinematics.body_twist[at(j)][at(d)], result_number);
+                 return t + "]";
+               }),
+          false);
+    entry("J", list(kNumBodies, [&](int j) { return flat_rows(k.jacobian[at(j)]); }), false);
+    entry("J_dot", list(kNumBodies, [&](int j) { return flat_rows(k.jacobian_rate[at(j)]); }),
+          false);
+    entry("com", rows(k.com.position, res.order + 2, in, result_number), false);
+    entry("J_com", matrix_rows(k.com.jacobian, in, result_number), true);
     out += "  }";
   }
   os << out << "\n}\n";

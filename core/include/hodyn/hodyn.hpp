@@ -2,9 +2,13 @@
 #pragma once
 
 #include "hodyn/binomial.hpp"
+#include "hodyn/center_of_mass.hpp"
+#include "hodyn/centroidal_momentum.hpp"
 #include "hodyn/equations_of_motion.hpp"
 #include "hodyn/forward_dynamics.hpp"
 #include "hodyn/inverse_dynamics.hpp"
+#include "hodyn/jacobians.hpp"
+#include "hodyn/kinematics.hpp"
 #include "hodyn/logarithm.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/models/actuation.hpp"
