@@ -7,6 +7,7 @@
 #include <hodyn/taylor_series.hpp>
 
 namespace hodyn {
+namespace series {  // beside the type, for argument-dependent lookup
 
 /// Prints the coefficients, e.g. "[1, 0.5, 0]" (gtest failure messages).
 template <class T, int D>
@@ -15,6 +16,8 @@ std::ostream& operator<<(std::ostream& os, const TaylorSeries<T, D>& x) {
   for (int k = 0; k <= D; ++k) os << (k ? ", " : "") << x.coeff(k);
   return os << "]";
 }
+
+}  // namespace series
 
 namespace test {
 template <class T, int Degree>

@@ -31,6 +31,10 @@
 #include "hodyn/scalar_traits.hpp"
 
 namespace hodyn {
+// In a namespace of its own, so that argument-dependent lookup on a
+// TaylorSeries (or an Eigen matrix of them) finds its own functions only
+// (sin, cos, …), not every hodyn function of the same name.
+namespace series {
 
 template <class T, int Degree>
 class TaylorSeries {
@@ -284,6 +288,10 @@ class TaylorSeries {
   Coefficients c_;
 };
 
+}  // namespace series
+
+using series::TaylorSeries;
+
 /// Core trait for the series scalar: finiteness of every coefficient; the
 /// plain value is the constant term.
 template <class T, int D>
@@ -298,8 +306,8 @@ struct ScalarTraits<TaylorSeries<T, D>, void> {
 namespace Eigen {
 
 template <class T, int D>
-struct NumTraits<hodyn::TaylorSeries<T, D>> {
-  using Self = hodyn::TaylorSeries<T, D>;
+struct NumTraits<hodyn::series::TaylorSeries<T, D>> {
+  using Self = hodyn::series::TaylorSeries<T, D>;
   using Real = Self;
   using NonInteger = Self;
   using Literal = Self;
@@ -327,12 +335,12 @@ struct NumTraits<hodyn::TaylorSeries<T, D>> {
 
 /// Mixed expressions (Matrix<TaylorSeries> op T) return TaylorSeries.
 template <class T, int D, class BinaryOp>
-struct ScalarBinaryOpTraits<hodyn::TaylorSeries<T, D>, T, BinaryOp> {
-  using ReturnType = hodyn::TaylorSeries<T, D>;
+struct ScalarBinaryOpTraits<hodyn::series::TaylorSeries<T, D>, T, BinaryOp> {
+  using ReturnType = hodyn::series::TaylorSeries<T, D>;
 };
 template <class T, int D, class BinaryOp>
-struct ScalarBinaryOpTraits<T, hodyn::TaylorSeries<T, D>, BinaryOp> {
-  using ReturnType = hodyn::TaylorSeries<T, D>;
+struct ScalarBinaryOpTraits<T, hodyn::series::TaylorSeries<T, D>, BinaryOp> {
+  using ReturnType = hodyn::series::TaylorSeries<T, D>;
 };
 
 }  // namespace Eigen
