@@ -8,34 +8,46 @@
 namespace hodyn {
 namespace link {
 
-void FrameParser::push(std::uint8_t byte) noexcept {
-  ++counters_.bytes;
-  if (byte == 0x00) {
-    ++counters_.delimiters;
-    if (overflowing_) {
-      overflowing_ = false;  // already counted when it overflowed
-    } else if (fill_ == 0) {
-      ++counters_.empty_segments;
-    } else {
-      end_of_block();
-    }
-    fill_ = 0;
-    return;
+void FrameParser::delimiter() noexcept {
+  ++counters_.delimiters;
+  if (overflowing_) {
+    overflowing_ = false;  // already counted when it overflowed
+  } else if (fill_ == 0) {
+    ++counters_.empty_segments;
+  } else {
+    end_of_block();
   }
-  if (overflowing_) return;
-  if (fill_ == kBufferSize) {
-    reject(RejectReason::kOverflow);
-    overflowing_ = true;
-    fill_ = 0;
-    return;
-  }
-  buffer_[fill_++] = byte;
+  fill_ = 0;
 }
+
+void FrameParser::push(std::uint8_t byte) noexcept { (void)push_frame(&byte, 1); }
 
 Status FrameParser::push(const std::uint8_t* data, std::size_t size) noexcept {
   if (data == nullptr) return size == 0 ? Status::kOk : Status::kInvalidArgument;
-  for (std::size_t i = 0; i < size; ++i) push(data[i]);
+  for (std::size_t at = 0; at < size;) at += push_frame(data + at, size - at);
   return Status::kOk;
+}
+
+std::size_t FrameParser::push_frame(const std::uint8_t* data, std::size_t size) noexcept {
+  if (data == nullptr) return 0;
+  for (std::size_t i = 0; i < size; ++i) {
+    const std::uint8_t byte = data[i];
+    if (byte == 0x00) {
+      counters_.bytes += i + 1;
+      delimiter();
+      return i + 1;
+    }
+    if (overflowing_) continue;
+    if (fill_ == kBufferSize) {
+      reject(RejectReason::kOverflow);
+      overflowing_ = true;
+      fill_ = 0;
+      continue;
+    }
+    buffer_[fill_++] = byte;
+  }
+  counters_.bytes += size;
+  return size;
 }
 
 void FrameParser::end_of_block() noexcept {

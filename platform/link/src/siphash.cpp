@@ -5,6 +5,8 @@
 // v2 before the first output word, 0xdd into v1 before the second.
 #include "hodyn/link/siphash.hpp"
 
+#include <cstring>
+
 namespace hodyn {
 namespace link {
 namespace {
@@ -14,9 +16,15 @@ inline std::uint64_t rotl(std::uint64_t x, unsigned b) noexcept {
 }
 
 inline std::uint64_t load_le64(const std::uint8_t* p) noexcept {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::uint64_t v;  // one (unaligned) load where the target allows it
+  std::memcpy(&v, p, sizeof v);
+  return v;
+#else
   std::uint64_t v = 0;
   for (int k = 7; k >= 0; --k) v = (v << 8) | p[k];
   return v;
+#endif
 }
 
 inline void store_le64(std::uint64_t v, std::uint8_t* p) noexcept {
@@ -90,48 +98,49 @@ void siphash128(const std::uint8_t key[kSipHashKeySize], const std::uint8_t* dat
 void SipHash128::reset(const std::uint8_t key[kSipHashKeySize]) noexcept {
   State s{};
   s.start(key);
-  v0_ = s.v0;
-  v1_ = s.v1;
-  v2_ = s.v2;
-  v3_ = s.v3;
+  v_[0] = s.v0;
+  v_[1] = s.v1;
+  v_[2] = s.v2;
+  v_[3] = s.v3;
   fill_ = 0;
-  length_ = 0;
+  blocks_ = 0;
 }
 
-void SipHash128::compress(std::uint64_t m) noexcept {
-  State s{v0_, v1_, v2_, v3_};
-  s.block(m);
-  v0_ = s.v0;
-  v1_ = s.v1;
-  v2_ = s.v2;
-  v3_ = s.v3;
-}
-
-void SipHash128::update(std::uint8_t byte) noexcept {
-  tail_[fill_++] = byte;
-  ++length_;
-  if (fill_ == 8) {
-    compress(load_le64(tail_));
-    fill_ = 0;
-  }
+void SipHash128::compress_tail() noexcept {
+  State s{v_[0], v_[1], v_[2], v_[3]};
+  s.block(load_le64(tail_));
+  v_[0] = s.v0;
+  v_[1] = s.v1;
+  v_[2] = s.v2;
+  v_[3] = s.v3;
+  fill_ = 0;
+  ++blocks_;
 }
 
 void SipHash128::update(const std::uint8_t* data, std::size_t size) noexcept {
   std::size_t at = 0;
   while (fill_ != 0 && at < size) update(data[at++]);
-  for (; at + 8 <= size; at += 8) {
-    compress(load_le64(data + at));
-    length_ += 8;
+  if (size - at >= 8) {
+    State s{v_[0], v_[1], v_[2], v_[3]};
+    for (; at + 8 <= size; at += 8) {
+      s.block(load_le64(data + at));
+      ++blocks_;
+    }
+    v_[0] = s.v0;
+    v_[1] = s.v1;
+    v_[2] = s.v2;
+    v_[3] = s.v3;
   }
   while (at < size) update(data[at++]);
 }
 
 void SipHash128::finish(std::uint8_t out[kSipHashTagSize]) noexcept {
-  State s{v0_, v1_, v2_, v3_};
-  s.finish(last_block(tail_, fill_, length_), out);
-  v0_ = v1_ = v2_ = v3_ = 0;
+  State s{v_[0], v_[1], v_[2], v_[3]};
+  // Only the length's low byte enters the last block: 8 * blocks_ mod 256 suffices.
+  s.finish(last_block(tail_, fill_, 8u * blocks_ + fill_), out);
+  v_[0] = v_[1] = v_[2] = v_[3] = 0;
   fill_ = 0;
-  length_ = 0;
+  blocks_ = 0;
 }
 
 }  // namespace link

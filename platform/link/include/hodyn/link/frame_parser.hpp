@@ -70,6 +70,11 @@ class FrameParser {
   /// Feeds `size` bytes. kOk; kInvalidArgument (nothing fed) for a null
   /// `data` with `size` > 0.
   Status push(const std::uint8_t* data, std::size_t size) noexcept;
+  /// Feeds bytes up to and including the first 0x00 delimiter (or all of
+  /// them) and returns how many it took (0 for a null `data`): at most one
+  /// frame completes, so a caller draining next() after each call handles
+  /// every message before the next frame is checked (receive.hpp).
+  std::size_t push_frame(const std::uint8_t* data, std::size_t size) noexcept;
 
   /// Takes the oldest decoded message; false when there is none.
   bool next(Message& message) noexcept;
@@ -87,6 +92,7 @@ class FrameParser {
   void reset_counters() noexcept { counters_ = LinkCounters{}; }
 
  private:
+  void delimiter() noexcept;
   void end_of_block() noexcept;
   void reject(RejectReason reason) noexcept;
 

@@ -37,14 +37,11 @@ template <typename OnMessage>
 void parse_bytes(FrameParser& parser, const std::uint8_t* data, std::size_t size,
                  OnMessage&& on_message) noexcept {
   static Message message{};  // ~800 bytes: static, not on a small stack
-  std::size_t start = 0;
-  for (std::size_t at = 0; at < size; ++at) {
-    if (data[at] != 0x00) continue;
-    (void)parser.push(data + start, at + 1 - start);  // completes at most one frame
-    start = at + 1;
+  if (data == nullptr) return;
+  for (std::size_t at = 0; at < size;) {
+    at += parser.push_frame(data + at, size - at);  // completes at most one frame
     while (parser.next(message)) on_message(static_cast<const Message&>(message));
   }
-  if (start < size) (void)parser.push(data + start, size - start);  // a frame's beginning
 }
 
 }  // namespace link

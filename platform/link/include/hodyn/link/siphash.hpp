@@ -30,18 +30,22 @@ class SipHash128 {
 
   /// Starts over with `key`.
   void reset(const std::uint8_t key[kSipHashKeySize]) noexcept;
-  void update(std::uint8_t byte) noexcept;
+  /// One byte (inline: a frame being written feeds its bytes one at a time).
+  void update(std::uint8_t byte) noexcept {
+    tail_[fill_++] = byte;
+    if (fill_ == 8) compress_tail();
+  }
   void update(const std::uint8_t* data, std::size_t size) noexcept;
   /// The tag of everything fed since reset(); the state is then spent.
   void finish(std::uint8_t out[kSipHashTagSize]) noexcept;
 
  private:
-  void compress(std::uint64_t m) noexcept;
+  void compress_tail() noexcept;  // the 8 bytes of tail_, then fill_ = 0
 
-  std::uint64_t v0_ = 0, v1_ = 0, v2_ = 0, v3_ = 0;
+  std::uint64_t v_[4] = {};
   std::uint8_t tail_[8] = {};  // bytes of the block not yet complete
   std::size_t fill_ = 0;       // bytes in tail_
-  std::uint64_t length_ = 0;   // bytes fed (its low byte goes into the last block)
+  std::size_t blocks_ = 0;     // whole blocks compressed (8 * blocks_ + fill_ bytes fed)
 };
 
 }  // namespace link
