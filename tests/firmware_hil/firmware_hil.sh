@@ -17,13 +17,21 @@
 # joint_error_rms_m; null in joint_error_rms_rad) and gets the closed-loop
 # target's bound, 0.087 mm (0.05 deg at a 0.1 m lever, tests/closed_loop).
 #
+# --key-file FILE: a signed run (docs/link-security.md): the image must be
+# provisioned with the same key (provision_link_key.sh); hodyn-sim gets the
+# file, and the firmware must report a signed link with nothing rejected.
+# --state-dir DIR: QEMU's working directory, where the firmware keeps its boot
+# counter (hodyn-fc-boot-counter.bin, through semihosting) from run to run
+# (default: a new temporary directory). Both write the link's own cost per
+# step (parse, checks, MAC, encode; not the UART, not update()) to --out.
+#
 # Usage: firmware_hil.sh --qemu Q --machine M --image IMAGE.elf --sim HODYN_SIM
 #          --python PY --duration S --rate HZ --precision DOUBLE|FLOAT
-#          [--robot NAME] --out OUT.json
+#          [--robot NAME] [--key-file FILE] [--state-dir DIR] --out OUT.json
 set -uo pipefail
 
 QEMU=qemu-system-arm MACHINE= IMAGE= SIM= PY=python3 DURATION=1 RATE=1000 PRECISION=DOUBLE OUT=
-ROBOT=aerial_manipulator
+ROBOT=aerial_manipulator KEY_FILE= STATE_DIR=
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --qemu) QEMU=$2 ;;
@@ -35,6 +43,8 @@ while [[ $# -gt 0 ]]; do
     --rate) RATE=$2 ;;
     --precision) PRECISION=$2 ;;
     --robot) ROBOT=$2 ;;
+    --key-file) KEY_FILE=$2 ;;
+    --state-dir) STATE_DIR=$2 ;;
     --out) OUT=$2 ;;
     *) echo "firmware_hil.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -48,6 +58,7 @@ if [[ ! -x $SIM ]]; then
   exit 1
 fi
 [[ -f $IMAGE ]] || { echo "FAIL: no firmware image $IMAGE"; exit 1; }
+IMAGE=$(realpath "$IMAGE")  # QEMU runs in STATE_DIR
 if ! "$SIM" --list-robots | grep -qx -- "$ROBOT"; then
   echo "FAIL: the native hodyn-sim at $SIM does not fly $ROBOT (its --list-robots:" \
     "$("$SIM" --list-robots 2>&1 | tr '\n' ' '))"
@@ -55,6 +66,10 @@ if ! "$SIM" --list-robots | grep -qx -- "$ROBOT"; then
 fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/hodyn-fw-hil.XXXXXX")
+[[ -n $STATE_DIR ]] || STATE_DIR=$WORK/state
+mkdir -p "$STATE_DIR"
+SIM_KEY=()
+[[ -n $KEY_FILE ]] && SIM_KEY=(--key-file "$KEY_FILE")
 SIM_PID= QEMU_PID= HOLDER_PID=
 cleanup() {
   [[ -n $HOLDER_PID ]] && kill "$HOLDER_PID" 2>/dev/null
@@ -68,9 +83,10 @@ start_ns=$(date +%s%N)
 # QEMU creates the pty pair (-serial pty) and prints the slave's path; the
 # simulator opens the slave. (The other way round, the simulator's exit would
 # hang up the pty before QEMU read its end-of-run frames.)
-"$QEMU" -M "$MACHINE" -display none -monitor none -serial pty \
+# (In STATE_DIR: the firmware's semihosting files, its boot counter, are there.)
+(cd "$STATE_DIR" && exec "$QEMU" -M "$MACHINE" -display none -monitor none -serial pty \
   -semihosting-config enable=on,target=native -icount shift=0 \
-  -kernel "$IMAGE" </dev/null >"$WORK/qemu.out" 2>&1 &
+  -kernel "$IMAGE" </dev/null >"$WORK/qemu.out" 2>&1) &
 QEMU_PID=$!
 PTY=
 for _ in $(seq 200); do
@@ -94,7 +110,7 @@ sleep 1.5
 # each period it waits up to --command-timeout-ms for the COMMAND (QEMU's UART
 # is slow: docs/firmware.md, "Firmware HIL").
 "$SIM" --serial "$PTY" --robot "$ROBOT" --scenario nominal --duration "$DURATION" --settle 0.1 \
-  --rate "$RATE" --start-timeout 120 --command-timeout-ms 10000 \
+  --rate "$RATE" --start-timeout 120 --command-timeout-ms 10000 "${SIM_KEY[@]}" \
   --summary-json "$WORK/sim.json" >"$WORK/sim.out" 2>&1 &
 SIM_PID=$!
 
@@ -119,9 +135,10 @@ echo "---- wall time $((WALL_MS / 1000)).$(printf %03d $((WALL_MS % 1000))) s"
 [[ $SIM_RC -eq 0 && $QEMU_RC -eq 0 ]] || { echo "FAIL: exit codes hodyn-sim $SIM_RC, QEMU $QEMU_RC"; exit 1; }
 
 "$PY" - "$WORK/sim.json" "$WORK/qemu.out" "$OUT" "$WALL_MS" "$PRECISION" "$DURATION" "$RATE" \
-  "$ROBOT" <<'PYEOF'
+  "$ROBOT" "${KEY_FILE:+signed}" <<'PYEOF'
 import json, math, re, sys
-sim_path, fw_path, out_path, wall_ms, precision, duration, rate, robot = sys.argv[1:]
+sim_path, fw_path, out_path, wall_ms, precision, duration, rate, robot, signed = sys.argv[1:]
+signed = signed == "signed"
 sim = json.load(open(sim_path))
 fw = {}
 for line in open(fw_path, errors="replace"):
@@ -151,6 +168,16 @@ print(f"tracking ({robot}): position RMS {pos*1e3:.4f} mm, attitude RMS {att/deg
 check(fw.get("robot") == robot, f"the firmware flies {robot} (it says {fw.get('robot')})")
 check(fw.get("handshake") == "agreed" and fw.get("peer_robot_id") == fw.get("robot_id"),
       "the handshake agreed on the robot id")
+link = "signed" if signed else "unsigned"
+check(fw.get("link_security") == link and sim.get("link_security") == link,
+      f"a {link} link on both sides (firmware: {fw.get('link_security')}, "
+      f"boot counter {fw.get('boot_counter')}, sessions {fw.get('sessions')})")
+if signed:
+    check(fw.get("boot_counter", 0) >= 1 and fw.get("sessions") == 1,
+          "the firmware's boot counter keyed one session")
+check(all(fw.get(k, 0) == 0 for k in ("rx_rejected_mac", "rx_rejected_replay",
+                                      "rx_rejected_unsigned", "rx_rejected_no_key")) and
+      sim.get("rx_rejected_foreign", 0) == 0, "no MAC, replay, unsigned or no-key rejection")
 check(len(revolute) + len(prismatic) == len(t["joint_error_rms_rad"]),
       "every joint's error reported, in rad or in m")
 # The desktop lockstep pair asserts 1 mm / 0.05 deg (tests/tools/hil_pair.sh);
@@ -199,6 +226,11 @@ result = {
     "hil_worst_prismatic_rms_m": slide if prismatic else None,
     "hil_wall_s": int(wall_ms) / 1000.0,
     "instructions_per_step_mean": fw["update_cycles_sum"] / n * per_cycle if n else None,
+    # The link's own cost per controller step, besides update(): receiving
+    # (parse, CRC, MAC and replay checks), encoding and signing the COMMAND.
+    "link_security": fw.get("link_security"),
+    "link_instructions_per_step_mean":
+        fw["link_cycles_sum"] / fw["steps"] * per_cycle if fw.get("steps") else None,
     "instructions_per_step_min": fw["update_cycles_min"] * per_cycle,
     "instructions_per_step_max": fw["update_cycles_max"] * per_cycle,
     "calibration": cal,
@@ -207,6 +239,8 @@ result = {
     "stack_region_bytes": fw["stack_size"],
     "firmware": fw,
 }
+print(f"link ({link}): {result['link_instructions_per_step_mean']:.0f} instructions per step "
+      "besides update() (parse, checks, MAC, encode)")
 print(f"instructions per step: mean {result['instructions_per_step_mean']:.0f}, "
       f"min {result['instructions_per_step_min']:.0f}, max {result['instructions_per_step_max']:.0f}; "
       f"stack below the update() call {result['stack_update_measured_bytes']} B "

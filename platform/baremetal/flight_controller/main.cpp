@@ -20,6 +20,15 @@
 // kRobotMismatch). The plugin itself is opened for that robot too (found by
 // name and robot id; kRobotMismatch if the registered one flies another).
 //
+// Signed link (docs/link-security.md): when the image's key section
+// (.hodyn_link_key, link_key_section.hpp) has been provisioned, every frame is
+// signed and checked; the boot counter (boot_counter.hpp, incremented and
+// stored before use) is the controller's part of each session's keys, so no
+// recorded session can drive it after a restart. Without a store for it the
+// firmware refuses to start (exit 4). An unprovisioned image runs unsigned.
+// The loop measures what the link costs per step besides update() (parse,
+// checks, MAC, encode; not the UART): with and without a key, same build.
+//
 // The run ends on the simulator's end-of-run frame (kSimulatorPaused), after
 // kIdleTimeoutS of silence once something was heard, or when the link fails;
 // the firmware then prints its summary ("FC key=value" lines) on the console
@@ -31,11 +40,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "boot_counter.hpp"
 #include "hodyn/baremetal/runtime.hpp"
 #include "hodyn/control/feedback_linearization_plugin.hpp"
 #include "hodyn/link/controller_host.hpp"
 #include "hodyn/plugin/registry.hpp"
 #include "hodyn/plugin/robot_identity.hpp"
+#include "link_key_section.hpp"
 #include "serial_port_transport.hpp"
 
 #if defined(HODYN_FC_ROBOT_HEADER)
@@ -77,6 +88,8 @@ constexpr std::uint32_t kIdleTimeoutS = 5;
 constexpr hodyn::plugin::RobotIdentity kRobot = hodyn::plugin::plugin_robot<ControllerPlugin>();
 /// Exit status after a robot mismatch in the handshake.
 constexpr int kExitRobotMismatch = 3;
+/// Exit status when a provisioned key cannot be used (no boot counter store).
+constexpr int kExitNoAuthentication = 4;
 /// The plugin instance's storage: its size, rounded up to the alignment.
 constexpr std::size_t kPluginCapacity = (sizeof(ControllerPlugin) + 63u) / 64u * 64u;
 
@@ -90,6 +103,7 @@ class UpdateMeter final : public link::UpdateObserver {
   }
   void after_update(bool control_step) noexcept override {
     const std::uint64_t elapsed = bm::cycles() - start_;
+    last_ += elapsed;
     if (!control_step) return;
     ++count_;
     sum_ += elapsed;
@@ -102,10 +116,43 @@ class UpdateMeter final : public link::UpdateObserver {
   std::uint64_t min() const noexcept { return min_; }
   std::uint64_t max() const noexcept { return max_; }
   std::size_t depth_at_call() const noexcept { return depth_at_call_; }
+  /// Cycles in update() (control or watchdog) since the last call.
+  std::uint64_t take_update_cycles() noexcept {
+    const std::uint64_t c = last_;
+    last_ = 0;
+    return c;
+  }
 
  private:
-  std::uint64_t start_ = 0, count_ = 0, sum_ = 0, min_ = 0, max_ = 0;
+  std::uint64_t start_ = 0, count_ = 0, sum_ = 0, min_ = 0, max_ = 0, last_ = 0;
   std::size_t depth_at_call_ = 0;
+};
+
+/// The serial transport, timing its send() (the UART), so that the link's own
+/// cost per step can be told from the time the UART takes.
+class TimedTransport final : public link::Transport {
+ public:
+  explicit TimedTransport(link::Transport& inner) noexcept : inner_(inner) {}
+  hodyn::Status send(const std::uint8_t* data, std::size_t size) noexcept override {
+    const std::uint64_t t0 = bm::cycles();
+    const hodyn::Status s = inner_.send(data, size);
+    cycles_ += bm::cycles() - t0;
+    return s;
+  }
+  hodyn::Status receive(std::uint8_t* buffer, std::size_t capacity, std::size_t& received,
+                        std::int64_t timeout_us) noexcept override {
+    return inner_.receive(buffer, capacity, received, timeout_us);
+  }
+  /// Cycles in send() since the last call.
+  std::uint64_t take_send_cycles() noexcept {
+    const std::uint64_t c = cycles_;
+    cycles_ = 0;
+    return c;
+  }
+
+ private:
+  link::Transport& inner_;
+  std::uint64_t cycles_ = 0;
 };
 
 /// Exactly 2 instructions per iteration (subs + bne), `iterations` ≥ 1.
@@ -147,8 +194,16 @@ void text(const char* key, const char* v) noexcept { line(key).print(v).print('\
 
 int main() {
   static hodyn::firmware::SerialPortTransport transport(bm::board::serial_port());
-  static link::ControllerHost<kPluginCapacity> host(transport, kWatchdogPeriods);
+  static TimedTransport timed(transport);
+  static link::ControllerHost<kPluginCapacity> host(timed, kWatchdogPeriods);
   static UpdateMeter meter;
+  // What the UART holds at one poll: a few bytes (QEMU's CMSDK UART delivers
+  // one at a time); bytes left unread wait in the UART for the next poll.
+  static std::uint8_t rx_buffer[256];
+  // Received bytes up to a frame's delimiter: each frame goes to the host in
+  // one piece, so that its cost is measured whole, whatever the UART's pace.
+  static std::uint8_t frame_bytes[link::kMaxWireSize];
+  std::size_t frame_fill = 0;
 
   const std::uint32_t clock_hz = bm::board::core_clock_hz();
   if (!bm::systick_init(clock_hz, 1000)) {
@@ -169,6 +224,34 @@ int main() {
     return 1;
   }
   host.set_update_observer(&meter);
+  // A provisioned key: a signed link, keyed by this boot's counter.
+  std::uint32_t boot_counter = 0;
+  {
+    std::uint8_t key[32];
+    if (hodyn::firmware::read_link_key(key)) {
+      hodyn::firmware::BootCounterError why = hodyn::firmware::BootCounterError::kNone;
+      if (!hodyn::firmware::next_boot_counter(boot_counter, why)) {
+        hodyn::firmware::wipe(key, sizeof key);
+        bm::console()
+            .print("hodyn-fc-firmware: a link key is provisioned but ")
+            .print(hodyn::firmware::to_string(why))
+            .print(": refusing to run (docs/link-security.md)\n");
+        text("link_security", "refused");
+        bm::console().flush();
+        return kExitNoAuthentication;
+      }
+      std::uint8_t boot_id[link::kBootIdSize] = {};
+      for (std::size_t k = 0; k < 4; ++k)
+        boot_id[k] = static_cast<std::uint8_t>(boot_counter >> (8 * k));
+      const hodyn::Status keyed = host.enable_authentication(
+          key, sizeof key, boot_id, static_cast<std::uint64_t>(boot_counter) << 32);
+      hodyn::firmware::wipe(key, sizeof key);
+      if (keyed != hodyn::Status::kOk) {
+        bm::console().print("hodyn-fc-firmware: the provisioned link key is unusable\n");
+        return kExitNoAuthentication;
+      }
+    }
+  }
   // Stack painting: configure() above built models on the stack; paint again
   // so the high-water mark is the control loop's (update() is its deepest call).
   bm::paint_unused_stack();
@@ -185,7 +268,9 @@ int main() {
       .print(bm::board::name())
       .print(", lockstep, watchdog ")
       .print(kWatchdogPeriods)
-      .print(" periods; waiting for frames on the UART\n");
+      .print(" periods, ")
+      .print(host.authenticated() ? "signed" : "unsigned")
+      .print(" frames; waiting for frames on the UART\n");
   bm::console().flush();
 
   const std::uint64_t period_cycles = clock_hz / kRateHz;
@@ -194,16 +279,34 @@ int main() {
   std::uint64_t last_rx = 0;
   bool heard = false;
   const char* end_reason = "end-of-run frame";
+  // The link's cost besides update(): parsing, checks and MAC of what arrives,
+  // encoding and MAC of what is sent (the UART's own time left out).
+  std::uint64_t link_cycles = 0;
   for (;;) {
-    const std::size_t received = host.poll(0);
+    std::size_t received = 0;
+    if (timed.receive(rx_buffer, sizeof rx_buffer, received, 0) != hodyn::Status::kOk) {
+      end_reason = "link failed";
+      break;
+    }
     const std::uint64_t now = bm::cycles();
     if (received > 0) {
+      for (std::size_t k = 0; k < received; ++k) {
+        frame_bytes[frame_fill++] = rx_buffer[k];
+        if (rx_buffer[k] != 0x00 && frame_fill < sizeof frame_bytes) continue;
+        // A whole frame (or a block too long for one: the parser counts the overflow).
+        const std::uint64_t t0 = bm::cycles();
+        host.receive_bytes(frame_bytes, frame_fill);
+        link_cycles += bm::cycles() - t0 - timed.take_send_cycles() - meter.take_update_cycles();
+        frame_fill = 0;
+      }
       heard = true;
       last_rx = now;
       deadline = now + period_cycles;  // a frame in flight is not an outage
     }
     if (host.has_pending() || now >= deadline) {
+      const std::uint64_t t0 = bm::cycles();
       (void)host.period();
+      link_cycles += bm::cycles() - t0 - timed.take_send_cycles() - meter.take_update_cycles();
       deadline = bm::cycles() + period_cycles;
     }
     if (host.paused()) break;
@@ -227,6 +330,9 @@ int main() {
   text("robot", kRobot.name);
   value("robot_id", kRobot.id);
   text("handshake", link::to_string(host.handshake()));
+  text("link_security", host.authenticated() ? "signed" : "unsigned");
+  value("boot_counter", boot_counter);
+  value("sessions", c.sessions);
   value("peer_robot_id", host.peer_robot().id);
   value("refused_sensor_frames", c.refused_frames);
   value("control_commands", c.control_commands);
@@ -252,6 +358,11 @@ int main() {
   value("rx_bytes", rx.bytes);
   value("rx_frames_ok", rx.frames_ok);
   value("rx_rejected_total", rx.total_rejected());
+  value("rx_rejected_mac", rx.rejected_count(link::RejectReason::kBadMac));
+  value("rx_rejected_replay", rx.rejected_count(link::RejectReason::kReplay));
+  value("rx_rejected_unsigned", rx.rejected_count(link::RejectReason::kUnsigned));
+  value("rx_rejected_no_key", rx.rejected_count(link::RejectReason::kNoKey));
+  value("link_cycles_sum", link_cycles);
   value("uart_overruns", transport.overruns());
   value("tx_bytes", transport.bytes_sent());
   value("update_count", meter.count());
