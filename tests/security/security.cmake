@@ -36,9 +36,14 @@ endif()
 
 if(TARGET hodyn-fc AND TARGET hodyn-sim AND NOT CMAKE_CROSSCOMPILING)
   # The programs' key and bind options: exit 2 and one clear line each.
+  # With octo_arm (core/robots): its own octo_arm-fc / octo_arm-sim too, the
+  # programs hodyn_add_robot() makes for a user's robot.
+  set(_security_programs $<TARGET_FILE:hodyn-fc> $<TARGET_FILE:hodyn-sim>)
+  if(TARGET octo_arm-fc AND TARGET octo_arm-sim)
+    list(APPEND _security_programs $<TARGET_FILE:octo_arm-fc> $<TARGET_FILE:octo_arm-sim>)
+  endif()
   add_test(NAME security_cli
-    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/security/security_cli.sh
-      $<TARGET_FILE:hodyn-fc> $<TARGET_FILE:hodyn-sim>)
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/security/security_cli.sh ${_security_programs})
   set_tests_properties(security_cli PROPERTIES LABELS "security;tools" TIMEOUT 60)
   # A third process on the loopback replays, forges and floods >= 10 000
   # frames during a signed lockstep run: the run is identical bit for bit, the

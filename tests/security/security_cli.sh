@@ -3,10 +3,12 @@
 # with exit status 2 and one line on stderr naming the file and the reason
 # (docs/link-security.md), before they open the link; the key's bytes never
 # appear in what they print.
-# Usage: security_cli.sh <hodyn-fc> <hodyn-sim>
+# Further executables (a robot's own NAME-fc / NAME-sim) get the same checks.
+# Usage: security_cli.sh <hodyn-fc> <hodyn-sim> [<NAME-fc> <NAME-sim> ...]
 set -uo pipefail
 FC=${1:?usage: security_cli.sh <hodyn-fc> <hodyn-sim>}
 SIM=${2:?usage}
+PROGRAMS=("$@")
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -38,7 +40,7 @@ check() {  # expected-words exe args...
   fi
 }
 
-for exe in "$FC" "$SIM"; do
+for exe in "${PROGRAMS[@]}"; do
   check "No such file" "$exe" --key-file "$WORK/missing.bin"
   check "mode 0644" "$exe" --key-file "$WORK/open.bin"
   check "holds 31 bytes" "$exe" --key-file "$WORK/31.bin"
@@ -50,8 +52,8 @@ for exe in "$FC" "$SIM"; do
   check "needs a value" "$exe" --bind
   check "chmod 600" "$exe" --key-file "$WORK/open.bin"
 done
-# Both list the options in --help.
-for exe in "$FC" "$SIM"; do
+# All list the options in --help.
+for exe in "${PROGRAMS[@]}"; do
   for opt in --key-file --bind --record; do
     "$exe" --help | grep -q -- "$opt" || { echo "FAIL $(basename "$exe") --help lacks $opt"; failures=$((failures + 1)); }
   done

@@ -5,6 +5,8 @@
 // old), the HELLO counter, sessions; and on the controller host: a signed
 // run, a whole recorded session replayed to a controller started again (it
 // must not arm), a replayed HELLO in the middle of a run, unsigned sensors.
+#include "link/link_heap_probe.hpp"  // counting operator new (this TU only; not under ASan)
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -337,6 +339,27 @@ TEST(SignedFrames, TheParserCountsEachReason) {
   EXPECT_EQ(c.rejected_count(RejectReason::kBadMac), 1u);
   EXPECT_EQ(c.rejected_count(RejectReason::kUnsigned), 1u);
   EXPECT_EQ(c.total_rejected(), 3u);
+}
+
+TEST(SignedFrames, SigningAndCheckingDoNotAllocate) {
+  Pair p;
+  static std::uint8_t wire[link::kMaxWireSize], frame[link::kMaxWireSize];
+  static Message decoded{};
+  const Message m = sensors_message(3);
+  int failures = 0;
+  test::HeapProbe probe;
+  for (int k = 0; k < 200; ++k) {
+    std::size_t size = 0, n = 0;
+    RejectReason reason{};
+    failures += link::encode(m, wire, sizeof wire, size, &p.sim_signer) != Status::kOk;
+    failures += link::cobs_decode(wire, size - 1, frame, sizeof frame, n) != Status::kOk;
+    failures += link::decode_frame(frame, n, decoded, reason, &p.at_fc) != Status::kOk;
+    p.fc.start_session(kSimNonce, kFcNonce);  // key derivation too
+    p.sim.start_session(kSimNonce, kFcNonce);
+  }
+  const long allocations = probe.count();
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(allocations, 0);
 }
 
 // ---- the controller host ------------------------------------------------------
