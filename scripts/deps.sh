@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(cmake g++ make libeigen3-dev libgtest-dev libbenchmark-dev
-          nlohmann-json3-dev liburdfdom-dev libmujoco-dev python3 python3-matplotlib "$@")
+          nlohmann-json3-dev liburdfdom-dev libmujoco-dev libsodium-dev python3 python3-matplotlib
+          "$@")
 
 missing=()
 for pkg in "${packages[@]}"; do
