@@ -357,6 +357,15 @@ expect_error "W_app too short" 2 "{\"order\": 1, \"C1\": $I4, \"V1\": [$Z,$Z,$Z]
 expect_error "unknown model" 2 "{\"model\": \"quadrotor\", \"C1\": $I4, \"V1\": $V1_0, \"q\": $Q_0}"
 expect_error "unknown key" 2 "{\"C1\": $I4, \"V1\": $V1_0, \"q\": $Q_0, \"W_ap\": {}}"
 expect_error "invalid JSON" 2 "{\"C1\": $I4,"
+expect_error "duplicated key (the last one does not silently win)" 2 \
+  "{\"C1\": $I4, \"V1\": $V1_0, \"q\": $Q_0, \"q\": $Q_0}"
+if grep -q '^hodyn-eval: error: .*: invalid JSON: q: duplicate key$' "$WORK/bad.err"; then
+  pass "the duplicated key is named"
+else
+  fail "the duplicated key is named: $(cat "$WORK/bad.err")"
+fi
+expect_error "duplicated key in a nested object" 2 \
+  "{\"C1\": $I4, \"V1\": $V1_0, \"q\": $Q_0, \"W_app\": {\"4\": [$Z], \"4\": [$Z]}}"
 expect_error "core status: overflow to a non-finite result" 3 \
   "{\"C1\": $I4, \"V1\": [[1e200,1e200,1e200,0,0,0],$Z], \"q\": $Q_0}"
 # --forward / --hybrid / --matrices inputs.

@@ -12,6 +12,8 @@
 #include <string>
 #include <system_error>
 
+#include <hodyn/robot_description/json_paths.hpp>
+
 #include "hodyn_eval.hpp"
 
 namespace {
@@ -160,12 +162,13 @@ nlohmann::json read_json(const std::string& file) {
     ss << in.rdbuf();
     text = ss.str();
   }
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    // e.g. a syntax error, or a number like 1e999 that overflows a double.
-    throw InputError(name + ": invalid JSON: " + e.what());
-  }
+  // Strict: a syntax error, a number like 1e999 that overflows a double, or a
+  // key given twice in one object (nlohmann::json alone keeps the last one)
+  // is an error naming its JSON path.
+  hodyn::robot_description::JsonParse parsed =
+      hodyn::robot_description::parse_json_with_paths(text);
+  if (!parsed.error.empty()) throw InputError(name + ": invalid JSON: " + parsed.error);
+  return std::move(parsed.value);
 }
 
 /// One evaluation: parse → inverse dynamics (when the state allows) → forward /

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hodyn/robot_description/rotor_file.hpp"
-#include "json_paths.hpp"
+#include <hodyn/robot_description/json_paths.hpp>
 
 namespace hodyn {
 namespace robot_description {

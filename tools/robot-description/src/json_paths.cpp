@@ -1,6 +1,6 @@
 // SAX handler that builds the document like nlohmann's DOM parser and keeps
 // the path of the value being read, for error messages (json_paths.hpp).
-#include "json_paths.hpp"
+#include <hodyn/robot_description/json_paths.hpp>
 
 #include <cstddef>
 #include <string>

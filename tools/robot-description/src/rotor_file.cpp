@@ -14,7 +14,7 @@
 #include <Eigen/SVD>
 #include <nlohmann/json.hpp>
 
-#include "json_paths.hpp"
+#include <hodyn/robot_description/json_paths.hpp>
 
 namespace hodyn {
 namespace robot_description {

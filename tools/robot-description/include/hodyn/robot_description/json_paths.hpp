@@ -1,6 +1,8 @@
 // JSON parsing whose errors say where in the document they are: a syntax
 // error, a number that overflows double (JSON has no NaN or Inf) or a
 // duplicate key is reported with its JSON path, e.g. "rotors[2].axis[1]".
+// Used by the robot-description files and by hodyn-eval's state reader (a
+// duplicated key is an error there too, not "the last one wins").
 #pragma once
 
 #include <string>
