@@ -243,10 +243,11 @@ const UrdfLink& UrdfDocument::link(const std::string& name) const {
   throw ToolError("no link " + quoted(name));
 }
 
-UrdfDocument read_urdf(const std::string& path) {
-  const std::string text = read_file(path);
+UrdfDocument read_urdf(const std::string& path) { return parse_urdf(read_file(path), path); }
+
+UrdfDocument parse_urdf(const std::string& text, const std::string& origin) {
   TiXmlDocument xml;
-  check_xml(path, xml, text);
+  check_xml(origin, xml, text);
   const XmlOrder order = xml_order(xml);
 
   urdf::ModelInterfaceSharedPtr model;

@@ -67,4 +67,8 @@ struct UrdfDocument {
 /// Reads and checks `path`; throws ToolError naming the culprit on bad input.
 UrdfDocument read_urdf(const std::string& path);
 
+/// The same for URDF text in memory; `origin` (the file's path) names it in
+/// messages. read_urdf is this on the file's bytes.
+UrdfDocument parse_urdf(const std::string& text, const std::string& origin);
+
 }  // namespace hodyn_urdf
