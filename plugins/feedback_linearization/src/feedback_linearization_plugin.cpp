@@ -26,6 +26,10 @@ struct ParameterSpec {
         [](Settings& s, double v) { s.expr = v; }                                      \
   }
 
+// Each range is what FeedbackLinearization::configure accepts: it refuses a
+// limit, a clamp or the safe torque fraction of 0, so their minimum is
+// positive (found by tests/fuzz/fuzz_plugin_parameters: max_integral and
+// safe_torque_fraction advertised 0, which configure() refused).
 const std::array<ParameterSpec, 18> kParameters{{
     HODYN_PARAMETER("rate_hz", "Hz", 500.0, 4000.0, config.rate_hz),
     HODYN_PARAMETER("position_bandwidth", "rad/s", 0.5, 100.0, position_bandwidth),
@@ -37,10 +41,10 @@ const std::array<ParameterSpec, 18> kParameters{{
     HODYN_PARAMETER("max_position_error", "m", 1e-3, 10.0, config.max_position_error),
     HODYN_PARAMETER("max_attitude_error", "rad", 1e-3, 3.14, config.max_attitude_error),
     HODYN_PARAMETER("max_joint_error", "rad", 1e-3, 3.14, config.max_joint_error),
-    HODYN_PARAMETER("max_integral", "m s", 0.0, 10.0, config.max_integral),
+    HODYN_PARAMETER("max_integral", "m s", 1e-3, 10.0, config.max_integral),
     HODYN_PARAMETER("reference_jump", "m", 1e-4, 10.0, config.reference_jump),
     HODYN_PARAMETER("hold_timeout", "s", 1e-3, 10.0, config.hold_timeout),
-    HODYN_PARAMETER("safe_torque_fraction", "1", 0.0, 1.0, config.safe_torque_fraction),
+    HODYN_PARAMETER("safe_torque_fraction", "1", 1e-3, 1.0, config.safe_torque_fraction),
     HODYN_PARAMETER("max_deflection", "rad", 1e-3, 3.14, config.max_deflection),
     HODYN_PARAMETER("joint_limit_margin", "rad", 1e-3, 10.0, config.joint_limit_margin),
     HODYN_PARAMETER("joint_limit", "rad", 0.1, 10.0, config.joint_limit),
