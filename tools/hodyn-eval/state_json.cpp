@@ -35,6 +35,11 @@ std::string describe(const json& v) {
   return v.type_name();
 }
 
+/// A key or name from the input in a message: JSON-quoted and escaped, so a
+/// control character in it cannot break the one-line error (found by
+/// tests/fuzz/fuzz_state_json: a key "\n" gave a two-line message).
+std::string quoted(const std::string& name) { return json(name).dump(); }
+
 const json& require(const json& obj, const char* key) {
   const auto it = obj.find(key);
   if (it == obj.end()) fail(std::string("missing key \"") + key + "\"");
@@ -119,8 +124,8 @@ void read_derivatives(const json& v, const std::string& where, int order, int ex
 
 /// "4" → hodyn body 3 (paper bodies are 1-based; 1 = base).
 int read_body_number(const std::string& key, const char* where) {
-  const std::string msg = std::string(where) + ": unknown body \"" + key +
-                          "\" (bodies are numbered 1.." + std::to_string(kNumBodies) +
+  const std::string msg = std::string(where) + ": unknown body " + quoted(key) +
+                          " (bodies are numbered 1.." + std::to_string(kNumBodies) +
                           " as in the paper, 1 = base)";
   int body = 0;
   const char* end = key.data() + key.size();
@@ -139,7 +144,7 @@ void read_body_wrenches(const json& in, const char* key, int order,
          ">\": [six-vectors]}, got " + describe(*it));
   for (const auto& [name, list] : it->items()) {
     const int j = read_body_number(name, key);
-    read_derivatives(list, std::string(key) + "[\"" + name + "\"]", order, 1, w[j]);
+    read_derivatives(list, std::string(key) + "[" + quoted(name) + "]", order, 1, w[j]);
     has[j] = true;
   }
 }
@@ -163,7 +168,7 @@ void check_keys(const json& in) {
   for (const auto& item : in.items()) {
     bool known = false;
     for (const char* k : kKnownKeys) known = known || item.key() == k;
-    if (!known) fail("unknown key \"" + item.key() + "\"");
+    if (!known) fail("unknown key " + quoted(item.key()));
   }
 }
 

@@ -13,6 +13,15 @@ namespace {
 
 using json = nlohmann::json;
 
+// A key in a path: as it is, or JSON-quoted and escaped when it holds a
+// control character (a "\n" in a key must not break the one-line message;
+// found by tests/fuzz/fuzz_state_json).
+std::string key_text(const std::string& key) {
+  for (const char c : key)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return json(key).dump();
+  return key;
+}
+
 class PathTrackingBuilder final : public nlohmann::json_sax<json> {
  public:
   json root;
@@ -49,6 +58,10 @@ class PathTrackingBuilder final : public nlohmann::json_sax<json> {
     if (what.rfind("[json.exception.", 0) == 0 && bracket != std::string::npos)
       what = what.substr(bracket + 2);
     if (ex.id == 406) what += " (not a finite double) at byte " + std::to_string(position);
+    // nlohmann quotes the token it last read with control characters escaped
+    // as <U+001F>, except DEL: escaped here too (found by tests/fuzz).
+    for (std::size_t at = what.find('\x7f'); at != std::string::npos; at = what.find('\x7f', at))
+      what.replace(at, 1, "<U+007F>");
     const std::string where = path(true);
     error = where.empty() ? what : where + ": " + what;
     return false;
@@ -104,7 +117,7 @@ class PathTrackingBuilder final : public nlohmann::json_sax<json> {
         const std::size_t index = (innermost && at_error) ? fr.count : fr.count - 1;
         p += "[" + std::to_string(index) + "]";
       } else if (!fr.key.empty()) {
-        p += (p.empty() ? "" : ".") + fr.key;
+        p += (p.empty() ? "" : ".") + key_text(fr.key);
       }
     }
     return p;
