@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -184,6 +185,54 @@ UrdfJoint convert_joint(const urdf::Joint& in) {
   return joint;
 }
 
+/// The offset of the first byte of `s` that is not part of well-formed UTF-8
+/// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF), or
+/// npos. TinyXML passes any byte through.
+std::size_t invalid_utf8_at(const std::string& s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    std::size_t n = 0;                   // continuation bytes
+    unsigned char lo = 0x80, hi = 0xBF;  // range of the second byte
+    if (b < 0x80) {
+      ++i;
+      continue;
+    } else if (b >= 0xC2 && b <= 0xDF) {
+      n = 1;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      n = 2;
+      if (b == 0xE0) lo = 0xA0;  // overlong
+      if (b == 0xED) hi = 0x9F;  // surrogates
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      n = 3;
+      if (b == 0xF0) lo = 0x90;  // overlong
+      if (b == 0xF4) hi = 0x8F;  // above U+10FFFF
+    } else {
+      return i;
+    }
+    if (s.size() - i <= n) return i;
+    for (std::size_t k = 1; k <= n; ++k) {
+      const auto c = static_cast<unsigned char>(s[i + k]);
+      if (k == 1 ? (c < lo || c > hi) : (c < 0x80 || c > 0xBF)) return i;
+    }
+    i += n + 1;
+  }
+  return std::string::npos;
+}
+
+/// Names go into the JSON files (which hold UTF-8 only) and the C++ header:
+/// a name that is not UTF-8 is refused (found by tests/fuzz/fuzz_urdf: the
+/// JSON writer threw an internal error). `what`: "<link> 3 (document order)", ….
+void check_name(const std::string& what, const std::string& name) {
+  const std::size_t at = invalid_utf8_at(name);
+  if (at == std::string::npos) return;
+  char byte[8];
+  std::snprintf(byte, sizeof byte, "0x%02X",
+                static_cast<unsigned>(static_cast<unsigned char>(name[at])));
+  throw ToolError(what + ": the name is not valid UTF-8 (byte " + byte + " at offset " +
+                  std::to_string(at) + ")");
+}
+
 /// One parent per link, one root, no cycle; the root is the link without a parent.
 std::string check_tree(const UrdfDocument& doc) {
   std::map<std::string, const UrdfJoint*> parent_joint;
@@ -265,6 +314,11 @@ UrdfDocument parse_urdf(const std::string& text, const std::string& origin) {
 
   UrdfDocument doc;
   doc.robot_name = model->getName();
+  check_name("<robot>", doc.robot_name);
+  for (std::size_t k = 0; k < order.links.size(); ++k)
+    check_name("<link> " + std::to_string(k + 1) + " (document order)", order.links[k]);
+  for (std::size_t k = 0; k < order.joints.size(); ++k)
+    check_name("<joint> " + std::to_string(k + 1) + " (document order)", order.joints[k]);
   for (const std::string& name : order.links) {
     const urdf::LinkConstSharedPtr link = model->getLink(name);
     if (!link) throw ToolError("link " + quoted(name) + " not found by urdfdom");
