@@ -11,6 +11,8 @@
 #include <string>
 #include <system_error>
 
+#include <hodyn/robot_description/json_paths.hpp>
+
 #include "hodyn_eval.hpp"
 
 namespace hodyn_eval {
@@ -26,7 +28,7 @@ constexpr double kRotationTolerance = 1e-9;
 /// "string \"NaN\"", "null", "array of 5", … for error messages (one line).
 std::string describe(const json& v) {
   if (v.is_string()) {
-    std::string s = v.dump();  // quoted and escaped: never contains a newline
+    std::string s = hodyn::robot_description::json_quoted(v.get<std::string>());
     if (s.size() > 40) s = s.substr(0, 37) + "...";
     return "string " + s;
   }
@@ -35,10 +37,10 @@ std::string describe(const json& v) {
   return v.type_name();
 }
 
-/// A key or name from the input in a message: JSON-quoted and escaped, so a
-/// control character in it cannot break the one-line error (found by
+/// A key or name from the input in a message: JSON-quoted with every control
+/// character escaped, so it cannot break the one-line error (found by
 /// tests/fuzz/fuzz_state_json: a key "\n" gave a two-line message).
-std::string quoted(const std::string& name) { return json(name).dump(); }
+std::string quoted(const std::string& name) { return hodyn::robot_description::json_quoted(name); }
 
 const json& require(const json& obj, const char* key) {
   const auto it = obj.find(key);

@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hodyn/robot_description/rotor_file.hpp"
 #include <hodyn/robot_description/json_paths.hpp>
+#include "hodyn/robot_description/rotor_file.hpp"
 
 namespace hodyn {
 namespace robot_description {
@@ -48,7 +48,7 @@ bool is_one_of(const std::string& key, const char* const (&keys)[N]) {
 
 std::string describe(const json& v) {
   if (v.is_string()) {
-    std::string s = v.dump();
+    std::string s = json_quoted(v.get<std::string>());  // no control character
     if (s.size() > 40) s = s.substr(0, 37) + "...";
     return "string " + s;
   }
@@ -102,7 +102,7 @@ JointActuator read_joint(const json& v, const std::string& where, const Actuated
     fail(where + ".drive: must be \"rigid\" or \"elastic\"; got " + describe(drive));
   for (const auto& item : v.items()) {
     if (elastic ? is_one_of(item.key(), kElasticKeys) : is_one_of(item.key(), kRigidKeys)) continue;
-    fail(where + ": unknown key \"" + item.key() + "\" for a" +
+    fail(where + ": unknown key " + json_quoted(item.key()) + " for a" +
          (elastic ? "n elastic joint (allowed: " + key_list(kElasticKeys)
                   : " rigid joint (allowed: " + key_list(kRigidKeys)) +
          ")");
@@ -128,7 +128,7 @@ JointActuators read_document(const json& doc, const JointList& joints) {
   if (!doc.is_object()) fail("expected a JSON object, got " + describe(doc));
   for (const auto& item : doc.items())
     if (!is_one_of(item.key(), kTopKeys))
-      fail("unknown key \"" + item.key() + "\" (allowed: " + key_list(kTopKeys) + ")");
+      fail("unknown key " + json_quoted(item.key()) + " (allowed: " + key_list(kTopKeys) + ")");
   if (!doc.contains("version")) fail("version: missing key");
   const json& version = doc.at("version");
   if (!is_integer(version, kActuatorFileVersion))
@@ -146,18 +146,18 @@ JointActuators read_document(const json& doc, const JointList& joints) {
     if (known) continue;
     for (const std::string& f : joints.fixed)
       if (f == item.key())
-        fail("joints." + item.key() +
+        fail("joints." + key_text(item.key()) +
              ": a fixed joint (lumped into its parent body) has no actuator");
-    fail("joints." + item.key() +
+    fail("joints." + key_text(item.key()) +
          ": no movable joint of that name in the URDF (joints: " + movable_names(joints) + ")");
   }
   JointActuators actuators;
   for (const ActuatedJoint& j : joints.movable) {
     if (listed.contains(j.name)) {
-      actuators.push_back(read_joint(listed.at(j.name), "joints." + j.name, j));
+      actuators.push_back(read_joint(listed.at(j.name), "joints." + key_text(j.name), j));
     } else {
       if (!finite_positive(j.effort_limit))
-        fail("joint '" + j.name + "': not listed, so rigid, and " + no_effort_limit(j) +
+        fail("joint '" + key_text(j.name) + "': not listed, so rigid, and " + no_effort_limit(j) +
              "; list it with a \"torque_limit\"");
       actuators.push_back(rigid_joint(j.effort_limit));
     }
@@ -209,8 +209,9 @@ ActuatorFile default_actuators(const JointList& joints, const std::string& origi
   for (const ActuatedJoint& j : joints.movable) {
     if (!finite_positive(j.effort_limit)) {
       result.actuators.clear();
-      result.error = origin + ": joint '" + j.name + "': rigid (no actuators file), and " +
-                     no_effort_limit(j) + "; give <limit effort> or an actuators file";
+      result.error = origin + ": joint '" + key_text(j.name) +
+                     "': rigid (no actuators file), and " + no_effort_limit(j) +
+                     "; give <limit effort> or an actuators file";
       return result;
     }
     result.actuators.push_back(rigid_joint(j.effort_limit));

@@ -13,15 +13,6 @@ namespace {
 
 using json = nlohmann::json;
 
-// A key in a path: as it is, or JSON-quoted and escaped when it holds a
-// control character (a "\n" in a key must not break the one-line message;
-// found by tests/fuzz/fuzz_state_json).
-std::string key_text(const std::string& key) {
-  for (const char c : key)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return json(key).dump();
-  return key;
-}
-
 class PathTrackingBuilder final : public nlohmann::json_sax<json> {
  public:
   json root;
@@ -125,6 +116,24 @@ class PathTrackingBuilder final : public nlohmann::json_sax<json> {
 };
 
 }  // namespace
+
+std::string json_quoted(const std::string& text) {
+  const std::string quoted = json(text).dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out;
+  for (const char c : quoted) {
+    if (c == 0x7f)
+      out += "\\u007f";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string key_text(const std::string& key) {
+  for (const char c : key)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return json_quoted(key);
+  return key;
+}
 
 JsonParse parse_json_with_paths(const std::string& text) {
   PathTrackingBuilder builder;

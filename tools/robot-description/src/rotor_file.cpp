@@ -58,7 +58,7 @@ bool is_one_of(const std::string& key, const char* const (&keys)[N]) {
 /// "string \"x\"", "null", "a list of 2", "number 3" — for messages (one line).
 std::string describe(const json& v) {
   if (v.is_string()) {
-    std::string s = v.dump();  // quoted and escaped, no newline
+    std::string s = json_quoted(v.get<std::string>());  // no control character
     if (s.size() > 40) s = s.substr(0, 37) + "...";
     return "string " + s;
   }
@@ -125,7 +125,8 @@ Rotor<double> read_rotor(const json& v, const std::string& where) {
   if (!v.is_object()) fail(where + ": expected an object, got " + describe(v));
   for (const auto& item : v.items())
     if (!is_one_of(item.key(), kRotorKeys))
-      fail(where + ": unknown key \"" + item.key() + "\" (allowed: " + key_list(kRotorKeys) + ")");
+      fail(where + ": unknown key " + json_quoted(item.key()) +
+           " (allowed: " + key_list(kRotorKeys) + ")");
   for (const RotorField f : kRequiredFields)
     if (!v.contains(rotor_field_name(f))) fail(where + "." + rotor_field_name(f) + ": missing key");
   const auto at = [&](RotorField f) -> const json& { return v.at(rotor_field_name(f)); };
@@ -154,7 +155,7 @@ Rotors read_document(const json& doc) {
   if (!doc.is_object()) fail("expected a JSON object, got " + describe(doc));
   for (const auto& item : doc.items())
     if (!is_one_of(item.key(), kTopKeys))
-      fail("unknown key \"" + item.key() + "\" (allowed: " + key_list(kTopKeys) + ")");
+      fail("unknown key " + json_quoted(item.key()) + " (allowed: " + key_list(kTopKeys) + ")");
   if (!doc.contains("version")) fail("version: missing key");
   const json& version = doc.at("version");
   if (!is_integer(version, kRotorFileVersion))
