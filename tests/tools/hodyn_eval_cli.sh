@@ -388,6 +388,60 @@ expect_error "--matrices at order 1 needs V1^(1)" 2 \
 expect_error "--hybrid with base motion needs V1^(R+1)" 2 \
   "{\"order\": 1, \"C1\": $I4, \"V1\": [$Z], \"q\": [$Z,$Z], \"base_input\": \"motion\", \"tau\": [$Z,$Z]}" --hybrid
 
+# The rest of the state's surface (docs/robustness.md).
+expect_error "the state is not an object" 2 "[1]"
+expect_error "order 1.5 in the JSON" 2 "{\"order\": 1.5, \"C1\": $I4, \"V1\": $V1_0, \"q\": $Q_0}"
+expect_error "order -1 in the JSON" 2 "{\"order\": -1, \"C1\": $I4, \"V1\": $V1_0, \"q\": $Q_0}"
+expect_error "order 11 on the command line" 2 "{\"C1\": $I4, \"V1\": $V1_0, \"q\": $Q_0}" --order 11
+expect_error "C1 and p1 + R1 together" 2 \
+  "{\"C1\": $I4, \"p1\": [0,0,0], \"R1\": [[1,0,0],[0,1,0],[0,0,1]], \"V1\": $V1_0, \"q\": $Q_0}"
+expect_error "p1 without R1" 2 "{\"p1\": [0,0,0], \"V1\": $V1_0, \"q\": $Q_0}"
+expect_error "C1's last row" 2 \
+  "{\"C1\": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,1,1]], \"V1\": $V1_0, \"q\": $Q_0}"
+expect_error "C1 of 3 rows" 2 "{\"C1\": [[1,0,0,0],[0,1,0,0],[0,0,1,0]], \"V1\": $V1_0, \"q\": $Q_0}"
+expect_error "gravity as a string" 2 "{\"gravity\": \"9.81\", \"C1\": $I4, \"V1\": $V1_0, \"q\": $Q_0}"
+expect_error "comment not a string" 2 "{\"comment\": 5, \"C1\": $I4, \"V1\": $V1_0, \"q\": $Q_0}"
+expect_error "empty file" 2 ""
+
+# A missing file: one line naming it, exit 2, stdout empty.
+"$EVAL" "$WORK/no_such_state.json" >"$WORK/nf.out" 2>"$WORK/nf.err"
+rc=$?
+if [ "$rc" -eq 2 ] && [ ! -s "$WORK/nf.out" ] && [ "$(wc -l <"$WORK/nf.err")" -eq 1 ] &&
+  grep -q "cannot open '$WORK/no_such_state.json'" "$WORK/nf.err"; then
+  pass "missing file -> exit 2: $(cat "$WORK/nf.err")"
+else
+  fail "missing file (exit $rc)"; cat "$WORK/nf.out" "$WORK/nf.err"
+fi
+
+# Usage errors: exit 2, the error first (the usage follows), stdout empty.
+expect_usage_error() {  # <words in the first line> <args...>
+  local words=$1
+  shift
+  "$EVAL" "$@" >"$WORK/u.out" 2>"$WORK/u.err"
+  local rc=$?
+  if [ "$rc" -eq 2 ] && [ ! -s "$WORK/u.out" ] && head -n1 "$WORK/u.err" | grep -qF -- "$words"; then
+    pass "$* -> exit 2: $(head -n1 "$WORK/u.err")"
+  else
+    fail "$* (exit $rc)"; cat "$WORK/u.out" "$WORK/u.err"
+  fi
+}
+expect_usage_error "--order: expected an integer, got 'x'" --order x "$ROOT/examples/state_hover.json"
+expect_usage_error "--order needs a value" --order
+expect_usage_error "more than one input file" "$ROOT/examples/state_hover.json" "$ROOT/examples/state_hover.json"
+expect_usage_error "only one of --demo" --demo --sizes
+expect_usage_error "take no input file" --sizes "$ROOT/examples/state_hover.json"
+
+# A failed write of the result: exit 1, one line (not a silent success).
+if [ -w /dev/full ]; then
+  "$EVAL" "$ROOT/examples/state_hover.json" >/dev/full 2>"$WORK/full.err"
+  rc=$?
+  if [ "$rc" -eq 1 ] && grep -q "writing to stdout failed" "$WORK/full.err"; then
+    pass "stdout on a full device -> exit 1"
+  else
+    fail "stdout on a full device (exit $rc)"; cat "$WORK/full.err"
+  fi
+fi
+
 # --forward with --demo: a usage error.
 "$EVAL" --demo --forward >/dev/null 2>"$WORK/opt.err"
 rc=$?
