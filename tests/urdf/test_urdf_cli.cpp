@@ -265,6 +265,61 @@ TEST(UrdfCli, BadInputsExitTwoWithOneLineNamingTheCulprit) {
   for (const BadCase& c : cases) expect_rejected(c.file, data(c.file), c.culprits);
 }
 
+/// A two-link robot whose numbers are given as text, so that each can be
+/// spoilt (docs/robustness.md, "URDF elements").
+std::string two_links(const std::string& mass, const std::string& origin, const std::string& axis,
+                      const std::string& upper, const std::string& effort,
+                      const std::string& velocity) {
+  const char* link_inertia =
+      "<inertia ixx=\"1e-3\" ixy=\"0\" ixz=\"0\" iyy=\"1e-3\" iyz=\"0\" izz=\"1e-3\"/>";
+  return "<robot name=\"r\"><link name=\"base\"><inertial><mass value=\"" + mass + "\"/>" +
+         link_inertia +
+         "</inertial></link>\n<joint name=\"j\" type=\"revolute\"><parent "
+         "link=\"base\"/><child link=\"l\"/><origin xyz=\"" +
+         origin + "\"/><axis xyz=\"" + axis + "\"/><limit lower=\"-1\" upper=\"" + upper +
+         "\" effort=\"" + effort + "\" velocity=\"" + velocity +
+         "\"/></joint>\n<link name=\"l\"><inertial><mass "
+         "value=\"0.1\"/>" +
+         link_inertia + "</inertial></link></robot>\n";
+}
+
+TEST(UrdfCli, NonFiniteNumbersNegativeLimitsAndNoRobotAreBadInput) {
+  const fs::path dir = fresh_dir("spoilt_numbers");
+  const auto file = [&](const std::string& name, const std::string& text) {
+    write_file(dir / name, text);
+    return "'" + (dir / name).string() + "'";
+  };
+  // The unspoilt robot converts, so each case below fails for its one change.
+  const Result ok =
+      run(fresh_dir("spoilt_ok"),
+          "--report " + file("ok.urdf", two_links("1", "0.1 0 0", "0 0 1", "1", "1", "1")));
+  ASSERT_EQ(ok.status, 0) << ok.err;
+  expect_rejected("nan_mass",
+                  file("nan_mass.urdf", two_links("nan", "0.1 0 0", "0 0 1", "1", "1", "1")),
+                  {"mass [nan]", "base"});
+  expect_rejected("overflow_mass",
+                  file("big_mass.urdf", two_links("1e999", "0.1 0 0", "0 0 1", "1", "1", "1")),
+                  {"mass [1e999]", "base"});
+  expect_rejected("inf_origin",
+                  file("inf_origin.urdf", two_links("1", "inf 0 0", "0 0 1", "1", "1", "1")),
+                  {"[inf]", "joint [j]"});
+  expect_rejected("nan_axis",
+                  file("nan_axis.urdf", two_links("1", "0.1 0 0", "0 nan 1", "1", "1", "1")),
+                  {"[nan]", "joint [j]"});
+  expect_rejected("overflow_limit",
+                  file("big_upper.urdf", two_links("1", "0.1 0 0", "0 0 1", "1e999", "1", "1")),
+                  {"1e999", "joint [j]"});
+  expect_rejected("negative_effort",
+                  file("neg_effort.urdf", two_links("1", "0.1 0 0", "0 0 1", "1", "-1", "1")),
+                  {"'j'", "effort -1 is negative"});
+  expect_rejected("negative_velocity",
+                  file("neg_velocity.urdf", two_links("1", "0.1 0 0", "0 0 1", "1", "1", "-1")),
+                  {"'j'", "velocity -1 is negative"});
+  expect_rejected("no_robot", file("no_robot.urdf", "<robo name=\"r\"/>\n"),
+                  {"no <robot> element"});
+  expect_rejected("empty", file("empty.urdf", ""), {"empty.urdf", "malformed XML"});
+}
+
 TEST(UrdfCli, MissingFileIsBadInput) {
   expect_rejected("missing", data("no_such_file.urdf"), {"no_such_file.urdf", "cannot read"});
 }
@@ -277,6 +332,29 @@ TEST(UrdfCli, RootMustBeTheUrdfRoot) {
   const Result r = run(dir, "--root torso --report " + data("branching.urdf"));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["root"], "torso");
+}
+
+// --fixed-base: the root welded to the world (JointKind::kFixedBase, ν = q̇).
+// The massless hub that makes a floating base singular is a fine mount.
+TEST(UrdfCli, FixedBaseWeldsTheRootAndCountsOnlyTheJoints) {
+  const fs::path dir = fresh_dir("fixed_base");
+  Result r = run(dir, "--fixed-base --report " + data("branching.urdf"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  json rep = json::parse(r.out);
+  EXPECT_EQ(rep["joint_kinds"], json({"fixed_base", "revolute_z", "revolute_y", "revolute",
+                                      "revolute_z", "prismatic_x"}));
+  EXPECT_EQ(rep["dof"], 5);
+  r = run(dir, "--fixed-base --name arm --header arm.hpp " + data("bad_massless_base.urdf"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string header = read_file(dir / "arm.hpp");
+  EXPECT_NE(header.find("hodyn::JointKind::kFixedBase"), std::string::npos);
+  EXPECT_NE(header.find("kNumDofs = kNumJoints;"), std::string::npos);
+  EXPECT_EQ(header.find("kFloatingBase"), std::string::npos);
+  expect_rejected("fixed_base_massless", data("bad_massless_base.urdf") + " --report",
+                  {"'hub'", "singular"});
+  expect_rejected("fixed_base_rotors",
+                  "--fixed-base --rotors r.json --rotor-header ar.hpp " + data("branching.urdf"),
+                  {"--fixed-base", "floating base"});
 }
 
 TEST(UrdfCli, UsageErrorsAreBadInput) {

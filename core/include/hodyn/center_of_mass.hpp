@@ -6,7 +6,7 @@
 //   body_com[j][k]   c_j^(k), k = 0..r+1: body j's centre of mass in the world,
 //                    ċ = ω × c + v per body (kinematics.hpp: point_derivatives);
 //   position[k]      c^(k) = Σ m_j c_j^(k) / m;
-//   jacobian         J_com (3 x (6+n)), ċ = J_com ν, ν = (V₁; q̇):
+//   jacobian         J_com (3 x (6+n); 3 x n for a fixed base), ċ = J_com ν, ν = (V₁; q̇):
 //                    base block [−[c] 1₃], joint i (ω_i × h_i + m_i v_i)/m with
 //                    S_i = (ω_i; v_i) and m_i, h_i = Σ m_j c_j over the bodies
 //                    joint i moves (its subtree);
@@ -90,17 +90,20 @@ Status center_of_mass(const Model<Tree, Scalar>& model,
   }
   const Vector3<Scalar>& c = data.position[0];
   const Vector3<Scalar>& c_dot = data.position[1];
-  data.jacobian.template leftCols<3>() = -skew<Scalar>(c);
-  data.jacobian.template block<3, 3>(0, 3).setIdentity();
-  data.jacobian_derivative.template leftCols<3>() = -skew<Scalar>(c_dot);
+  if constexpr (!TreeTraits<Tree>::kFixedBase) {  // ċ = ω × c + v + …: the base columns
+    data.jacobian.template leftCols<3>() = -skew<Scalar>(c);
+    data.jacobian.template block<3, 3>(0, 3).setIdentity();
+    data.jacobian_derivative.template leftCols<3>() = -skew<Scalar>(c_dot);
+  }
   for (int i = 1; i < kN; ++i) {
     const Twist<Scalar>& s = kinematics.joint_screw[i][0];
     const Twist<Scalar>& s_dot = kinematics.joint_screw[i][1];
     const Vector3<Scalar>& h = data.subtree_moment[i];
     const Vector3<Scalar>& h_dot = data.subtree_moment_rate[i];
     const Scalar& m = data.subtree_mass[i];
-    data.jacobian.col(5 + i) = inverse_mass * (angular(s).cross(h) + m * linear(s));
-    data.jacobian_derivative.col(5 + i) =
+    const int col = TreeTraits<Tree>::joint_dof(i);
+    data.jacobian.col(col) = inverse_mass * (angular(s).cross(h) + m * linear(s));
+    data.jacobian_derivative.col(col) =
         inverse_mass * (angular(s_dot).cross(h) + angular(s).cross(h_dot) + m * linear(s_dot));
   }
   data.total_mass = mass;

@@ -83,12 +83,15 @@ Status centroidal_momentum(const Model<Tree, Scalar>& model,
   const Vector3<Scalar> c_dot = moment_rate / mass;
   // A_O and Ȧ_O in place, then X_c and Ẋ_c.
   typename CentroidalMomentumData<Tree, Scalar>::Matrix a_o, a_o_dot;
-  a_o.template leftCols<6>() = data.composite[0];
-  a_o_dot.template leftCols<6>() = data.composite_rate[0];
+  if constexpr (!TreeTraits<Tree>::kFixedBase) {
+    a_o.template leftCols<6>() = data.composite[0];
+    a_o_dot.template leftCols<6>() = data.composite_rate[0];
+  }
   for (int i = 1; i < kN; ++i) {
     const Twist<Scalar>& s = kinematics.joint_screw[i][0];
-    a_o.col(5 + i) = data.composite[i] * s;
-    a_o_dot.col(5 + i) =
+    const int col = TreeTraits<Tree>::joint_dof(i);
+    a_o.col(col) = data.composite[i] * s;
+    a_o_dot.col(col) =
         data.composite_rate[i] * s + data.composite[i] * kinematics.joint_screw[i][1];
   }
   const Matrix3<Scalar> cx = skew<Scalar>(c);

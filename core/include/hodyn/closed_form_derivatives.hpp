@@ -21,10 +21,10 @@
 // so that τ̄^(n) = Σ_i C(n,i) M̄^(i) ν^(n−i+1) + h^(n) + g^(n) (seed 001 eq. 49),
 // what inverse dynamics of order n returns: the test checks exactly that.
 //
-// Dense and O(N n² D²) (D = 6 + joints): for analysis, controller design and
-// tests, not for the innermost loop (the recursions are). Reads the motion as
-// inverse dynamics does (order n: V₁^(0..n+1), q^(0..n+2)); no heap; a
-// Status and zero outputs on bad input.
+// Dense and O(N n² D²) (D = 6 + joints; joints alone for a fixed base): for analysis, controller
+// design and tests, not for the innermost loop (the recursions are). Reads the motion as inverse
+// dynamics does (order n: V₁^(0..n+1), q^(0..n+2)); no heap; a Status and zero outputs on bad
+// input.
 #pragma once
 
 #include <array>
@@ -87,7 +87,8 @@ Status closed_form_derivatives(const Model<Tree, Scalar>& model,
   if (kin != Status::kOk) return kin;
   const int r = order;
   for (int k = 0; k <= r + 1; ++k) {
-    data.velocity[k].template head<6>() = motion.base_twist[k];
+    if constexpr (!TreeTraits<Tree>::kFixedBase)
+      data.velocity[k].template head<6>() = motion.base_twist[k];
     data.velocity[k].template tail<Tree::kNumBodies - 1>() = motion.q[k + 1];
   }
   Twist<S> gravity_twist = Twist<S>::Zero();

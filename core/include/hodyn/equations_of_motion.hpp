@@ -23,12 +23,13 @@
 
 #include <array>
 
-#include "hodyn/detail/isa.hpp"
-#include "hodyn/detail/series_recursions.hpp"
-#include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/detail/applied_loads.hpp"
+#include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/moving_frame.hpp"
+#include "hodyn/detail/root_motion.hpp"
+#include "hodyn/detail/series_recursions.hpp"
+#include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
@@ -58,8 +59,10 @@ struct CompositeInertia {
   /// s = (0; e) → (h × e; m e).
   template <JointKind K>
   HODYN_ALWAYS_INLINE SV<S> times_screw(const V3<S>& e) const {
-    if constexpr (is_revolute(K)) return {inertia * e, cross(e, first_moment)};
-    else return {cross(first_moment, e), mass * e};
+    if constexpr (is_revolute(K))
+      return {inertia * e, cross(e, first_moment)};
+    else
+      return {cross(first_moment, e), mass * e};
   }
   /// The same inertia in the parent frame, for the child frame at (R, d):
   /// h' = R h + m d,  I' = R I Rᵀ − ([Rh][d] + [d][Rh]) − m [d]²  (eq. 60 on ten parameters).
@@ -84,7 +87,6 @@ struct CompositeInertia {
   }
 };
 
-
 HODYN_ISA_NAMESPACE_END
 }  // namespace detail
 HODYN_ISA_NAMESPACE_BEGIN
@@ -97,11 +99,11 @@ struct EquationsOfMotion {
   using Matrix = Eigen::Matrix<Scalar, kDofs, kDofs>;
   using Vector = Eigen::Matrix<Scalar, kDofs, 1>;
 
-  Matrix mass_matrix = Matrix::Zero();        ///< M̄ (symmetric positive definite)
-  Matrix coriolis_matrix = Matrix::Zero();    ///< C of Lemma 1: ½ dM̄/dt − C is skew
-  Vector coriolis = Vector::Zero();           ///< h = C ν
-  Vector gravity = Vector::Zero();            ///< g
-  Vector applied = Vector::Zero();            ///< τ_app = −Sᵀ G_c W_app (applied wrenches)
+  Matrix mass_matrix = Matrix::Zero();      ///< M̄ (symmetric positive definite)
+  Matrix coriolis_matrix = Matrix::Zero();  ///< C of Lemma 1: ½ dM̄/dt − C is skew
+  Vector coriolis = Vector::Zero();         ///< h = C ν
+  Vector gravity = Vector::Zero();          ///< g
+  Vector applied = Vector::Zero();          ///< τ_app = −Sᵀ G_c W_app (applied wrenches)
   // First time derivatives (computed when requested):
   Matrix mass_matrix_rate = Matrix::Zero();      ///< dM̄/dt
   Matrix coriolis_matrix_rate = Matrix::Zero();  ///< dC/dt
@@ -120,14 +122,15 @@ struct EquationsOfMotionData {
   EquationsOfMotion<Tree, Scalar> result{};
   // workspace
   std::array<detail::BodySeries<1, Scalar>, kNumBodies> body{};
-  std::array<detail::CompositeInertia<Scalar>, kNumBodies> joint_frame_composite{};  ///< M^C_j in B_j
-  std::array<detail::M3<Scalar>, kNumBodies> joint_rotation{};  ///< Rot(e_j, q_j)
-  std::array<Matrix6<Scalar>, kNumBodies> composite_inertia{};       ///< M^C
-  std::array<Matrix6<Scalar>, kNumBodies> composite_inertia_rate{};  ///< Ṁ^C
-  std::array<Matrix6<Scalar>, kNumBodies> composite_coriolis{};      ///< P^C
+  std::array<detail::CompositeInertia<Scalar>, kNumBodies>
+      joint_frame_composite{};                                        ///< M^C_j in B_j
+  std::array<detail::M3<Scalar>, kNumBodies> joint_rotation{};        ///< Rot(e_j, q_j)
+  std::array<Matrix6<Scalar>, kNumBodies> composite_inertia{};        ///< M^C
+  std::array<Matrix6<Scalar>, kNumBodies> composite_inertia_rate{};   ///< Ṁ^C
+  std::array<Matrix6<Scalar>, kNumBodies> composite_coriolis{};       ///< P^C
   std::array<Matrix6<Scalar>, kNumBodies> composite_coriolis_rate{};  ///< Ṗ^C
-  std::array<Wrench<Scalar>, kNumBodies> composite_applied{};        ///< W^C_app
-  std::array<Wrench<Scalar>, kNumBodies> composite_applied_rate{};   ///< Ẇ^C_app
+  std::array<Wrench<Scalar>, kNumBodies> composite_applied{};         ///< W^C_app
+  std::array<Wrench<Scalar>, kNumBodies> composite_applied_rate{};    ///< Ẇ^C_app
 };
 
 HODYN_ISA_NAMESPACE_END
@@ -144,9 +147,6 @@ constexpr auto ancestor_table() {
   return t;
 }
 
-/// The body a generalized velocity belongs to (base velocities: body 0).
-constexpr int dof_body(int l) { return l < 6 ? 0 : l - 5; }
-
 /// Poses, screws and (when `motion` is given) the Taylor coefficients of
 /// twists to `kinematic_order` and screws to `kinematic_order` + 1.
 template <class Tree, class Scalar>
@@ -155,17 +155,20 @@ void place_and_move(const Model<Tree, Scalar>& model,
                     const Pose<Scalar>& base_pose,
                     const typename Model<Tree, Scalar>::JointVector& q,
                     const MotionDerivatives<Tree, 1, Scalar>* motion, int kinematic_order) {
-  place_base(model, base_pose, body[0]);
+  place_base(model, root_pose(model, base_pose), body[0]);
   if (motion != nullptr)
     for (int k = 0; k <= kinematic_order; ++k)
-      body[0].twist[k] = inverse_factorial<Scalar>(k) * SV<Scalar>::from(motion->base_twist[k]);
+      body[0].twist[k] =
+          inverse_factorial<Scalar>(k) * SV<Scalar>::from(root_twist<Tree>(motion->base_twist[k]));
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
     auto& b = body[j];
     const auto& parent = body[Tree::kParent[j]];
     place_body<K>(model, j, parent, q(j - 1), b);
     if (motion == nullptr) return;
-    const auto qd = [&](int n) -> Scalar { return inverse_factorial<Scalar>(n) * motion->q[n + 1](j - 1); };
+    const auto qd = [&](int n) -> Scalar {
+      return inverse_factorial<Scalar>(n) * motion->q[n + 1](j - 1);
+    };
     for (int k = 0; k <= kinematic_order; ++k) {
       if (k > 0) screw_coefficient<K>(k, b);
       twist_coefficient<K>(k, parent.twist[k], qd, b);
@@ -177,7 +180,6 @@ void place_and_move(const Model<Tree, Scalar>& model,
 HODYN_ISA_NAMESPACE_END
 }  // namespace detail
 HODYN_ISA_NAMESPACE_BEGIN
-
 
 /// M̄ alone: the composite-rigid-body algorithm in the bodies' joint frames
 /// (see detail/joint_frame_recursions.hpp), where every body inertia is
@@ -192,7 +194,8 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
   using detail::V3;
   auto& mm = data.result.mass_matrix;
   mm.setZero();
-  Status s = detail::check_pose(base_pose);
+  Status s = Status::kOk;
+  if constexpr (!TreeTraits<Tree>::kFixedBase) s = detail::check_pose(base_pose);
   if (s == Status::kOk && !detail::all_finite(q)) s = Status::kNonFiniteInput;
   if (s != Status::kOk) return s;
   auto& comp = data.joint_frame_composite;
@@ -215,7 +218,7 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
       using std::sin;
       const S theta = model.joint_sense(j) * q(j - 1);  // about the positive axis
       rot[j] = detail::axis_rotation<K>(V3<S>::from(model.joint_axis(j)), S(1), S(cos(theta)),
-                                          S(sin(theta)));
+                                        S(sin(theta)));
     } else {
       rot[j] = M3<S>{{S(1), S(0), S(0), S(0), S(1), S(0), S(0), S(0), S(1)}};
     }
@@ -227,14 +230,14 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
       d += (model.joint_sense(j) * q(j - 1)) * V3<S>::from(model.joint_axis(j));
     return d;
   };
-  for_each_joint_reverse<Tree>([&](auto, int j) {
-    comp[Tree::kParent[j]] += comp[j].in_parent(rot[j], offset(j));
-  });
+  for_each_joint_reverse<Tree>(
+      [&](auto, int j) { comp[Tree::kParent[j]] += comp[j].in_parent(rot[j], offset(j)); });
   // World frame of the base: P₀ = C₁ (A⁰_0)⁻¹.
-  const Pose<S> p0 = base_pose * model.base_home_pose_inverse();
+  const Pose<S> p0 = detail::root_pose(model, base_pose) * model.base_home_pose_inverse();
   const M3<S> r0 = M3<S>::from(p0.rotation);
   const V3<S> x0 = V3<S>::from(p0.translation);
-  {
+  constexpr bool kFloating = !TreeTraits<Tree>::kFixedBase;
+  if constexpr (kFloating) {
     SpatialInertia<S> base;
     base.mass = comp[0].mass;
     base.first_moment = comp[0].first_moment.eigen();
@@ -244,9 +247,9 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
   }
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
-    const int col = 5 + j;
+    const int col = TreeTraits<Tree>::joint_dof(j);
     const V3<S> e = V3<S>::from(model.joint_axis(j));
-    const S sense = model.joint_sense(j);  // S_j = s_j (e; 0) or s_j (0; e)
+    const S sense = model.joint_sense(j);          // S_j = s_j (e; 0) or s_j (0; e)
     SV<S> f = comp[j].template times_screw<K>(e);  // M^C_j S_j in frame j
     f = {sense * f.ang, sense * f.lin};
     mm(col, col) = sense * (is_revolute(K) ? dot(e, f.ang) : dot(e, f.lin));
@@ -259,16 +262,18 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
       const V3<S> ei = V3<S>::from(model.joint_axis(i));
       const S v =
           model.joint_sense(i) * (is_revolute(Tree::kJoint[i]) ? dot(ei, f.ang) : dot(ei, f.lin));
-      mm(5 + i, col) = v;
-      mm(col, 5 + i) = v;
+      const int row = TreeTraits<Tree>::joint_dof(i);
+      mm(row, col) = v;
+      mm(col, row) = v;
       c = i;
     }
-    // Base rows: the world components, Ad_{P₀}⁻ᵀ f.
-    const V3<S> rf = r0 * f.lin;
-    const V3<S> n = r0 * f.ang + cross(x0, rf);
-    const Wrench<S> w = SV<S>{n, rf}.eigen();
-    mm.template block<6, 1>(0, col) = w;
-    mm.template block<1, 6>(col, 0) = w.transpose();
+    if constexpr (kFloating) {  // base rows: the world components, Ad_{P₀}⁻ᵀ f
+      const V3<S> rf = r0 * f.lin;
+      const V3<S> n = r0 * f.ang + cross(x0, rf);
+      const Wrench<S> w = SV<S>{n, rf}.eigen();
+      mm.template block<6, 1>(0, col) = w;
+      mm.template block<1, 6>(col, 0) = w.transpose();
+    }
   });
   if (!detail::all_finite(mm)) {
     mm.setZero();
@@ -289,9 +294,12 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
   constexpr int dofs = TreeTraits<Tree>::kNumDofs;
   auto& out = data.result;
   const int kin = with_rates ? 1 : 0;
-  Status s = detail::check_pose(motion.base_pose);
-  for (int k = 0; s == Status::kOk && k <= kin; ++k)
-    if (!detail::all_finite(motion.base_twist[k])) s = Status::kNonFiniteInput;
+  Status s = Status::kOk;
+  if constexpr (!TreeTraits<Tree>::kFixedBase) {  // a fixed root ignores the base fields
+    s = detail::check_pose(motion.base_pose);
+    for (int k = 0; s == Status::kOk && k <= kin; ++k)
+      if (!detail::all_finite(motion.base_twist[k])) s = Status::kNonFiniteInput;
+  }
   for (int k = 0; s == Status::kOk && k <= kin + 1; ++k)
     if (!detail::all_finite(motion.q[k])) s = Status::kNonFiniteInput;
   if (s == Status::kOk && loads != nullptr)
@@ -304,7 +312,8 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
     out.set_zero();
     return s;
   }
-  detail::place_and_move<Tree, Scalar>(model, data.body, motion.base_pose, motion.q[0], &motion, kin);
+  detail::place_and_move<Tree, Scalar>(model, data.body, motion.base_pose, motion.q[0], &motion,
+                                       kin);
 
   Wrench<Scalar> gravity_twist = Wrench<Scalar>::Zero();
   linear(gravity_twist) = model.gravity();
@@ -312,11 +321,11 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
     const auto& b = data.body[j];
     const Matrix6<Scalar> m = detail::spatial_inertia_matrix(model.mass(j), b.com[0], b.inertia[0]);
     const Twist<Scalar> v = b.twist[0].eigen();
-    const Twist<Scalar> v_dot = b.twist[1].eigen();  // V_[1] = V̇
+    const Twist<Scalar> v_dot = b.twist[1].eigen();      // V_[1] = V̇
     const Matrix6<Scalar> y = m * ad_matrix<Scalar>(v);  // M ad_V
     data.composite_inertia[j] = m;
-    data.composite_coriolis[j] = y.transpose();                  // ad_Vᵀ M
-    const Matrix6<Scalar> m_rate = -(y + y.transpose());          // Ṁ
+    data.composite_coriolis[j] = y.transpose();           // ad_Vᵀ M
+    const Matrix6<Scalar> m_rate = -(y + y.transpose());  // Ṁ
     data.composite_inertia_rate[j] = m_rate;
     data.composite_coriolis_rate[j] =
         with_rates ? Matrix6<Scalar>(ad_matrix<Scalar>(v_dot).transpose() * m +
@@ -338,7 +347,8 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
           applied[1] -= detail::SV<Scalar>::from(loads->world_wrench[j][1]);
         }
         data.composite_applied[j] += applied[0].eigen();
-        if (with_rates) data.composite_applied_rate[j] += applied[1].eigen();  // coefficient 1 = rate
+        if (with_rates)
+          data.composite_applied_rate[j] += applied[1].eigen();  // coefficient 1 = rate
       }
     }
   }
@@ -355,12 +365,14 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
   // Screws of the generalized velocities: unit twists for the base, S_j for joints.
   // S^(k) = k! S_[k]: the screw, its rate and its second derivative.
   const auto screw = [&](int l, int order) -> Twist<Scalar> {
-    if (l < 6) return order == 0 ? Twist<Scalar>(Twist<Scalar>::Unit(l)) : Twist<Scalar>::Zero();
-    return detail::factorial<Scalar>(order) * data.body[detail::dof_body(l)].screw[order].eigen();
+    if (l < TreeTraits<Tree>::kBaseDofs)
+      return order == 0 ? Twist<Scalar>(Twist<Scalar>::Unit(l)) : Twist<Scalar>::Zero();
+    return detail::factorial<Scalar>(order) *
+           data.body[TreeTraits<Tree>::dof_body(l)].screw[order].eigen();
   };
   constexpr auto related = detail::ancestor_table<Tree>();
   for (int l = 0; l < dofs; ++l) {
-    const int bl = detail::dof_body(l);
+    const int bl = TreeTraits<Tree>::dof_body(l);
     const Twist<Scalar> sl = screw(l, 0), sl_dot = screw(l, 1);
     out.gravity(l) = -sl.dot(data.composite_inertia[bl] * gravity_twist);
     out.applied(l) = -sl.dot(data.composite_applied[bl]);
@@ -371,7 +383,7 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
           -sl_dot.dot(data.composite_applied[bl]) - sl.dot(data.composite_applied_rate[bl]);
     }
     for (int i = 0; i < dofs; ++i) {
-      const int bi = detail::dof_body(i);
+      const int bi = TreeTraits<Tree>::dof_body(i);
       if (!related[bl][bi] && !related[bi][bl]) {
         out.mass_matrix(l, i) = out.coriolis_matrix(l, i) = Scalar(0);
         out.mass_matrix_rate(l, i) = out.coriolis_matrix_rate(l, i) = Scalar(0);
@@ -389,8 +401,7 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
         const Matrix6<Scalar>& mc_rate = data.composite_inertia_rate[d];
         const Matrix6<Scalar>& pc_rate = data.composite_coriolis_rate[d];
         const Twist<Scalar> si_ddot = screw(i, 2);
-        out.mass_matrix_rate(l, i) =
-            sl_dot.dot(mc_si) + sl.dot(mc_rate * si) + sl.dot(mc * si_dot);
+        out.mass_matrix_rate(l, i) = sl_dot.dot(mc_si) + sl.dot(mc_rate * si) + sl.dot(mc * si_dot);
         out.coriolis_matrix_rate(l, i) =
             sl_dot.dot(c_col) +
             sl.dot(mc_rate * si_dot + mc * si_ddot - pc_rate * si - pc * si_dot);
@@ -399,10 +410,13 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
   }
   using Vector = typename EquationsOfMotion<Tree, Scalar>::Vector;
   Vector nu, nu_dot;
-  nu << motion.base_twist[0], motion.q[1];
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
+  if constexpr (kBase > 0) nu.template head<kBase>() = motion.base_twist[0];
+  nu.template tail<dofs - kBase>() = motion.q[1];
   out.coriolis = out.coriolis_matrix * nu;
   if (with_rates) {
-    nu_dot << motion.base_twist[1], motion.q[2];
+    if constexpr (kBase > 0) nu_dot.template head<kBase>() = motion.base_twist[1];
+    nu_dot.template tail<dofs - kBase>() = motion.q[2];
     out.coriolis_rate = out.coriolis_matrix_rate * nu + out.coriolis_matrix * nu_dot;
   } else {
     out.mass_matrix_rate.setZero();
@@ -423,9 +437,10 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
 template <class Tree, class Scalar>
 Status equations_of_motion(const Model<Tree, Scalar>& model,
                            EquationsOfMotionData<Tree, Scalar>& data,
-                           const MotionDerivatives<Tree, 1, Scalar>& motion, bool with_rates) noexcept {
-  return equations_of_motion(model, data, motion,
-                             static_cast<const ExternalLoads<Tree, 1, Scalar>*>(nullptr), with_rates);
+                           const MotionDerivatives<Tree, 1, Scalar>& motion,
+                           bool with_rates) noexcept {
+  return equations_of_motion(
+      model, data, motion, static_cast<const ExternalLoads<Tree, 1, Scalar>*>(nullptr), with_rates);
 }
 
 HODYN_ISA_NAMESPACE_END

@@ -5,7 +5,10 @@
 // Forward dynamics of order r: given the state (base pose C₁, base twist V₁,
 // q, q̇) and the derivatives 0..r of the propulsion wrench (world frame Q₁^(k),
 // or base frame dᵏ/dtᵏ(Ad_C₁ᵀ Q₁)) and of the joint torques τ^(k), compute
-// V₁^(k+1) and q^(k+2) for every k = 0..r.
+// V₁^(k+1) and q^(k+2) for every k = 0..r. A fixed-base tree (root welded to
+// the world, JointKind::kFixedBase) ignores the base fields of the input: its
+// root is at rest at its mount, and base_wrench returns the wrench the mount
+// exerts on it (as hybrid dynamics does for a base whose motion is given).
 //
 // Everything runs in body-fixed joint frames (detail/joint_frame_articulated.hpp,
 // the frames of the inverse dynamics), not in the paper's world frame. The
@@ -30,12 +33,13 @@
 #include <cmath>
 #include <limits>
 
-#include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/applied_loads.hpp"
 #include "hodyn/detail/compile_time.hpp"
+#include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/joint_frame_articulated.hpp"
 #include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/moving_frame.hpp"
+#include "hodyn/detail/root_motion.hpp"
 #include "hodyn/detail/series_recursions.hpp"
 #include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/detail/validation.hpp"
@@ -137,17 +141,21 @@ Status check_forward_input(const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& i
                            const HybridDynamicsInput<Tree, MaxOrder, Scalar>* hybrid,
                            const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order) {
   if (order < 0 || order > MaxOrder) return Status::kOrderOutOfRange;
-  const Status pose = check_pose(in.base_pose);
-  if (pose != Status::kOk) return pose;
-  if (!all_finite(in.base_twist) || !all_finite(in.q) || !all_finite(in.q_dot))
-    return Status::kNonFiniteInput;
+  constexpr bool kFloating = !TreeTraits<Tree>::kFixedBase;  // a fixed root ignores the base fields
+  if constexpr (kFloating) {
+    const Status pose = check_pose(in.base_pose);
+    if (pose != Status::kOk) return pose;
+    if (!all_finite(in.base_twist)) return Status::kNonFiniteInput;
+  }
+  if (!all_finite(in.q) || !all_finite(in.q_dot)) return Status::kNonFiniteInput;
   for (int k = 0; k <= order; ++k) {
     if (!all_finite(in.joint_torque[k])) return Status::kNonFiniteInput;
-    if ((hybrid == nullptr || hybrid->base_input == BaseInput::kWrench) &&
+    if (kFloating && (hybrid == nullptr || hybrid->base_input == BaseInput::kWrench) &&
         !all_finite(in.base_wrench[k]))
       return Status::kNonFiniteInput;
     if (hybrid != nullptr) {
-      if (hybrid->base_input == BaseInput::kMotion && !all_finite(hybrid->base_acceleration[k]))
+      if (kFloating && hybrid->base_input == BaseInput::kMotion &&
+          !all_finite(hybrid->base_acceleration[k]))
         return Status::kNonFiniteInput;
       if (!all_finite(hybrid->joint_acceleration[k])) return Status::kNonFiniteInput;
     }
@@ -220,11 +228,11 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
   auto& ws = data.workspace;
   auto& body = ws.body;
   {
-    const Pose<S> p0 = in.base_pose * model.base_home_pose_inverse();
+    const Pose<S> p0 = root_pose(model, in.base_pose) * model.base_home_pose_inverse();
     const M3<S> r0 = M3<S>::from(p0.rotation);
     const V3<S> x0 = V3<S>::from(p0.translation);
     ws.base_frame.start(r0, x0);
-    const SV<S> v = SV<S>::from(in.base_twist);
+    const SV<S> v = SV<S>::from(root_twist<Tree>(in.base_twist));
     ws.base_twist[0] = v;
     auto& b = body[0];
     b.twist[0] = {r0.transpose_times(v.ang), r0.transpose_times(v.lin - cross(x0, v.ang))};
@@ -422,15 +430,16 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
     // ---- base ----
     SV<S> a0, f0;
     if (base_motion_given) {
-      if constexpr (kHybrid) {
-        ws.base_input[k] = inv_fact[k] * SV<S>::from(hybrid->base_acceleration[k]);
-        if (k == 0) ws.base_input[0].lin -= g;
-        // ã_0 = Ad_{P_0}⁻¹ (V̇₁ − G), coefficient k.
-        a0 = base_acceleration_in_frame(k, ws);
-        f0 = b0.inertia * a0 + b0.bias;
-        ws.base_twist[k + 1] = inv_fact[k + 1] * SV<S>::from(hybrid->base_acceleration[k]);
-        motion.base_twist[k + 1] = hybrid->base_acceleration[k];
-      }
+      // V₁^(k+1) given (hybrid) or zero (a fixed root: the wrench is the mount's).
+      Twist<S> given = Twist<S>::Zero();
+      if constexpr (kHybrid && !TreeTraits<Tree>::kFixedBase) given = hybrid->base_acceleration[k];
+      ws.base_input[k] = inv_fact[k] * SV<S>::from(given);
+      if (k == 0) ws.base_input[0].lin -= g;
+      // ã_0 = Ad_{P_0}⁻¹ (V̇₁ − G), coefficient k.
+      a0 = base_acceleration_in_frame(k, ws);
+      f0 = b0.inertia * a0 + b0.bias;
+      ws.base_twist[k + 1] = inv_fact[k + 1] * SV<S>::from(given);
+      motion.base_twist[k + 1] = given;
     } else {
       if (world_input) {
         ws.base_input[k] = inv_fact[k] * SV<S>::from(in.base_wrench[k]);
@@ -551,10 +560,12 @@ Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
     data.clear_results();
     return input;
   }
-  const bool base_motion_given = kHybrid && hybrid->base_input == BaseInput::kMotion;
+  // A fixed root is a base whose motion is given: at rest at its mount.
+  const bool base_motion_given =
+      TreeTraits<Tree>::kFixedBase || (kHybrid && hybrid->base_input == BaseInput::kMotion);
   auto& motion = data.motion;
-  motion.base_pose = in.base_pose;
-  motion.base_twist[0] = in.base_twist;
+  motion.base_pose = root_pose(model, in.base_pose);
+  motion.base_twist[0] = root_twist<Tree>(in.base_twist);
   motion.q[0] = in.q;
   motion.q[1] = in.q_dot;
   if (!articulated_inertias<kHybrid>(model, data, in, hybrid, !base_motion_given, order > 0)) {

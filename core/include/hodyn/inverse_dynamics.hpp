@@ -1,11 +1,13 @@
 // hodyn/inverse_dynamics.hpp — higher-order inverse dynamics of a floating-base
 // tree (H-GRNE-FBS, seed 000 Alg. 1-2, App. E eqs. 61-70).
 //
-// Given the base pose C₁, the base twist derivatives V₁^(0..r+1) and the joint
+// Given the base pose C₁, the base twist derivatives V₁^(0..r+1) (a fixed-base
+// tree ignores them: its root stays at its mount, detail/root_motion.hpp) and the joint
 // derivatives q^(0..r+2) (plus, optionally, applied wrenches and external joint
 // torques with derivatives 0..r), one call computes for every k = 0..r:
 //   base_wrench[k]       Q₁^(k): the spatial propulsion wrench (world axes,
-//                        moment about the world origin) that realises the motion,
+//                        moment about the world origin) that realises the motion
+//                        (fixed base: the wrench the mount exerts on body 0),
 //   base_wrench_body[k]  dᵏ/dtᵏ (Ad_C₁ᵀ Q₁): the same wrench in the base frame,
 //   joint_torque[k]      τ^(k) = Σ_i C(k,i) (S_j^(k−i))ᵀ W_j^(i) − τ_ext^(k),
 //                        positive about the joint axis as set (joint sense, model.hpp).
@@ -23,10 +25,10 @@
 
 #include <array>
 
-#include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/applied_loads.hpp"
 #include "hodyn/detail/coefficient_lanes.hpp"
 #include "hodyn/detail/compile_time.hpp"
+#include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/joint_frame_lanes.hpp"
 #include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/moving_frame.hpp"
@@ -81,10 +83,12 @@ template <class Tree, int MaxOrder, class Scalar>
 Status check_inverse_dynamics_input(const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                                     const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order) {
   if (order < 0 || order > MaxOrder) return Status::kOrderOutOfRange;
-  const Status pose = check_pose(motion.base_pose);
-  if (pose != Status::kOk) return pose;
-  for (int k = 0; k <= order + 1; ++k)
-    if (!all_finite(motion.base_twist[k])) return Status::kNonFiniteInput;
+  if constexpr (!TreeTraits<Tree>::kFixedBase) {  // a fixed root ignores the base fields
+    const Status pose = check_pose(motion.base_pose);
+    if (pose != Status::kOk) return pose;
+    for (int k = 0; k <= order + 1; ++k)
+      if (!all_finite(motion.base_twist[k])) return Status::kNonFiniteInput;
+  }
   for (int k = 0; k <= order + 2; ++k)
     if (!all_finite(motion.q[k])) return Status::kNonFiniteInput;
   if (loads != nullptr && !loads_finite(*loads, order)) return Status::kNonFiniteInput;

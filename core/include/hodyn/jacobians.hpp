@@ -31,7 +31,7 @@
 
 namespace hodyn {
 
-/// 6 x (6 + n): maps ν = (V₁; q̇) to a twist.
+/// 6 x (6 + n): maps ν = (V₁; q̇) to a twist; 6 x n for a fixed base (ν = q̇).
 template <class Tree, class Scalar = double>
 using JacobianMatrix = Eigen::Matrix<Scalar, 6, TreeTraits<Tree>::kNumDofs>;
 
@@ -65,9 +65,10 @@ Status spatial_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics
   jacobian.setZero();
   if (!detail::jacobian_arguments_valid(kinematics, body, derivative))
     return Status::kInvalidArgument;
-  if (derivative == 0) jacobian.template leftCols<6>().setIdentity();
+  if constexpr (!TreeTraits<Tree>::kFixedBase)
+    if (derivative == 0) jacobian.template leftCols<6>().setIdentity();
   for (int b = body; b > 0; b = Tree::kParent[b])
-    jacobian.col(5 + b) = kinematics.joint_screw[b][derivative];
+    jacobian.col(TreeTraits<Tree>::joint_dof(b)) = kinematics.joint_screw[b][derivative];
   return Status::kOk;
 }
 
@@ -85,7 +86,7 @@ Status local_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
   const Pose<Scalar> c = kinematics.body_pose[j] * frame.placement;
   const auto& v = kinematics.body_twist[j];
   std::array<Twist<Scalar>, MaxOrder + 2> x{}, work{}, y{};
-  for (int col = 0; col < 6; ++col) {  // constant unit columns
+  for (int col = 0; col < TreeTraits<Tree>::kBaseDofs; ++col) {  // constant unit columns
     for (auto& xm : x) xm.setZero();
     x[0](col) = Scalar(1);
     local_derivatives(c, v, x, derivative, work, y);
@@ -93,7 +94,7 @@ Status local_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
   }
   for (int b = j; b > 0; b = Tree::kParent[b]) {
     local_derivatives(c, v, kinematics.joint_screw[b], derivative, work, y);
-    jacobian.col(5 + b) = y[derivative];
+    jacobian.col(TreeTraits<Tree>::joint_dof(b)) = y[derivative];
   }
   return Status::kOk;
 }
@@ -120,7 +121,7 @@ Status spatial_jacobian_partial(const KinematicsData<Tree, MaxOrder, Scalar>& ki
   const Twist<Scalar>& sk = kinematics.joint_screw[joint][0];
   for (int b = body; b > 0; b = Tree::kParent[b])
     if (b != joint && joint_moves_body<Tree>(joint, b))
-      partial.col(5 + b) = ad<Scalar>(sk, kinematics.joint_screw[b][0]);
+      partial.col(TreeTraits<Tree>::joint_dof(b)) = ad<Scalar>(sk, kinematics.joint_screw[b][0]);
   return Status::kOk;
 }
 

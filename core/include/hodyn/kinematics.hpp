@@ -36,6 +36,7 @@
 #include "hodyn/binomial.hpp"
 #include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/isa.hpp"
+#include "hodyn/detail/root_motion.hpp"
 #include "hodyn/detail/sine_cosine.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/model.hpp"
@@ -171,10 +172,12 @@ void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
 template <class Tree, int MaxOrder, class S>
 Status check_kinematics_input(const MotionDerivatives<Tree, MaxOrder, S>& motion, int order) {
   if (order < 0 || order > MaxOrder) return Status::kOrderOutOfRange;
-  const Status pose = check_pose(motion.base_pose);
-  if (pose != Status::kOk) return pose;
-  for (int k = 0; k <= order + 1; ++k)
-    if (!all_finite(motion.base_twist[k])) return Status::kNonFiniteInput;
+  if constexpr (!TreeTraits<Tree>::kFixedBase) {  // a fixed root ignores the base fields
+    const Status pose = check_pose(motion.base_pose);
+    if (pose != Status::kOk) return pose;
+    for (int k = 0; k <= order + 1; ++k)
+      if (!all_finite(motion.base_twist[k])) return Status::kNonFiniteInput;
+  }
   for (int k = 0; k <= order + 2; ++k)
     if (!all_finite(motion.q[k])) return Status::kNonFiniteInput;
   return Status::kOk;
@@ -229,7 +232,8 @@ HODYN_ISA_NAMESPACE_BEGIN
 
 /// Forward kinematics of orders 0..order: poses C_j, twists V_j^(0..order+1)
 /// and joint screws S_j^(0..order+1) of every body. Reads base_pose,
-/// base_twist[0..order+1] and q[0..order+2] (q^(order+2) enters V^(order+1)).
+/// base_twist[0..order+1] (not for a fixed-base tree: its root is at its mount,
+/// at rest) and q[0..order+2] (q^(order+2) enters V^(order+1)).
 template <class Tree, int MaxOrder, class Scalar>
 Status forward_kinematics(const Model<Tree, Scalar>& model,
                           KinematicsData<Tree, MaxOrder, Scalar>& data,
@@ -241,10 +245,12 @@ Status forward_kinematics(const Model<Tree, Scalar>& model,
     return input;
   }
   const int r = order;
-  // Base: P₀ = F₀ = C₁ (A⁰₀)⁻¹ (erratum E7), C₀ = C₁.
-  data.joint_frame[0] = motion.base_pose * model.base_home_pose_inverse();
-  data.body_pose[0] = motion.base_pose;
-  for (int k = 0; k <= r + 1; ++k) data.body_twist[0][k] = motion.base_twist[k];
+  // Base: P₀ = F₀ = C₁ (A⁰₀)⁻¹ (erratum E7), C₀ = C₁ (a fixed root: its mount, at rest).
+  const Pose<Scalar>& base_pose = detail::root_pose(model, motion.base_pose);
+  data.joint_frame[0] = base_pose * model.base_home_pose_inverse();
+  data.body_pose[0] = base_pose;
+  for (int k = 0; k <= r + 1; ++k)
+    data.body_twist[0][k] = detail::root_twist<Tree>(motion.base_twist[k]);
   data.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
   auto body = [&](auto kind, int j) {
     detail::forward_kinematics_body<decltype(kind)::value>(j, r, model, data, motion);

@@ -1,4 +1,5 @@
-// hodyn/tree.hpp — the compile-time shape of a floating-base kinematic tree.
+// hodyn/tree.hpp — the compile-time shape of a kinematic tree: a floating base
+// (aerial manipulators) or a root welded to the world (fixed-base arms).
 //
 // A tree is a type with three static members:
 //
@@ -9,7 +10,9 @@
 //         JointKind::kFloatingBase, JointKind::kRevoluteZ, JointKind::kRevolute};
 //   };
 //
-// Body 0 is the floating base (its pose lives on SE(3)); body j ≥ 1 is moved by
+// Body 0 is the floating base (its pose lives on SE(3)) or, with
+// JointKind::kFixedBase, a root welded to the world at its home pose (its
+// "mount": Model::set_body of body 0); body j ≥ 1 is moved by
 // joint j, a 1-DoF revolute or prismatic joint between parent[j] and j. Bodies
 // are numbered in topological order (parent before child), so the forward
 // pass is a loop upward and the backward pass a loop downward. Joint j is the
@@ -40,6 +43,7 @@ enum class JointKind : std::uint8_t {
   kPrismaticX,
   kPrismaticY,
   kPrismaticZ,
+  kFixedBase,  ///< only body 0: the root, welded to the world at its home pose
 };
 
 constexpr bool is_revolute(JointKind k) {
@@ -47,31 +51,41 @@ constexpr bool is_revolute(JointKind k) {
          k == JointKind::kRevoluteZ;
 }
 constexpr bool is_prismatic(JointKind k) {
-  return k == JointKind::kPrismatic || k == JointKind::kPrismaticX ||
-         k == JointKind::kPrismaticY || k == JointKind::kPrismaticZ;
+  return k == JointKind::kPrismatic || k == JointKind::kPrismaticX || k == JointKind::kPrismaticY ||
+         k == JointKind::kPrismaticZ;
 }
 /// Index 0/1/2 of the coordinate axis of an axis-aligned kind, −1 for a general one.
 constexpr int aligned_axis(JointKind k) {
   switch (k) {
     case JointKind::kRevoluteX:
-    case JointKind::kPrismaticX: return 0;
+    case JointKind::kPrismaticX:
+      return 0;
     case JointKind::kRevoluteY:
-    case JointKind::kPrismaticY: return 1;
+    case JointKind::kPrismaticY:
+      return 1;
     case JointKind::kRevoluteZ:
-    case JointKind::kPrismaticZ: return 2;
-    default: return -1;
+    case JointKind::kPrismaticZ:
+      return 2;
+    default:
+      return -1;
   }
 }
 
-/// True when `Tree` is a valid topology: body 0 is the only floating base and
-/// has no parent, every other body has a 1-DoF joint and a parent before it.
+/// The two kinds only body 0 has: a floating base or a root welded to the world.
+constexpr bool is_root_kind(JointKind k) {
+  return k == JointKind::kFloatingBase || k == JointKind::kFixedBase;
+}
+
+/// True when `Tree` is a valid topology: body 0 is the root (floating or
+/// fixed) and has no parent, every other body has a 1-DoF joint and a parent
+/// before it.
 template <class Tree>
 constexpr bool is_valid_tree() {
   if (Tree::kNumBodies < 1) return false;
-  if (Tree::kParent[0] != -1 || Tree::kJoint[0] != JointKind::kFloatingBase) return false;
+  if (Tree::kParent[0] != -1 || !is_root_kind(Tree::kJoint[0])) return false;
   for (int j = 1; j < Tree::kNumBodies; ++j) {
     if (Tree::kParent[j] < 0 || Tree::kParent[j] >= j) return false;
-    if (Tree::kJoint[j] == JointKind::kFloatingBase) return false;
+    if (is_root_kind(Tree::kJoint[j])) return false;
   }
   return true;
 }
@@ -80,11 +94,20 @@ constexpr bool is_valid_tree() {
 template <class Tree>
 struct TreeTraits {
   static_assert(is_valid_tree<Tree>(),
-                "Tree: parent[0] must be -1 with kFloatingBase, every other parent[j] < j "
-                "with a revolute or prismatic joint");
+                "Tree: parent[0] must be -1 with kFloatingBase or kFixedBase, every other "
+                "parent[j] < j with a revolute or prismatic joint");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kNumJoints = Tree::kNumBodies - 1;
-  static constexpr int kNumDofs = 6 + kNumJoints;
+  /// True for a root welded to the world: ν = q̇, no base velocities.
+  static constexpr bool kFixedBase = Tree::kJoint[0] == JointKind::kFixedBase;
+  /// Generalized velocities of the base: 6 (V₁) for a floating base, 0 for a fixed one.
+  static constexpr int kBaseDofs = kFixedBase ? 0 : 6;
+  /// Entries of ν = (V₁; q̇) (floating) or ν = q̇ (fixed).
+  static constexpr int kNumDofs = kBaseDofs + kNumJoints;
+  /// The entry of ν (column of a Jacobian, row of M̄) of joint j ≥ 1.
+  static constexpr int joint_dof(int j) { return kBaseDofs + j - 1; }
+  /// The body whose joint (or, l < kBaseDofs, the base) entry l of ν moves.
+  static constexpr int dof_body(int l) { return l < kBaseDofs ? 0 : l - kBaseDofs + 1; }
 };
 
 /// A joint kind as a type, so that per-joint code is chosen at compile time.
@@ -110,15 +133,33 @@ inline void for_each_joint_reverse_unrolled(F& f, std::integer_sequence<int, Js.
 template <class F>
 inline void dispatch_joint(JointKind kind, int j, F& f) {
   switch (kind) {
-    case JointKind::kRevolute: f(JointTag<JointKind::kRevolute>{}, j); break;
-    case JointKind::kRevoluteX: f(JointTag<JointKind::kRevoluteX>{}, j); break;
-    case JointKind::kRevoluteY: f(JointTag<JointKind::kRevoluteY>{}, j); break;
-    case JointKind::kRevoluteZ: f(JointTag<JointKind::kRevoluteZ>{}, j); break;
-    case JointKind::kPrismatic: f(JointTag<JointKind::kPrismatic>{}, j); break;
-    case JointKind::kPrismaticX: f(JointTag<JointKind::kPrismaticX>{}, j); break;
-    case JointKind::kPrismaticY: f(JointTag<JointKind::kPrismaticY>{}, j); break;
-    case JointKind::kPrismaticZ: f(JointTag<JointKind::kPrismaticZ>{}, j); break;
-    case JointKind::kFloatingBase: break;
+    case JointKind::kRevolute:
+      f(JointTag<JointKind::kRevolute>{}, j);
+      break;
+    case JointKind::kRevoluteX:
+      f(JointTag<JointKind::kRevoluteX>{}, j);
+      break;
+    case JointKind::kRevoluteY:
+      f(JointTag<JointKind::kRevoluteY>{}, j);
+      break;
+    case JointKind::kRevoluteZ:
+      f(JointTag<JointKind::kRevoluteZ>{}, j);
+      break;
+    case JointKind::kPrismatic:
+      f(JointTag<JointKind::kPrismatic>{}, j);
+      break;
+    case JointKind::kPrismaticX:
+      f(JointTag<JointKind::kPrismaticX>{}, j);
+      break;
+    case JointKind::kPrismaticY:
+      f(JointTag<JointKind::kPrismaticY>{}, j);
+      break;
+    case JointKind::kPrismaticZ:
+      f(JointTag<JointKind::kPrismaticZ>{}, j);
+      break;
+    case JointKind::kFloatingBase:
+    case JointKind::kFixedBase:
+      break;
   }
 }
 

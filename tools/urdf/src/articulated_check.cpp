@@ -82,6 +82,7 @@ void check_articulated_inertias(const RobotModel& model) {
   }
   if (!(model.total_mass > 0))
     throw ToolError("the robot has no mass (no link has an <inertial> with a positive mass)");
+  if (model.fixed_base) return;  // the mount carries the root: no base inertia to invert
   // Base: M^A_0 positive definite ⇔ its linear block C and the Schur complement
   // A − B C⁻¹ Bᵀ are (base frame = world at home).
   const Matrix6& m0 = articulated[0];

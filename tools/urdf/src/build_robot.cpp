@@ -165,7 +165,8 @@ class Builder {
 
 }  // namespace
 
-RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root) {
+RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root,
+                       bool fixed_base) {
   if (!requested_root.empty() && requested_root != doc.root) {
     bool exists = false;
     for (const UrdfLink& l : doc.links) exists = exists || l.name == requested_root;
@@ -176,6 +177,10 @@ RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_roo
                     quoted(doc.root) + " (hodyn-urdf does not re-root a tree)");
   }
   RobotModel model = Builder(doc).build();
+  if (fixed_base) {
+    model.fixed_base = true;
+    model.bodies[0].kind = hodyn::JointKind::kFixedBase;
+  }
   check_articulated_inertias(model);
   return model;
 }
@@ -202,6 +207,8 @@ const char* kind_enumerator(hodyn::JointKind kind) {
       return "kPrismaticY";
     case hodyn::JointKind::kPrismaticZ:
       return "kPrismaticZ";
+    case hodyn::JointKind::kFixedBase:
+      return "kFixedBase";
   }
   return "kFloatingBase";
 }

@@ -73,8 +73,9 @@ std::string generated_header(const RobotModel& model, const Provenance& from) {
     << ". Do not edit: regenerate.\n"
     << "//\n"
     << "// Robot '" << model.robot_name << "': " << n << " bodies (body 0 = root link '"
-    << model.root << "', the floating base), " << model.num_joints() << " joints, "
-    << model.num_dofs() << " DoF, ν = (V₁; q̇).\n"
+    << model.root << "', " << (model.fixed_base ? "welded to the world" : "the floating base")
+    << "), " << model.num_joints() << " joints, " << model.num_dofs() << " DoF, "
+    << (model.fixed_base ? "ν = q̇" : "ν = (V₁; q̇)") << ".\n"
     << "// Body j's frame is its URDF link frame; poses, axes and points are in the world at\n"
     << "// home (q = 0, base pose = identity); gravity (0, 0, −9.81). Fixed joints lumped:\n"
     << "// "
@@ -105,7 +106,9 @@ std::string generated_header(const RobotModel& model, const Provenance& from) {
     << "};\n};\n\n";
 
   h << "inline constexpr int kNumJoints = Tree::kNumBodies - 1;\n"
-    << "inline constexpr int kNumDofs = 6 + kNumJoints;  ///< length of ν = (V₁; q̇)\n"
+    << (model.fixed_base
+            ? "inline constexpr int kNumDofs = kNumJoints;  ///< length of ν = q̇\n"
+            : "inline constexpr int kNumDofs = 6 + kNumJoints;  ///< length of ν = (V₁; q̇)\n")
     << "inline constexpr const char* kRobotName = " << literal(model.robot_name) << ";\n"
     << "inline constexpr double kTotalMass = " << exact_double(model.total_mass) << ";  ///< kg\n\n"
     << "/// URDF link of body j (its frame is the body frame).\n"

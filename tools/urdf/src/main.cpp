@@ -30,7 +30,8 @@ namespace hodyn_urdf {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: hodyn-urdf [--root LINK] [--name NAME] [--header OUT.hpp] [--parameters OUT.json]\n"
+    "usage: hodyn-urdf [--root LINK] [--fixed-base] [--name NAME] [--header OUT.hpp]\n"
+    "                  [--parameters OUT.json]\n"
     "                  [--rotors ROTORS.json --rotor-header OUT_ROTORS.hpp]\n"
     "                  [--actuators ACTUATORS.json] [--robot-header OUT_ROBOT.hpp] [--report] "
     "URDF\n"
@@ -50,6 +51,9 @@ constexpr const char* kUsage =
     "  --report             print a JSON report on stdout (bodies, joints, dof, mass, lumping,\n"
     "                       rotors, actuators)\n"
     "  --root LINK          the floating base; must be the URDF's root link (no re-rooting)\n"
+    "  --fixed-base         weld the root link to the world at its URDF pose (a fixed-base\n"
+    "                       arm: JointKind::kFixedBase, ν = q̇); not with --rotors or\n"
+    "                       --robot-header (a flying robot's base floats)\n"
     "Bad input (URDF, rotor or actuators file): one line on stderr, exit status 2, no output file\n"
     "written or replaced.\n"
     "Conventions: docs/urdf.md.\n";
@@ -57,6 +61,7 @@ constexpr const char* kUsage =
 struct Options {
   std::string name, header, parameters, root, urdf, rotors, rotor_header, actuators, robot_header;
   bool report = false;
+  bool fixed_base = false;
 };
 
 bool is_identifier(const std::string& s) {
@@ -94,6 +99,8 @@ Options parse(int argc, char** argv) {
       value(o.actuators);
     else if (a == "--robot-header")
       value(o.robot_header);
+    else if (a == "--fixed-base")
+      o.fixed_base = true;
     else if (a == "--report")
       o.report = true;
     else if (a.size() > 1 && a[0] == '-')
@@ -108,6 +115,10 @@ Options parse(int argc, char** argv) {
   if (o.rotors.empty() != o.rotor_header.empty())
     throw ToolError(o.rotors.empty() ? "--rotor-header needs --rotors (see --help)"
                                      : "--rotors needs --rotor-header (see --help)");
+  if (o.fixed_base && (!o.rotors.empty() || !o.robot_header.empty()))
+    throw ToolError(
+        "--fixed-base is for arms welded to the world: not with --rotors or --robot-header "
+        "(the flying runtime needs a floating base)");
   if (!o.robot_header.empty() && (o.header.empty() || o.rotor_header.empty()))
     throw ToolError("--robot-header needs --header and --rotors/--rotor-header (see --help)");
   if (o.header.empty() && o.parameters.empty() && o.rotor_header.empty() && !o.report)
@@ -183,7 +194,7 @@ hodyn::robot_description::JointActuators read_actuators(const Options& o, const 
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const UrdfDocument doc = read_urdf(o.urdf);
-  const RobotModel model = build_robot(doc, o.root);
+  const RobotModel model = build_robot(doc, o.root, o.fixed_base);
   const Provenance from{o.name.empty() ? model.robot_name : o.name, file_name(o.urdf)};
   std::vector<std::pair<std::string, std::string>> files;
   if (!o.header.empty()) files.emplace_back(o.header, generated_header(model, from));

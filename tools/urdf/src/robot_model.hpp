@@ -1,9 +1,9 @@
 // tools/urdf/src/robot_model.hpp — a URDF tree as hodyn bodies and joints.
 //
 // Bodies are numbered depth-first from the URDF root (body 0, the floating
-// base), children in the document order of their joints; fixed joints are
-// lumped into the parent. Body j's frame is the URDF frame of its link; poses,
-// axes and points are in the world at home (q = 0, base pose = identity).
+// base, or with --fixed-base the root welded to the world), children in the document order of their
+// joints; fixed joints are lumped into the parent. Body j's frame is the URDF frame of its link;
+// poses, axes and points are in the world at home (q = 0, base pose = identity).
 #pragma once
 
 #include <hodyn/joint_limits.hpp>
@@ -59,15 +59,20 @@ struct RobotModel {
   std::vector<LinkFrame> links;
   std::vector<std::string> lumped_links;  ///< in body order
   double total_mass = 0;
+  /// The root welded to the world at its home pose (JointKind::kFixedBase), not floating.
+  bool fixed_base = false;
 
   int num_joints() const { return static_cast<int>(bodies.size()) - 1; }
-  int num_dofs() const { return 6 + num_joints(); }
+  /// Entries of ν: (V₁; q̇) for a floating base, q̇ for a fixed one.
+  int num_dofs() const { return (fixed_base ? 0 : 6) + num_joints(); }
 };
 
 /// Builds the hodyn bodies of `doc`. `requested_root` (may be empty) must be
-/// the URDF's root. Throws ToolError for a tree hodyn cannot represent or
-/// whose dynamics are singular.
-RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root);
+/// the URDF's root; `fixed_base` welds it to the world (a fixed-base arm).
+/// Throws ToolError for a tree hodyn cannot represent or whose dynamics are
+/// singular.
+RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root,
+                       bool fixed_base = false);
 
 /// The joint kind's name in the JSON files ("floating_base", "revolute_x", …).
 const char* kind_name(hodyn::JointKind kind);

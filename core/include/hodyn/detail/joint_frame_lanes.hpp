@@ -17,14 +17,15 @@
 // O(r) broadcast-multiply-adds per product, instead of O(r²) scalar ones.
 #pragma once
 
-#include "hodyn/detail/isa.hpp"
 #include <array>
 #include <cmath>
 #include <cstring>
+#include "hodyn/detail/isa.hpp"
 
 #include "hodyn/detail/coefficient_lanes.hpp"
 #include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/moving_frame.hpp"
+#include "hodyn/detail/root_motion.hpp"
 #include "hodyn/detail/series_recursions.hpp"
 #include "hodyn/detail/sine_cosine.hpp"
 #include "hodyn/detail/small_algebra.hpp"
@@ -330,9 +331,10 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
   auto& base_frame = data.base_frame;
   {
     auto& series = data.base_series;
-    const Pose<S> p0 = motion.base_pose * model.base_home_pose_inverse();
+    const Pose<S> p0 = root_pose(model, motion.base_pose) * model.base_home_pose_inverse();
     base_frame.start(M3<S>::from(p0.rotation), V3<S>::from(p0.translation));
-    for (int k = 0; k <= r + 1; ++k) series[k] = inv_fact[k] * SV<S>::from(motion.base_twist[k]);
+    for (int k = 0; k <= r + 1; ++k)
+      series[k] = inv_fact[k] * SV<S>::from(root_twist<Tree>(motion.base_twist[k]));
     for (int k = 1; k <= r; ++k) base_frame.extend(k, series);
     // V₁ and V̇₁ − G as lanes: V̇_[k] = (k+1) V_[k+1].
     const auto component = [&](int c, int shift) {
@@ -464,7 +466,9 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
       tau = lanes::axis_dot<K>(e, f.lin);
       const S sense = model.joint_sense(j);
       const L q = lanes::gather<S, W>(
-          [&](int m) { return inv_fact[m] * (sense * motion.q[static_cast<std::size_t>(m)](j - 1)); },
+          [&](int m) {
+            return inv_fact[m] * (sense * motion.q[static_cast<std::size_t>(m)](j - 1));
+          },
           r);
       const ShiftedLanes<S, W> q_shift(q, r);
       // Ad_X⁻ᵀ f with X = T(d + e q): (n + (d + e q) × f; f).

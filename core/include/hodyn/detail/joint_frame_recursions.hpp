@@ -24,12 +24,13 @@
 // half the arithmetic: no pose products, no rotated inertias.
 #pragma once
 
-#include "hodyn/detail/isa.hpp"
 #include <array>
 #include <cmath>
+#include "hodyn/detail/isa.hpp"
 
 #include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/moving_frame.hpp"
+#include "hodyn/detail/root_motion.hpp"
 #include "hodyn/detail/series_recursions.hpp"
 #include "hodyn/detail/sine_cosine.hpp"
 #include "hodyn/detail/small_algebra.hpp"
@@ -275,10 +276,10 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
 
   // ---- base: P_0 = C₁ (A⁰_0)⁻¹; v_0 = Ad_{P_0}⁻¹ V₁, ã_0 = Ad_{P_0}⁻¹ (V̇₁ − G) ----
   {
-    const Pose<S> p0 = motion.base_pose * model.base_home_pose_inverse();
+    const Pose<S> p0 = root_pose(model, motion.base_pose) * model.base_home_pose_inverse();
     base_frame.start(M3<S>::from(p0.rotation), V3<S>::from(p0.translation));
     for (int k = 0; k <= r + 1; ++k)
-      base_series[k] = inv_fact[k] * SV<S>::from(motion.base_twist[k]);
+      base_series[k] = inv_fact[k] * SV<S>::from(root_twist<Tree>(motion.base_twist[k]));
     auto& b = body[0];
     for (int k = 0; k <= r; ++k) {
       if (k > 0) base_frame.extend(k, base_series);
@@ -511,8 +512,8 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
         w = b.wrench[k];
         const S sense = model.joint_sense(j);
         for (int i = 0; i <= k; ++i)
-          w.ang += (inv_fact[i] * (sense * motion.q[i](j - 1))) *
-                   axis_cross<K>(e, b.wrench[k - i].lin);
+          w.ang +=
+              (inv_fact[i] * (sense * motion.q[i](j - 1))) * axis_cross<K>(e, b.wrench[k - i].lin);
       }
       w.ang += cross(d, w.lin);
       parent.wrench[k] += w;

@@ -41,7 +41,7 @@
 namespace hodyn {
 namespace urdf {
 
-/// The joint kind's name in the JSON files ("floating_base", "revolute_x", …).
+/// The joint kind's name in the JSON files ("floating_base", "fixed_base", "revolute_x", …).
 constexpr const char* joint_kind_name(JointKind kind) {
   switch (kind) {
     case JointKind::kFloatingBase:
@@ -62,6 +62,8 @@ constexpr const char* joint_kind_name(JointKind kind) {
       return "prismatic_y";
     case JointKind::kPrismaticZ:
       return "prismatic_z";
+    case JointKind::kFixedBase:
+      return "fixed_base";
   }
   return "unknown";
 }
