@@ -96,6 +96,39 @@ case "$CASE" in
     check_bad "$SIM" --robot bogus
     check_bad "$FC" --robot
     check_bad "$SIM" --robot
+    # The rest of the flag families (docs/robustness.md): rates, real-time
+    # options, the baud rate, faults, numbers that are not numbers.
+    check_bad "$FC" --rate 50
+    check_bad "$FC" --idle-timeout abc
+    check_bad "$FC" --max-steps -3
+    check_bad "$FC" --baud 12345
+    check_bad "$SIM" --baud 0
+    check_bad "$FC" --fifo 100
+    check_bad "$SIM" --cpu -1
+    check_bad "$SIM" --plant-rate 1500
+    check_bad "$SIM" --duration nan
+    check_bad "$SIM" --settle -1
+    check_bad "$SIM" --outage 3
+    check_bad "$SIM" --delay-ms -1:2
+    check_bad "$SIM" --corrupt inf
+    check_bad "$SIM" --mode fast
+    check_bad "$SIM" --udp 70000:127.0.0.1:1
+    check_bad "$FC" --summary-json
+    # Link choice and devices: exit 1, one line, before any link is opened.
+    check_fails_to_start() {  # <words> exe args...
+      local words=$1 exe=$2; shift 2
+      "$exe" "$@" >"$WORK/b.out" 2>"$WORK/b.err"
+      local rc=$?
+      if [ "$rc" -eq 1 ] && [ "$(wc -l <"$WORK/b.err")" -eq 1 ] && grep -qF -- "$words" "$WORK/b.err"; then
+        echo "ok   $(basename "$exe") $*: $(cat "$WORK/b.err")"
+      else
+        echo "FAIL $(basename "$exe") $* (exit $rc)"; cat "$WORK/b.err"; failures=$((failures + 1))
+      fi
+    }
+    check_fails_to_start "give exactly one of --udp, --serial, --serial-pty" "$FC"
+    check_fails_to_start "give exactly one of --udp, --serial, --serial-pty" "$SIM" --udp 1:127.0.0.1:2 --serial-pty
+    check_fails_to_start "cannot open $WORK/no_such_tty" "$FC" --serial "$WORK/no_such_tty"
+    check_fails_to_start "cannot load $WORK/no_such.so" "$FC" --udp 0:127.0.0.1:9 --plugin "$WORK/no_such.so"
     # --list-robots: only robot names, one a line, the default first; each
     # name is accepted by --robot (its --help runs).
     for exe in "$FC" "$SIM"; do
