@@ -52,6 +52,33 @@ for exe in "${PROGRAMS[@]}"; do
   check "needs a value" "$exe" --bind
   check "chmod 600" "$exe" --key-file "$WORK/open.bin"
 done
+# The firmware's provisioning script applies the same key-file rules before it
+# touches an image (no objcopy needed to refuse): exit 2, one line, no output
+# image, no key bytes (docs/robustness.md, "Firmware inputs").
+PROVISION=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/platform/baremetal/flight_controller/provision_link_key.sh
+check_provision() {  # expected-words key-file image
+  local words=$1
+  bash "$PROVISION" "$2" "$3" "$WORK/out.elf" /bin/false >"$WORK/out" 2>"$WORK/err"
+  local rc=$? lines
+  lines=$(wc -l <"$WORK/err")
+  if [[ $rc -eq 2 && $lines -eq 1 && ! -e $WORK/out.elf ]] && grep -q -- "$words" "$WORK/err" &&
+    ! grep -q "hodyn-test-key" "$WORK/out" "$WORK/err"; then
+    echo "ok   provision_link_key.sh $(basename "$2"): $(cat "$WORK/err")"
+  else
+    echo "FAIL provision_link_key.sh $2 $3 (exit $rc, $lines lines; expected exit 2, one line with '$words')"
+    cat "$WORK/out" "$WORK/err"
+    failures=$((failures + 1))
+  fi
+}
+printf 'hodyn-test-key-0123456789abcdefX' >"$WORK/good.bin"
+chmod 600 "$WORK/good.bin"
+check_provision "No such file" "$WORK/missing.bin" "$WORK/in.elf"
+check_provision "mode 0644" "$WORK/open.bin" "$WORK/in.elf"
+check_provision "holds 31 bytes" "$WORK/31.bin" "$WORK/in.elf"
+check_provision "holds 33 bytes" "$WORK/33.bin" "$WORK/in.elf"
+check_provision "all zeros" "$WORK/zero.bin" "$WORK/in.elf"
+check_provision "not a regular file" "$WORK/dir" "$WORK/in.elf"
+check_provision "no image" "$WORK/good.bin" "$WORK/in.elf"
 # All list the options in --help.
 for exe in "${PROGRAMS[@]}"; do
   for opt in --key-file --bind --record; do
