@@ -103,7 +103,8 @@ if [ "$robots" != "aerial_manipulator" ]; then
 fi
 
 # ---- bad arguments: one-line error, exit code 2 ----
-for args in "--robot bogus" "--scenario bogus" "--rate 100" "--plant-rate 8500" "--plant-rate 2000" "--duration -1" "--frobnicate"; do
+for args in "--robot bogus" "--scenario bogus" "--rate 100" "--plant-rate 8500" "--plant-rate 2000" "--duration -1" "--frobnicate" \
+  "--duration nan" "--duration inf" "--seed 0" "--rate abc" "--rate 5000" "--plant-rate 1e3x"; do
   # shellcheck disable=SC2086
   "$DEMO" $args --no-plots --out "$WORK/c" >"$WORK/c.out" 2>"$WORK/c.err"
   code=$?
@@ -111,6 +112,27 @@ for args in "--robot bogus" "--scenario bogus" "--rate 100" "--plant-rate 8500" 
     pass "rejects $args"
   else
     fail "rejects $args (exit $code)"; cat "$WORK/c.err"
+  fi
+done
+# A flag without its value (the last argument): exit 2, one line.
+"$DEMO" --no-plots --out >"$WORK/c.out" 2>"$WORK/c.err"
+code=$?
+if [ "$code" -eq 2 ] && [ "$(wc -l <"$WORK/c.err")" -eq 1 ] && grep -q -- "--out needs a value" "$WORK/c.err"; then
+  pass "rejects --out without a value"
+else
+  fail "--out without a value (exit $code)"; cat "$WORK/c.err"
+fi
+
+# A plugin library that cannot be loaded: exit 1, one line naming it, nothing flown.
+for lib in "$WORK/no_such_plugin.so" /bin/sh; do
+  "$DEMO" --scenario nominal --duration 1 --no-plots --out "$WORK/d" --plugin "$lib" \
+    >"$WORK/d.out" 2>"$WORK/d.err"
+  code=$?
+  if [ "$code" -eq 1 ] && [ "$(wc -l <"$WORK/d.err")" -eq 1 ] && grep -qF "$lib" "$WORK/d.err" &&
+    [ ! -e "$WORK/d/closed_loop_nominal.csv" ]; then
+    pass "--plugin $lib -> exit 1: $(cat "$WORK/d.err")"
+  else
+    fail "--plugin $lib (exit $code)"; cat "$WORK/d.err"
   fi
 done
 
