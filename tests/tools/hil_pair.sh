@@ -3,13 +3,15 @@
 # (docs/hil.md). hodyn-fc runs in the background, hodyn-sim in the
 # foreground; both stop by themselves; their summary JSONs are checked.
 # Usage: hil_pair.sh <hodyn-fc> <hodyn-sim>
-#          <case: options|udp|pty|faults|realtime|robot_mismatch|
+#          <case: options|udp|pty|faults|realtime|robot_mismatch|bad_command|
 #                 octo_arm_udp|octo_arm_faults|cross_robot>
 # robot_mismatch: hodyn-sim claims another robot id (--robot-id-override, a
 # test hook); the HELLO handshake must refuse the run on both sides.
 # octo_arm_*: both tools with --robot octo_arm (skipped, exit 77, when the
 # tools are built without it). cross_robot: hodyn-sim --robot octo_arm
 # against hodyn-fc --robot aerial_manipulator: both refuse (exit 3).
+# bad_command: a relay (hil_command_mangler.py) between the two spoils one
+# COMMAND (a NaN, other counts); hodyn-sim must stop with the plant's status.
 # robot_udp ROBOT: a NAME-fc / NAME-sim pair of hodyn_add_robot() for the one
 # robot ROBOT (both list only it), lockstep over UDP, the udp case's bounds.
 set -uo pipefail
@@ -168,6 +170,38 @@ case "$CASE" in
     run_udp_pair --mode realtime -- --mode realtime --scenario nominal --duration 3 ;;
   robot_mismatch)
     run_udp_pair -- --scenario nominal --duration 2 --robot-id-override DEADBEEF ;;
+  bad_command)
+    # A COMMAND the link accepts but the plant cannot take (docs/robustness.md,
+    # "The plant"): a relay between the two spoils the 20th one. hodyn-sim
+    # stops the run with one line naming the status and exit 1; hodyn-fc
+    # hears the end of the run and exits 0.
+    failures=0
+    for spoil in nan:non-finite counts:'invalid argument'; do
+      read -r P1 P2 < <(free_ports)
+      read -r R1 R2 < <(free_ports)
+      "$PY" "$(dirname "$0")/hil_command_mangler.py" --fc-port "$P1" --sim-port "$P2" \
+        --fc-side "$R1" --sim-side "$R2" --after 20 --spoil "${spoil%%:*}" >"$WORK/relay.out" 2>&1 &
+      relay=$!
+      sleep 0.2
+      "$FC" --udp "$P1:127.0.0.1:$R1" --max-steps 20 --idle-timeout 5 >"$WORK/fc.out" 2>&1 &
+      FC_PID=$!
+      "$SIM" --udp "$P2:127.0.0.1:$R2" --scenario nominal --duration 0.1 >"$WORK/sim.out" 2>"$WORK/sim.err"
+      SIM_RC=$?
+      wait "$FC_PID"
+      FC_RC=$?
+      FC_PID=
+      wait "$relay"
+      relay_rc=$?
+      if [ "$SIM_RC" -eq 1 ] && [ "$relay_rc" -eq 0 ] && [ "$(wc -l <"$WORK/sim.err")" -eq 1 ] &&
+        grep -q "simulator error: ${spoil#*:}" "$WORK/sim.err" && [ "$FC_RC" -eq 0 ]; then
+        echo "ok   ${spoil%%:*}: $(cat "$WORK/relay.out"); $(cat "$WORK/sim.err"); hodyn-fc exit 0"
+      else
+        echo "FAIL ${spoil%%:*}: hodyn-sim exit $SIM_RC, hodyn-fc exit $FC_RC, relay exit $relay_rc"
+        cat "$WORK/relay.out" "$WORK/sim.err"; tail -n 5 "$WORK/sim.out" "$WORK/fc.out"
+        failures=$((failures + 1))
+      fi
+    done
+    exit "$failures" ;;
   robot_udp)
     for exe in "$FC" "$SIM"; do
       [ "$("$exe" --list-robots)" = "${ROBOT:?robot_udp needs the robot name}" ] ||
