@@ -3,7 +3,7 @@
 # (docs/hil.md). hodyn-fc runs in the background, hodyn-sim in the
 # foreground; both stop by themselves; their summary JSONs are checked.
 # Usage: hil_pair.sh <hodyn-fc> <hodyn-sim>
-#          <case: options|udp|pty|faults|realtime|robot_mismatch|bad_command|
+#          <case: options|udp|pty|faults|realtime|robot_mismatch|bad_command|key_one_side|
 #                 octo_arm_udp|octo_arm_faults|cross_robot>
 # robot_mismatch: hodyn-sim claims another robot id (--robot-id-override, a
 # test hook); the HELLO handshake must refuse the run on both sides.
@@ -12,6 +12,7 @@
 # against hodyn-fc --robot aerial_manipulator: both refuse (exit 3).
 # bad_command: a relay (hil_command_mangler.py) between the two spoils one
 # COMMAND (a NaN, other counts); hodyn-sim must stop with the plant's status.
+# key_one_side: a --key-file on one side only; the pair must never start.
 # robot_udp ROBOT: a NAME-fc / NAME-sim pair of hodyn_add_robot() for the one
 # robot ROBOT (both list only it), lockstep over UDP, the udp case's bounds.
 set -uo pipefail
@@ -198,6 +199,38 @@ case "$CASE" in
       else
         echo "FAIL ${spoil%%:*}: hodyn-sim exit $SIM_RC, hodyn-fc exit $FC_RC, relay exit $relay_rc"
         cat "$WORK/relay.out" "$WORK/sim.err"; tail -n 5 "$WORK/sim.out" "$WORK/fc.out"
+        failures=$((failures + 1))
+      fi
+    done
+    exit "$failures" ;;
+  key_one_side)
+    # A --key-file on one side only (docs/robustness.md; docs/hil.md): the
+    # pair never starts. hodyn-sim: "no HELLO answer …" and exit 1 (with the
+    # key, a hint to give the same --key-file); hodyn-fc hears nothing it
+    # accepts — every frame rejected as unsigned (key at hodyn-fc) or no key
+    # (key at hodyn-sim), no HELLO, no command sent — and exits 0 when idle.
+    failures=0
+    (umask 077 && head -c 32 /dev/urandom >"$WORK/link.key")
+    for side in fc:unsigned sim:no_key; do
+      fc_key=() sim_key=()
+      if [ "${side%%:*}" = fc ]; then fc_key=(--key-file "$WORK/link.key"); else sim_key=(--key-file "$WORK/link.key"); fi
+      rm -f "$FC_JSON"
+      run_udp_pair --idle-timeout 0.3 "${fc_key[@]}" -- --duration 0.5 --start-timeout 0.5 "${sim_key[@]}"
+      if [ "$SIM_RC" -eq 1 ] && grep -q "no HELLO answer from the controller" "$WORK/sim.out" &&
+        { [ "${side%%:*}" = fc ] || grep -qF "(is it given the same --key-file?)" "$WORK/sim.out"; } &&
+        [ "$FC_RC" -eq 0 ] && "$PY" - "$FC_JSON" "${side#*:}" <<'PYEOF'; then
+import json, sys
+fc = json.load(open(sys.argv[1]))
+reason = "rx_rejected_" + sys.argv[2]
+assert fc["rx_rejected_total"] > 0 and fc[reason] == fc["rx_rejected_total"], fc
+assert fc["rx_frames_ok"] == 0 and fc["hellos_received"] == 0 and fc["commands_sent"] == 0, fc
+assert fc["handshake"] == "waiting", fc["handshake"]
+print(f"{reason} {fc[reason]}", end="")
+PYEOF
+        echo " -> ok   key at ${side%%:*} only: $(grep "no HELLO" "$WORK/sim.out")"
+      else
+        echo "FAIL key at ${side%%:*} only: hodyn-sim exit $SIM_RC, hodyn-fc exit $FC_RC"
+        cat "$WORK/sim.out"; tail -n 5 "$WORK/fc.out"
         failures=$((failures + 1))
       fi
     done
