@@ -1,4 +1,5 @@
 # hodyn_urdf_generate(<target> URDF <file.urdf> NAME <ns> [ROOT <link>]
+#                     [FIXED_BASE]
 #                     [ROTORS <rotors.json> [ACTUATORS <actuators.json>]])
 #
 # Runs hodyn-urdf (docs/urdf.md) at build time and creates the INTERFACE
@@ -17,6 +18,13 @@
 # HODYN_URDF_PARAMETERS and, with ROTORS, HODYN_URDF_ROTOR_HEADER and
 # HODYN_URDF_ROBOT_HEADER (the generated files' paths).
 #
+# FIXED_BASE runs hodyn-urdf --fixed-base: the root link is welded to the
+# world at its URDF pose (a fixed-base arm), so the header's Tree has
+# JointKind::kFixedBase at body 0 and ν = q̇ (kNumDofs = kNumJoints); the
+# algorithms ignore the base fields of their inputs and base_wrench is the
+# wrench the mount exerts on the root (docs/urdf.md, "Fixed-base arms"). Not
+# with ROTORS (a flying robot's base floats; the tool refuses the pair).
+#
 # Which hodyn-urdf runs: the cache variable HODYN_URDF_EXECUTABLE if set (a
 # host build of the tool; required when cross-compiling, since the generator
 # runs on the build machine); otherwise the imported target hodyn::hodyn-urdf
@@ -30,7 +38,7 @@ set(HODYN_URDF_EXECUTABLE "" CACHE FILEPATH
   "hodyn-urdf run by hodyn_urdf_generate() (a host executable; needed when cross-compiling)")
 
 function(hodyn_urdf_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "URDF;NAME;ROOT;ROTORS;ACTUATORS" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "FIXED_BASE" "URDF;NAME;ROOT;ROTORS;ACTUATORS" "")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): unexpected arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -39,6 +47,10 @@ function(hodyn_urdf_generate target)
   endif()
   if(NOT arg_NAME MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): NAME '${arg_NAME}' is not a C++ identifier")
+  endif()
+  if(arg_FIXED_BASE AND (DEFINED arg_ROTORS OR "ROTORS" IN_LIST arg_KEYWORDS_MISSING_VALUES))
+    message(FATAL_ERROR "hodyn_urdf_generate(${target}): FIXED_BASE is for arms welded to the "
+      "world, not with ROTORS (a flying robot's base floats)")
   endif()
   get_filename_component(urdf "${arg_URDF}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   if(NOT EXISTS "${urdf}")
@@ -92,12 +104,18 @@ function(hodyn_urdf_generate target)
   if(arg_ROOT)
     set(root_args --root "${arg_ROOT}")
   endif()
+  if(arg_FIXED_BASE)
+    list(APPEND root_args --fixed-base)
+  endif()
   # One run writes every output, all or nothing (docs/urdf.md), so a rotor
   # file change regenerates the robot header too (with the same text).
   set(outputs "${header}" "${parameters}")
   set(rotor_args)
   set(rotor_dependency)
   set(comment "hodyn-urdf: ${arg_NAME}.hpp from ${arg_URDF}")
+  if(arg_FIXED_BASE)
+    string(APPEND comment " (fixed base)")
+  endif()
   if(arg_ROTORS)
     set(rotor_header "${out_dir}/${arg_NAME}_rotors.hpp")
     set(robot_header "${out_dir}/${arg_NAME}_robot.hpp")
