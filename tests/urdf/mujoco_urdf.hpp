@@ -1,7 +1,15 @@
 // MuJoCo reading a URDF by itself, for tests/urdf/test_mujoco_agreement.cpp:
-// the floating copy of a URDF and its loading with MuJoCo's compiler settings
-// pinned, the map between MuJoCo's and hodyn's generalized velocities, and the
-// completion of MuJoCo's principal axes of inertia.
+// the floating copy of a URDF (or, for a fixed-base arm, the URDF as it is:
+// MuJoCo welds a root link without a floating joint to its world body) and its
+// loading with MuJoCo's compiler settings pinned, the map between MuJoCo's and
+// hodyn's generalized velocities, and the completion of MuJoCo's principal
+// axes of inertia.
+//
+// Fixed base (JointKind::kFixedBase, ν = q̇): MuJoCo's dofs are the joints
+// only, so ν' = P q̇ (P the joint permutation, by name) and every conversion is
+// that permutation; the mount's wrench on the root is MuJoCo's cfrc_int of the
+// root body (mj_rnePostConstraint: the force its parent, the world, exerts on
+// it, (moment; force) in world axes about subtree_com of its tree's root).
 //
 // Velocity coordinates (the conversions every comparison goes through):
 //   hodyn   ν  = (V₁; q̇), V₁ = (ω; v) the spatial base twist in world axes, v the
@@ -63,22 +71,22 @@ inline std::string read_text_file(const std::string& path) {
   return in ? s.str() : std::string();
 }
 
-/// The URDF text with three additions before `</robot>` (MuJoCo's parser
-/// collects links and joints wherever they are):
-///  - MuJoCo's own URDF extension `<mujoco><compiler …/></mujoco>` pinning every
-///    compiler setting that could change masses or inertias: inertias only from
-///    <inertial> (inertiafromgeom="false"), no balancing, no lower bounds on
-///    mass or inertia, no rescaling of the total mass, visual geoms discarded;
-///    fusestatic as asked (true: MuJoCo lumps fixed links itself; false: they
-///    stay separate bodies welded to their parents, and MuJoCo's recursions
-///    carry them);
+/// The URDF text with MuJoCo's own URDF extension `<mujoco><compiler …/></mujoco>`
+/// added before `</robot>` (MuJoCo's parser collects links and joints wherever
+/// they are), pinning every compiler setting that could change masses or
+/// inertias: inertias only from <inertial> (inertiafromgeom="false"), no
+/// balancing, no lower bounds on mass or inertia, no rescaling of the total
+/// mass, visual geoms discarded; fusestatic as asked (true: MuJoCo lumps fixed
+/// links itself; false: they stay separate bodies welded to their parents, and
+/// MuJoCo's recursions carry them). With `floating` also
 ///  - a link named `world` (MuJoCo maps it to its world body, xml_urdf.cc);
 ///  - a `floating` joint from `world` to `root_link` at the identity, which
 ///    MuJoCo turns into a free joint, so the root link's frame is the free
 ///    body's frame and qpos[0..6] its pose.
-/// Returns "" when the text has no `</robot>`.
-inline std::string floating_urdf(const std::string& urdf, const std::string& root_link,
-                                 bool fuse_static) {
+/// Without it the root link has no joint and MuJoCo welds it to the world at
+/// the identity (a fixed-base arm). Returns "" when the text has no `</robot>`.
+inline std::string mujoco_urdf(const std::string& urdf, const std::string& root_link,
+                               bool fuse_static, bool floating) {
   const std::size_t end = urdf.rfind("</robot>");
   if (end == std::string::npos) return "";
   std::string block =
@@ -88,32 +96,41 @@ inline std::string floating_urdf(const std::string& urdf, const std::string& roo
       "              fusestatic=\"" +
       std::string(fuse_static ? "true" : "false") +
       "\"/>\n"
-      "  </mujoco>\n"
-      "  <link name=\"world\"/>\n"
-      "  <joint name=\"hodyn_floating_base\" type=\"floating\">\n"
-      "    <parent link=\"world\"/>\n"
-      "    <child link=\"" +
-      root_link +
-      "\"/>\n"
-      "  </joint>\n";
+      "  </mujoco>\n";
+  if (floating)
+    block +=
+        "  <link name=\"world\"/>\n"
+        "  <joint name=\"hodyn_floating_base\" type=\"floating\">\n"
+        "    <parent link=\"world\"/>\n"
+        "    <child link=\"" +
+        root_link +
+        "\"/>\n"
+        "  </joint>\n";
   return urdf.substr(0, end) + block + urdf.substr(end);
 }
 
-/// Writes the floating copy of `urdf_path` to `copy_path`, loads it with
-/// MuJoCo's URDF parser and switches off everything but rigid-body dynamics:
-/// contacts, every constraint (joint limits, the URDF's friction as
-/// frictionloss), passive forces (the URDF's damping) and actuation (some
-/// MuJoCo versions add a motor per URDF joint; 2.2.2 adds none). Gravity stays
-/// on. Null and `error` on failure.
-inline MujocoModelPtr load_floating_urdf(const std::string& urdf_path, const std::string& copy_path,
-                                         const std::string& root_link, bool fuse_static,
-                                         std::string& error) {
+/// The floating copy (mujoco_urdf with `floating`).
+inline std::string floating_urdf(const std::string& urdf, const std::string& root_link,
+                                 bool fuse_static) {
+  return mujoco_urdf(urdf, root_link, fuse_static, true);
+}
+
+/// Writes the copy of `urdf_path` (mujoco_urdf: floating, or as it is with
+/// the compiler settings pinned) to `copy_path`, loads it with MuJoCo's URDF
+/// parser and switches off everything but rigid-body dynamics: contacts, every
+/// constraint (joint limits, the URDF's friction as frictionloss), passive
+/// forces (the URDF's damping) and actuation (some MuJoCo versions add a motor
+/// per URDF joint; 2.2.2 adds none). Gravity stays on. Null and `error` on
+/// failure.
+inline MujocoModelPtr load_urdf_copy(const std::string& urdf_path, const std::string& copy_path,
+                                     const std::string& root_link, bool fuse_static, bool floating,
+                                     std::string& error) {
   const std::string text = read_text_file(urdf_path);
   if (text.empty()) {
     error = "cannot read " + urdf_path;
     return nullptr;
   }
-  const std::string copy = floating_urdf(text, root_link, fuse_static);
+  const std::string copy = mujoco_urdf(text, root_link, fuse_static, floating);
   if (copy.empty()) {
     error = "no </robot> in " + urdf_path;
     return nullptr;
@@ -136,6 +153,13 @@ inline MujocoModelPtr load_floating_urdf(const std::string& urdf_path, const std
   m->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_EQUALITY | mjDSBL_FRICTIONLOSS | mjDSBL_LIMIT |
                          mjDSBL_CONTACT | mjDSBL_PASSIVE | mjDSBL_ACTUATION;
   return m;
+}
+
+/// The floating copy, loaded (load_urdf_copy with `floating`).
+inline MujocoModelPtr load_floating_urdf(const std::string& urdf_path, const std::string& copy_path,
+                                         const std::string& root_link, bool fuse_static,
+                                         std::string& error) {
+  return load_urdf_copy(urdf_path, copy_path, root_link, fuse_static, true, error);
 }
 
 /// Where hodyn's coordinates sit in MuJoCo's: the free joint's qpos and dof
@@ -175,6 +199,49 @@ std::string match_coordinates(const mjModel* m, const std::string& root_link,
     return "MuJoCo has nq = " + std::to_string(m->nq) + ", nv = " + std::to_string(m->nv) +
            ", hodyn " + std::to_string(N) + " joints";
   return "";
+}
+
+/// The fixed-base counterpart of match_coordinates (free_qpos, free_dof stay
+/// −1): no free joint, nq = nv = N (MuJoCo welded the root, it added no dof),
+/// each hodyn joint the hinge or slide of its name, and `root_body` the MuJoCo
+/// body of `root_link` — a child of the world body without a joint — or −1
+/// when MuJoCo fused it into the world (fusestatic). "" on success.
+template <std::size_t N>
+std::string match_fixed_coordinates(const mjModel* m, const std::string& root_link,
+                                    const std::array<const char*, N>& hodyn_joint_names,
+                                    MujocoCoordinates& out, int& root_body) {
+  out = MujocoCoordinates{};
+  root_body = mj_name2id(m, mjOBJ_BODY, root_link.c_str());
+  for (int j = 0; j < m->njnt; ++j)
+    if (m->jnt_type[j] == mjJNT_FREE || m->jnt_type[j] == mjJNT_BALL)
+      return "MuJoCo has a free or ball joint";
+  if (m->nq != static_cast<int>(N) || m->nv != static_cast<int>(N))
+    return "MuJoCo has nq = " + std::to_string(m->nq) + ", nv = " + std::to_string(m->nv) +
+           ", hodyn " + std::to_string(N) + " joints (the root is not welded)";
+  if (root_body >= 0 && (m->body_parentid[root_body] != 0 || m->body_jntnum[root_body] != 0))
+    return "body " + root_link + " is not welded to the world body";
+  for (const char* name : hodyn_joint_names) {
+    const int j = mj_name2id(m, mjOBJ_JOINT, name);
+    if (j < 0) return std::string("MuJoCo has no joint ") + name;
+    if (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE)
+      return std::string("joint ") + name + " is neither hinge nor slide in MuJoCo";
+    out.joint_qpos.push_back(m->jnt_qposadr[j]);
+    out.joint_dof.push_back(m->jnt_dofadr[j]);
+  }
+  return "";
+}
+
+/// The mount's wrench on MuJoCo body `root_body` (a child of the world) after
+/// mj_rnePostConstraint, in hodyn's convention: (moment about the world origin;
+/// force), world axes. cfrc_int is (moment about c; force) with c =
+/// subtree_com of the body's tree root (here the body itself), so n_O = n_c + c × f.
+inline Eigen::Matrix<double, 6, 1> mujoco_mount_wrench(const mjModel* m, const mjData* d,
+                                                       int root_body) {
+  const Eigen::Map<const Eigen::Matrix<double, 6, 1>> w(d->cfrc_int + 6 * root_body);
+  const Eigen::Map<const Eigen::Vector3d> c(d->subtree_com + 3 * m->body_rootid[root_body]);
+  Eigen::Matrix<double, 6, 1> out;
+  out << w.head<3>() + c.cross(w.tail<3>()), w.tail<3>();
+  return out;
 }
 
 inline Eigen::Matrix3d skew3(const Eigen::Vector3d& a) {
