@@ -12,9 +12,12 @@
 //   BM_KinematicsStep            forward kinematics r = 0 + the Jacobians and
 //                                J_com above: what a task-space controller calls
 //   BM_ClosedFormDerivatives/<n> closed_form_derivatives: M̄^(0..n), C^(0..n),
-//                                h^(0..n), g^(0..n), n = 0..3 (dense; the issue's
-//                                M̄^(2) ≤ 2× M̄ target needs a recursion not written yet)
-//   BM_MassMatrixAlone           mass_matrix (composite rigid bodies), for the ratio
+//                                h^(0..n), g^(0..n), n = 0..3 (dense)
+//   BM_MassMatrixDerivatives/<n> forward_kinematics of order max(n − 1, 0) and
+//                                mass_matrix_derivatives: M̄^(0..n) by the
+//                                composite-rigid-body recursion, n = 0..3
+//                                                        [n = 2: ≤ 2× BM_MassMatrixAlone]
+//   BM_MassMatrixAlone           mass_matrix (composite rigid bodies, joint frames), for the ratio
 //
 // Inputs cycle through the pool of 64 random states of the inverse-dynamics
 // suite (bench_inverse_dynamics.hpp). Run through scripts/bench.sh.
@@ -24,6 +27,7 @@
 #include <hodyn/equations_of_motion.hpp>
 #include <hodyn/jacobians.hpp>
 #include <hodyn/kinematics.hpp>
+#include <hodyn/mass_matrix_derivatives.hpp>
 
 #include "bench_inverse_dynamics.hpp"
 
@@ -152,6 +156,30 @@ void BM_ClosedFormDerivatives(benchmark::State& st) {
   }
 }
 
+void BM_MassMatrixDerivatives(benchmark::State& st) {
+  auto& f = aerial_manipulator_fixture();
+  auto& w = workspace();
+  const int order = static_cast<int>(st.range(0));
+  const int kinematic_order = order > 0 ? order - 1 : 0;
+  static auto data = std::make_unique<hodyn::MassMatrixDerivativesData<Tree, kMaxOrder>>();
+  const auto call = [&](const hodyn::MotionDerivatives<Tree, kMaxOrder>& m) {
+    hodyn::Status s = hodyn::forward_kinematics(*f.model, *w.kinematics, m, kinematic_order);
+    if (s == hodyn::Status::kOk)
+      s = hodyn::mass_matrix_derivatives(*f.model, *w.kinematics, *data, order);
+    return s;
+  };
+  for (const auto& m : f.pool)
+    if (call(m) != hodyn::Status::kOk)
+      return st.SkipWithError("mass_matrix_derivatives failed on the pool");
+  std::size_t i = 0;
+  for (auto _ : st) {
+    const hodyn::Status s = call(f.pool[i]);
+    benchmark::DoNotOptimize(s);
+    benchmark::ClobberMemory();
+    i = (i + 1) % f.pool.size();
+  }
+}
+
 void BM_MassMatrixAlone(benchmark::State& st) {
   auto& f = aerial_manipulator_fixture();
   static auto data = std::make_unique<hodyn::EquationsOfMotionData<Tree>>();
@@ -176,4 +204,5 @@ BENCHMARK(hodyn_bench::BM_JacobiansAndComJacobian)->Unit(benchmark::kNanosecond)
 BENCHMARK(hodyn_bench::BM_CentroidalMomentum)->Unit(benchmark::kNanosecond);
 BENCHMARK(hodyn_bench::BM_KinematicsStep)->Unit(benchmark::kNanosecond);
 BENCHMARK(hodyn_bench::BM_ClosedFormDerivatives)->DenseRange(0, 3)->Unit(benchmark::kNanosecond);
+BENCHMARK(hodyn_bench::BM_MassMatrixDerivatives)->DenseRange(0, 3)->Unit(benchmark::kNanosecond);
 BENCHMARK(hodyn_bench::BM_MassMatrixAlone)->Unit(benchmark::kNanosecond);

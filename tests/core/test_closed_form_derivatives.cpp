@@ -5,11 +5,15 @@
 //   (b) the core's order-0 closed forms (equations_of_motion) run in
 //       Taylor<double, 6> arithmetic along the same motion: coefficient n times
 //       n! of M̄(t), C(t), g(t) is M̄^(n), C^(n), g^(n), each matrix on its own;
-//   (c) equations_of_motion's own first derivatives (n = 1).
+//   (c) equations_of_motion's own first derivatives (n = 1);
+// and the composite-rigid-body recursion of M̄^(n) (mass_matrix_derivatives.hpp)
+// against the dense M̄^(n) checked by (a)-(c), n = 0..5.
 // Models: the aerial manipulator and the random 9-body OracleTree; stress states.
 #include <hodyn/closed_form_derivatives.hpp>
 #include <hodyn/hodyn.hpp>
+#include <hodyn/mass_matrix_derivatives.hpp>
 
+#include "support/heap_counter.hpp"
 #include "support/oracle_models.hpp"
 #include "support/reference_dynamics.hpp"
 
@@ -55,6 +59,27 @@ void check_closed_forms(const hodyn::Model<Tree, double>& model, unsigned seed) 
     EXPECT_LE(rel_err(sum, tau_bar), 1e-11) << "order " << n << " seed " << seed;
   }
 
+  // The recursion of M̄^(n) on the kinematics of order kR − 1 (S^(0..kR)).
+  auto kin = std::make_unique<hodyn::KinematicsData<Tree, kR, double>>();
+  ASSERT_EQ(hodyn::forward_kinematics(model, *kin, *motion, kR - 1), hodyn::Status::kOk);
+  auto mm = std::make_unique<hodyn::MassMatrixDerivativesData<Tree, kR, double>>();
+  {
+    hodyn::test::HeapProbe probe;
+    ASSERT_EQ(hodyn::mass_matrix_derivatives(model, *kin, *mm, kR), hodyn::Status::kOk);
+    EXPECT_EQ(probe.count(), 0);
+  }
+  for (int n = 0; n <= kR; ++n) {
+    const auto N = static_cast<std::size_t>(n);
+    EXPECT_LE(rel_err(mm->mass_matrix[N], data->mass_matrix[N]), 1e-12)
+        << "recursive M̄^(" << n << ") seed " << seed;
+  }
+  EXPECT_EQ(hodyn::mass_matrix_derivatives(model, *kin, *mm, kR + 1),
+            hodyn::Status::kOrderOutOfRange);
+  ASSERT_EQ(hodyn::forward_kinematics(model, *kin, *motion, 1), hodyn::Status::kOk);
+  EXPECT_EQ(hodyn::mass_matrix_derivatives(model, *kin, *mm, 3), hodyn::Status::kOrderOutOfRange);
+  EXPECT_TRUE(mm->mass_matrix[0].isZero());
+  EXPECT_EQ(mm->order, -1);
+
   // (b) each matrix against the order-0 closed forms in series arithmetic
   const ref::Mat4<S6> c1 = hodyn::test::base_pose_series<S6>(st.C1, st.V1);
   const std::vector<S6> q = hodyn::test::joint_series<S6, double>(st.q);
@@ -71,8 +96,7 @@ void check_closed_forms(const hodyn::Model<Tree, double>& model, unsigned seed) 
   }
   const hodyn::Model<Tree, S6> model_series = model.template cast<S6>();
   auto eom = std::make_unique<hodyn::EquationsOfMotionData<Tree, S6>>();
-  ASSERT_EQ(hodyn::equations_of_motion(model_series, *eom, series, false),
-            hodyn::Status::kOk);
+  ASSERT_EQ(hodyn::equations_of_motion(model_series, *eom, series, false), hodyn::Status::kOk);
   for (int n = 0; n <= kR; ++n) {  // exact through t^5: q̇(t) is q(t) differentiated once
     const auto N = static_cast<std::size_t>(n);
     EXPECT_LE(rel_err(data->mass_matrix[N], ref::derivative_values(eom->result.mass_matrix, n)),
