@@ -413,7 +413,8 @@ FixedAgreement compare_fixed(const mjModel* mj, const MujocoCoordinates& c, int 
     for (auto& v : m.base_twist) v = rng.vec6();
     for (auto& q : m.q)
       for (int i = 0; i < kJoints; ++i) q(i) = rng.normal();
-    const Eigen::VectorXd qpos = to_mujoco_dofs(c, m.q[0]);  // hinges and slides: qpos ≡ dofs
+    Eigen::VectorXd qpos = Eigen::VectorXd::Zero(mj->nq);  // each joint's angle at its address
+    for (int i = 0; i < kJoints; ++i) qpos(c.joint_qpos[static_cast<std::size_t>(i)]) = m.q[0](i);
     const Eigen::VectorXd qvel = to_mujoco_dofs(c, m.q[1]);
 
     // Inverse dynamics: τ against qfrc_inverse; the mount's wrench against cfrc_int.
