@@ -15,6 +15,7 @@
 // given a random base pose and random base twists, which must change nothing.
 #include <hodyn/closed_form_derivatives.hpp>
 #include <hodyn/hodyn.hpp>
+#include <hodyn/mass_matrix_derivatives.hpp>
 
 #include "support/heap_counter.hpp"
 #include "support/oracle_models.hpp"
@@ -227,6 +228,14 @@ TEST(FixedBase, MassMatrixAndClosedFormsAreTheJointBlockOfTheHeldFloatingTree) {
                                               motion->q[static_cast<std::size_t>(n - i + 2)]);
     EXPECT_LE(rel_err(tau, id->joint_torque[static_cast<std::size_t>(n)]), 1e-11) << "order " << n;
   }
+  // The composite-rigid-body recursion of M̄^(n) on the same kinematics: n × n.
+  auto mmd = std::make_unique<hodyn::MassMatrixDerivativesData<FixedTree, 3, double>>();
+  ASSERT_EQ(hodyn::mass_matrix_derivatives(f.fixed, cf->kinematics, *mmd, 3), Status::kOk);
+  for (int n = 0; n <= 3; ++n)
+    EXPECT_LE(rel_err(mmd->mass_matrix[static_cast<std::size_t>(n)],
+                      cf->mass_matrix[static_cast<std::size_t>(n)]),
+              1e-12)
+        << "recursive M̄^(" << n << ")";
 }
 
 TEST(FixedBase, KinematicsAndJacobiansOfTheFixedTree) {
