@@ -108,6 +108,15 @@ case "$CASE" in
     check_bad "$SIM" --baud 0
     check_bad "$FC" --fifo 100
     check_bad "$SIM" --cpu -1
+    # Whole numbers within their integer's range (docs/robustness.md, gap 3):
+    # a fraction or a value beyond the range is refused, not truncated.
+    check_bad "$FC" --watchdog-periods 0.5
+    check_bad "$FC" --max-steps 1e30
+    check_bad "$FC" --cpu 1e20
+    check_bad "$FC" --fifo 0
+    check_bad "$FC" --baud 9600.7
+    check_bad "$SIM" --seed 1e30
+    check_bad "$SIM" --seed 1.5
     check_bad "$SIM" --plant-rate 1500
     check_bad "$SIM" --duration nan
     check_bad "$SIM" --settle -1

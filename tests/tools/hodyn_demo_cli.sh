@@ -104,7 +104,8 @@ fi
 
 # ---- bad arguments: one-line error, exit code 2 ----
 for args in "--robot bogus" "--scenario bogus" "--rate 100" "--plant-rate 8500" "--plant-rate 2000" "--duration -1" "--frobnicate" \
-  "--duration nan" "--duration inf" "--seed 0" "--rate abc" "--rate 5000" "--plant-rate 1e3x"; do
+  "--duration nan" "--duration inf" "--seed 0" "--rate abc" "--rate 5000" "--plant-rate 1e3x" \
+  "--seed 1e30" "--seed 1.5"; do
   # shellcheck disable=SC2086
   "$DEMO" $args --no-plots --out "$WORK/c" >"$WORK/c.out" 2>"$WORK/c.err"
   code=$?
@@ -135,6 +136,20 @@ for lib in "$WORK/no_such_plugin.so" /bin/sh; do
     fail "--plugin $lib (exit $code)"; cat "$WORK/d.err"
   fi
 done
+
+# An --out directory and a plot interpreter whose names hold a quote and shell
+# syntax are names, never commands (docs/robustness.md): nothing is injected,
+# the directory is created as named, the CSV lands in it.
+inj="$WORK/inj'; touch '$WORK/MARK_INJECTED'; echo '"
+HODYN_PYTHON="/nonexistent'; touch '$WORK/MARK_INJECTED_PY" \
+  "$DEMO" --scenario nominal --duration 1 --out "$inj" >"$WORK/e.out" 2>"$WORK/e.err"
+code=$?
+if [ ! -e "$WORK/MARK_INJECTED" ] && [ ! -e "$WORK/MARK_INJECTED_PY" ] &&
+  [ -f "$inj/closed_loop_nominal.csv" ] && [ "$code" -eq 0 ]; then
+  pass "--out and HODYN_PYTHON with shell syntax are names, not commands"
+else
+  fail "shell syntax in --out / HODYN_PYTHON (exit $code)"; ls "$WORK"; cat "$WORK/e.err"
+fi
 
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

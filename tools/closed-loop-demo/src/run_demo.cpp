@@ -83,6 +83,12 @@ int parse_args(const DemoProgram& program, int argc, char** argv, DemoArgs& a) {
         std::cerr << tool << ": " << opt << " needs a positive number, got '" << s << "'\n";
         return 2;
       }
+      // A seed is a whole number within 2^53 (exact in a double; beyond the
+      // integer's range the conversion would be undefined behaviour).
+      if (opt == "--seed" && !(v <= 9007199254740992.0 && v == std::floor(v))) {
+        std::cerr << tool << ": --seed needs a whole number 1..2^53, got '" << s << "'\n";
+        return 2;
+      }
       if (opt == "--duration") a.duration = v;
       if (opt == "--rate") a.control_rate_hz = v;
       if (opt == "--plant-rate") a.plant_rate_hz = v;

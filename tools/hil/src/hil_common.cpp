@@ -66,7 +66,7 @@ int parse_link_option(const char* tool, const std::string& opt, const char* valu
     link.serial_path = value;
   } else if (opt == "--baud") {
     double v = 0.0;
-    if (!parse_number(value, v) || v <= 0.0 ||
+    if (!parse_number(value, v) || !whole_number_in(v, 1.0, 4.0e9) ||
         !posix::SerialTransport::is_supported_baud(static_cast<std::uint32_t>(v))) {
       std::cerr << tool << ": unsupported --baud '" << value << "'\n";
       return -1;
@@ -113,8 +113,11 @@ int parse_realtime_option(const char* tool, const std::string& opt, const char* 
   }
   if (opt != "--fifo" && opt != "--cpu") return 0;
   double v = 0.0;
-  if (!has_value || !parse_number(value, v) || v < 0.0 || (opt == "--fifo" && v > 99.0)) {
-    std::cerr << tool << ": " << opt << " needs a number (--fifo 1..99, --cpu >= 0)\n";
+  const bool ok =
+      has_value && parse_number(value, v) &&
+      (opt == "--fifo" ? whole_number_in(v, 1.0, 99.0) : whole_number_in(v, 0.0, 4095.0));
+  if (!ok) {
+    std::cerr << tool << ": " << opt << " needs a whole number (--fifo 1..99, --cpu 0..4095)\n";
     return -1;
   }
   if (opt == "--fifo") rt.fifo_priority = static_cast<int>(v);
@@ -132,7 +135,10 @@ bool LinkEndpoint::open(const char* tool, const LinkOptions& o) {
     const char* bind = o.bind_address.empty() ? nullptr : o.bind_address.c_str();
     if (udp_.open(o.local_port, o.remote_host.c_str(), o.remote_port, bind) != Status::kOk) {
       std::cerr << tool << ": cannot open UDP port " << o.local_port << " -> " << o.remote_host
-                << ":" << o.remote_port << " (" << std::strerror(udp_.last_errno()) << ")\n";
+                << ":" << o.remote_port << " ("
+                << (udp_.last_errno() != 0 ? std::strerror(udp_.last_errno())
+                                           : "the host does not resolve to an IPv4 address")
+                << ")\n";
       return false;
     }
     transport_ = &udp_;

@@ -14,9 +14,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <system_error>
 #include <type_traits>
 #include <vector>
 
@@ -30,6 +32,14 @@
 
 namespace hodyn {
 namespace demo {
+
+/// `s` as one single-quoted shell word: a ' inside becomes '\'' (so a directory
+/// or interpreter name can hold any character without being run as a command).
+inline std::string shell_quoted(const std::string& s) {
+  std::string q = "'";
+  for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
 
 inline void write_csv(const std::string& path, const std::vector<hodyn::closed_loop::Sample>& rows,
                       int num_joints, int num_rotors) {
@@ -137,10 +147,13 @@ int fly(const DemoArgs& args) {
     std::printf("Joint errors: revolute joints in deg, prismatic joints in mm.\n");
   }
 
-  std::string mkdir = "mkdir -p '" + args.out_dir + "'";
-  if (std::system(mkdir.c_str()) != 0) {
-    std::cerr << args.tool << ": cannot create " << args.out_dir << "\n";
-    return 1;
+  {
+    std::error_code error;  // no shell: the directory name is the user's, not a command
+    std::filesystem::create_directories(args.out_dir, error);
+    if (error || !std::filesystem::is_directory(args.out_dir)) {
+      std::cerr << args.tool << ": cannot create " << args.out_dir << "\n";
+      return 1;
+    }
   }
   // The 12-DoF robot's files keep their names; another robot's carry its name.
   const std::string prefix = kTable3 ? "" : std::string(Robot::kName) + "_";
@@ -174,8 +187,10 @@ int fly(const DemoArgs& args) {
     if (args.plots) {
       const char* env = std::getenv("HODYN_PYTHON");
       const std::string python = env != nullptr ? env : args.python;
-      const std::string cmd = "'" + python + "' '" + args.plot_script + "' '" + csv + "' '" +
-                              args.out_dir + "' " + label + extra;
+      // Every user-given string single-quoted (a ' inside becomes '\'') for the shell.
+      const std::string cmd = shell_quoted(python) + " " + shell_quoted(args.plot_script) + " " +
+                              shell_quoted(csv) + " " + shell_quoted(args.out_dir) + " " +
+                              shell_quoted(label) + extra;
       if (std::system(cmd.c_str()) != 0) {
         plots_failed = true;
         std::cerr << args.tool

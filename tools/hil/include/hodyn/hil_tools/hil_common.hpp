@@ -25,6 +25,12 @@ namespace hodyn {
 namespace hil_tools {
 
 bool parse_number(const char* s, double& v);
+/// True when v is a whole number within lo..hi: what a count, a seed or a CPU
+/// index must be before it is converted to an integer (a fraction would be
+/// truncated, and a value beyond the integer's range is undefined behaviour).
+inline bool whole_number_in(double v, double lo, double hi) {
+  return v >= lo && v <= hi && v == static_cast<double>(static_cast<long long>(v));
+}
 /// "A:B" into two numbers.
 bool parse_pair(const char* s, double& a, double& b);
 

@@ -165,6 +165,14 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
         std::cerr << tool << ": " << opt << " needs a positive number, got '" << value << "'\n";
         return 2;
       }
+      // Counts: whole numbers within their integer's range (2^53: exact in a double).
+      if ((opt == "--watchdog-periods" && !tools::whole_number_in(v, 1.0, 1e6)) ||
+          (opt == "--max-steps" && !tools::whole_number_in(v, 1.0, 9007199254740992.0))) {
+        std::cerr << tool << ": " << opt << " needs a whole number "
+                  << (opt == "--max-steps" ? "1..2^53" : "1..1000000") << ", got '" << value
+                  << "'\n";
+        return 2;
+      }
       if (opt == "--rate") a.rate = v;
       if (opt == "--watchdog-periods") a.watchdog_periods = static_cast<std::uint32_t>(v);
       if (opt == "--idle-timeout") a.idle_timeout = v;

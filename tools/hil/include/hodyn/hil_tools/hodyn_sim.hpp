@@ -213,6 +213,8 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
     } else if (opt == "--duration" || opt == "--rate" || opt == "--plant-rate" || opt == "--seed" ||
                opt == "--command-timeout-ms" || opt == "--start-timeout") {
       if (!tools::parse_number(value, v) || v <= 0.0) return bad("a positive number");
+      if (opt == "--seed" && !tools::whole_number_in(v, 1.0, 9007199254740992.0))
+        return bad("a whole number 1..2^53");
       if (opt == "--duration") a.duration = v;
       if (opt == "--rate") a.rate = v;
       if (opt == "--plant-rate") a.plant_rate = v;
