@@ -137,8 +137,18 @@ case "$CASE" in
         echo "FAIL $(basename "$exe") $* (exit $rc)"; cat "$WORK/b.err"; failures=$((failures + 1))
       fi
     }
-    check_fails_to_start "give exactly one of --udp, --serial, --serial-pty" "$FC"
-    check_fails_to_start "give exactly one of --udp, --serial, --serial-pty" "$SIM" --udp 1:127.0.0.1:2 --serial-pty
+    # No link or two links: a usage error, exit 2 (docs/robustness.md).
+    for args in "$FC" "$SIM --udp 1:127.0.0.1:2 --serial-pty"; do
+      # shellcheck disable=SC2086
+      $args >"$WORK/b.out" 2>"$WORK/b.err"
+      rc=$?
+      if [ "$rc" -eq 2 ] && [ "$(wc -l <"$WORK/b.err")" -eq 1 ] &&
+        grep -qF -- "give exactly one of --udp, --serial, --serial-pty" "$WORK/b.err"; then
+        echo "ok   $(basename "${args%% *}") link choice: $(cat "$WORK/b.err")"
+      else
+        echo "FAIL link choice: $args (exit $rc)"; cat "$WORK/b.err"; failures=$((failures + 1))
+      fi
+    done
     check_fails_to_start "cannot open $WORK/no_such_tty" "$FC" --serial "$WORK/no_such_tty"
     check_fails_to_start "cannot load $WORK/no_such.so" "$FC" --udp 0:127.0.0.1:9 --plugin "$WORK/no_such.so"
     # --list-robots: only robot names, one a line, the default first; each

@@ -125,12 +125,15 @@ int parse_realtime_option(const char* tool, const std::string& opt, const char* 
   return 1;
 }
 
-bool LinkEndpoint::open(const char* tool, const LinkOptions& o) {
+bool link_choice_ok(const char* tool, const LinkOptions& o) {
   const int choices = (o.udp ? 1 : 0) + (o.serial_path.empty() ? 0 : 1) + (o.serial_pty ? 1 : 0);
-  if (choices != 1) {
-    std::cerr << tool << ": give exactly one of --udp, --serial, --serial-pty\n";
-    return false;
-  }
+  if (choices == 1) return true;
+  std::cerr << tool << ": give exactly one of --udp, --serial, --serial-pty\n";
+  return false;
+}
+
+bool LinkEndpoint::open(const char* tool, const LinkOptions& o) {
+  if (!link_choice_ok(tool, o)) return false;
   if (o.udp) {
     const char* bind = o.bind_address.empty() ? nullptr : o.bind_address.c_str();
     if (udp_.open(o.local_port, o.remote_host.c_str(), o.remote_port, bind) != Status::kOk) {

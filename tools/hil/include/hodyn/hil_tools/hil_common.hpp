@@ -47,6 +47,10 @@ struct LinkOptions {
   std::string pty_path_file;  ///< where the slave path is written
 };
 
+/// Exactly one of --udp, --serial, --serial-pty: else one line on stderr and
+/// false (the parsers then exit 2, a usage error).
+bool link_choice_ok(const char* tool, const LinkOptions& o);
+
 /// Handles --udp, --bind, --key-file, --serial, --baud, --serial-pty,
 /// --pty-path-file. Returns
 /// 1 when `opt` was one of them (consuming its value), 0 when not, -1 on a

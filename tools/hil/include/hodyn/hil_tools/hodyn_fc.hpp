@@ -186,6 +186,7 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
     std::cerr << tool << ": --rate must be within 100..10000 Hz\n";
     return 2;
   }
+  if (!tools::link_choice_ok(tool, a.link)) return 2;
   return -1;
 }
 
