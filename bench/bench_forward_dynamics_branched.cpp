@@ -80,23 +80,12 @@ void BM_ForwardDynamicsBranched(benchmark::State& state) {
 }  // namespace
 }  // namespace hodyn_bench
 
+using hodyn_bench::BM_ForwardDynamicsBranched;
 using hodyn_bench::configure;
 using hodyn_bench::kMaxOrder;
-BENCHMARK_TEMPLATE(hodyn_bench::BM_ForwardDynamicsBranched, 1)
-    ->DenseRange(0, kMaxOrder)
-    ->Apply(configure);
-BENCHMARK_TEMPLATE(hodyn_bench::BM_ForwardDynamicsBranched, 4)
-    ->DenseRange(0, kMaxOrder)
-    ->Apply(configure);
-BENCHMARK_TEMPLATE(hodyn_bench::BM_ForwardDynamicsBranched, 20)
-    ->DenseRange(0, kMaxOrder)
-    ->Apply(configure);
-BENCHMARK_TEMPLATE(hodyn_bench::BM_ForwardDynamicsBranched, 50)
-    ->DenseRange(0, kMaxOrder)
-    ->Apply(configure);
-BENCHMARK_TEMPLATE(hodyn_bench::BM_ForwardDynamicsBranched, 100)
-    ->DenseRange(0, kMaxOrder)
-    ->Apply(configure);
-BENCHMARK_TEMPLATE(hodyn_bench::BM_ForwardDynamicsBranched, 200)
-    ->DenseRange(0, kMaxOrder)
-    ->Apply(configure);
+BENCHMARK_TEMPLATE(BM_ForwardDynamicsBranched, 1)->DenseRange(0, kMaxOrder)->Apply(configure);
+BENCHMARK_TEMPLATE(BM_ForwardDynamicsBranched, 4)->DenseRange(0, kMaxOrder)->Apply(configure);
+BENCHMARK_TEMPLATE(BM_ForwardDynamicsBranched, 20)->DenseRange(0, kMaxOrder)->Apply(configure);
+BENCHMARK_TEMPLATE(BM_ForwardDynamicsBranched, 50)->DenseRange(0, kMaxOrder)->Apply(configure);
+BENCHMARK_TEMPLATE(BM_ForwardDynamicsBranched, 100)->DenseRange(0, kMaxOrder)->Apply(configure);
+BENCHMARK_TEMPLATE(BM_ForwardDynamicsBranched, 200)->DenseRange(0, kMaxOrder)->Apply(configure);
