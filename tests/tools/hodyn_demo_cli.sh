@@ -151,5 +151,18 @@ else
   fail "shell syntax in --out / HODYN_PYTHON (exit $code)"; ls "$WORK"; cat "$WORK/e.err"
 fi
 
+# A summary that cannot be written is a failure (exit 1, one line naming it),
+# and no half-written file or temporary is left behind.
+"$DEMO" --scenario nominal --duration 1 --no-plots --out "$WORK/f" \
+  --summary-json "$WORK/missing/s.json" >"$WORK/f.out" 2>"$WORK/f.err"
+code=$?
+if [ "$code" -eq 1 ] && [ "$(wc -l <"$WORK/f.err")" -eq 1 ] &&
+  grep -qF "cannot write $WORK/missing/s.json" "$WORK/f.err" && [ ! -e "$WORK/missing" ] &&
+  [ -f "$WORK/f/closed_loop_nominal.csv" ] && [ ! -e "$WORK/f/closed_loop_nominal.csv.tmp" ]; then
+  pass "unwritable --summary-json -> exit 1: $(cat "$WORK/f.err")"
+else
+  fail "unwritable --summary-json (exit $code)"; cat "$WORK/f.err"
+fi
+
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -246,9 +246,18 @@ std::string JsonObject::text() const {
 }
 
 bool JsonObject::write(const std::string& path) const {
-  std::ofstream f(path);
-  f << text();
-  return static_cast<bool>(f);
+  // All or nothing: PATH.tmp, then renamed over PATH (a reader never sees half a file).
+  const std::string tmp = path + ".tmp";
+  bool ok = false;
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text();
+    f.close();
+    ok = static_cast<bool>(f);
+  }
+  ok = ok && std::rename(tmp.c_str(), path.c_str()) == 0;
+  if (!ok) std::remove(tmp.c_str());
+  return ok;
 }
 
 RecordFile::~RecordFile() {

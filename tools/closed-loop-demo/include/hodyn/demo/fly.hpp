@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <type_traits>
@@ -41,9 +42,24 @@ inline std::string shell_quoted(const std::string& s) {
   return q + "'";
 }
 
-inline void write_csv(const std::string& path, const std::vector<hodyn::closed_loop::Sample>& rows,
+/// Writes `text` to PATH.tmp and renames it over `path`: all or nothing.
+inline bool write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  bool ok = false;
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << text;
+    f.close();
+    ok = static_cast<bool>(f);
+  }
+  ok = ok && std::rename(tmp.c_str(), path.c_str()) == 0;
+  if (!ok) std::remove(tmp.c_str());
+  return ok;
+}
+
+inline bool write_csv(const std::string& path, const std::vector<hodyn::closed_loop::Sample>& rows,
                       int num_joints, int num_rotors) {
-  std::ofstream f(path);
+  std::ostringstream f;
   f << "t,x,y,z,x_ref,y_ref,z_ref,att_err_x,att_err_y,att_err_z,yaw,yaw_ref";
   for (int j = 1; j <= num_joints; ++j) f << ",q" << j;
   for (int j = 1; j <= num_joints; ++j) f << ",q" << j << "_ref";
@@ -67,17 +83,19 @@ inline void write_csv(const std::string& path, const std::vector<hodyn::closed_l
     for (std::size_t j = 0; j < nj; ++j) f << ',' << r.motor_torque[j];
     f << ',' << r.status << ',' << r.mode << '\n';
   }
+  return write_file_atomically(path, f.str());
 }
 
-inline void write_json(const std::string& path, const char* robot,
+inline bool write_json(const std::string& path, const char* robot,
                        const std::vector<hodyn::closed_loop::RunSummary>& all) {
-  std::ofstream f(path);
+  std::ostringstream f;
   f << "{\n  \"robot\": \"" << robot << "\",\n  \"scenarios\": [\n";
   for (std::size_t i = 0; i < all.size(); ++i)
     f << "    {\n"
       << hodyn::closed_loop::run_summary_json_members(all[i], "      ") << "\n"
       << "    }" << (i + 1 < all.size() ? "," : "") << "\n";
   f << "  ]\n}\n";
+  return write_file_atomically(path, f.str());
 }
 
 /// The plot script's extra arguments for robot `Robot`: rotor speed limits,
@@ -183,7 +201,10 @@ int fly(const DemoArgs& args) {
     summaries.push_back(summary);
     const std::string label = prefix + scenario_name(scenario);
     const std::string csv = args.out_dir + "/closed_loop_" + label + ".csv";
-    write_csv(csv, samples, nj, Robot::kNumRotors);
+    if (!write_csv(csv, samples, nj, Robot::kNumRotors)) {
+      std::cerr << args.tool << ": cannot write " << csv << "\n";
+      return 1;
+    }
     if (args.plots) {
       const char* env = std::getenv("HODYN_PYTHON");
       const std::string python = env != nullptr ? env : args.python;
@@ -199,7 +220,10 @@ int fly(const DemoArgs& args) {
       }
     }
   }
-  if (!args.summary_json.empty()) write_json(args.summary_json, Robot::kName, summaries);
+  if (!args.summary_json.empty() && !write_json(args.summary_json, Robot::kName, summaries)) {
+    std::cerr << args.tool << ": cannot write " << args.summary_json << "\n";
+    return 1;
+  }
   std::printf("\nCSV logs%s in %s/\n", args.plots && !plots_failed ? " and PNG plots" : "",
               args.out_dir.c_str());
   return all_stable ? 0 : 3;

@@ -249,7 +249,8 @@ class ControllerHost final : public link::UpdateObserver {
   bool link_failed() const { return core_.link_failed(); }
 
   void print(std::FILE* out) const;
-  void write_json(const char* tool, const std::string& path, const std::string& mode,
+  /// False (and one line on stderr) when the file cannot be written.
+  bool write_json(const char* tool, const std::string& path, const std::string& mode,
                   const posix::PeriodicLoop* loop) const;
 
   void command_sent(const hodyn_command& command, std::uint32_t answered,
@@ -311,7 +312,7 @@ inline void ControllerHost::print(std::FILE* out) const {
                hodyn::closed_loop::percentile(step_times_, 0.99) * 1e6);
 }
 
-inline void ControllerHost::write_json(const char* tool, const std::string& path,
+inline bool ControllerHost::write_json(const char* tool, const std::string& path,
                                        const std::string& mode,
                                        const posix::PeriodicLoop* loop) const {
   tools::JsonObject j;
@@ -362,7 +363,9 @@ inline void ControllerHost::write_json(const char* tool, const std::string& path
     j.number("loop_period_max_s", static_cast<double>(st.period.max()) * 1e-9);
     j.number("loop_wake_latency_p99_s", static_cast<double>(st.wake_latency.p99()) * 1e-9);
   }
-  if (!j.write(path)) std::cerr << tool << ": cannot write " << path << "\n";
+  if (j.write(path)) return true;
+  std::cerr << tool << ": cannot write " << path << "\n";
+  return false;
 }
 
 /// The whole program for one robot, `robot`: `builtin` is the statically
@@ -479,9 +482,10 @@ inline int run(const char* tool, const plugin::RobotIdentity& robot_of_tool,
   const bool recorded = record.close(tool);
   host.print(stdout);
   if (args.realtime) loop.print_summary(stdout);
-  if (!args.summary_json.empty())
-    host.write_json(tool, args.summary_json, args.realtime ? "realtime" : "lockstep",
-                    args.realtime ? &loop : nullptr);
+  const bool summarized =
+      args.summary_json.empty() ||
+      host.write_json(tool, args.summary_json, args.realtime ? "realtime" : "lockstep",
+                      args.realtime ? &loop : nullptr);
   const bool mismatch = host.handshake() == link::HandshakeState::kRobotMismatch;
   if (mismatch) {
     const hodyn::plugin::RobotIdentity peer = host.peer_robot();
@@ -497,7 +501,7 @@ inline int run(const char* tool, const plugin::RobotIdentity& robot_of_tool,
   host.close();
   if (library != nullptr) dlclose(library);
   if (mismatch) return kExitRobotMismatch;
-  return recorded ? 0 : 1;
+  return recorded && summarized ? 0 : 1;
 }
 
 }  // namespace fc_program

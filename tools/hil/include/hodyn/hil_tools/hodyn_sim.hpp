@@ -815,7 +815,8 @@ int run(const char* tool, int argc, char** argv) {
       j.string("link", endpoint.description());
       j.integer("periods", 0);
       host.add_json(j);
-      if (!j.write(args.summary_json)) std::cerr << tool << ": cannot write the summary\n";
+      if (!j.write(args.summary_json))
+        std::cerr << tool << ": cannot write " << args.summary_json << "\n";
     }
     return kExitRobotMismatch;
   }
@@ -894,7 +895,10 @@ int run(const char* tool, int argc, char** argv) {
       j.number("loop_period_max_s", static_cast<double>(st.period.max()) * 1e-9);
       j.number("loop_wake_latency_p99_s", static_cast<double>(st.wake_latency.p99()) * 1e-9);
     }
-    if (!j.write(args.summary_json)) std::cerr << tool << ": cannot write the summary\n";
+    if (!j.write(args.summary_json)) {
+      std::cerr << tool << ": cannot write " << args.summary_json << "\n";
+      return 1;
+    }
   }
   return 0;
 }
