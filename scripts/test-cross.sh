@@ -17,6 +17,11 @@
 #            control law, float and double, and of the wire format), built
 #            with HODYN_TEST_LABELS and without the tools, so nothing else
 #            is compiled
+# and neither builds the tools (none of those tests runs one), and both
+# compile at -O2 without -g (debug info: 35-40 % of the compile time of the
+# heavy files, objects ~100x larger; HODYN_TEST_DEBUG_INFO=ON keeps the
+# preset's -O2 -g).
+# Times and what runs where: docs/cross-linux.md, "CI time".
 # e.g. scripts/test-cross.sh armhf -L hil
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -33,7 +38,7 @@ case "$target" in
   armhf) arches=(armhf) ;;
   all) arches=(aarch64 armhf) ;;
   -h | --help)
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   *)
     echo "test-cross.sh: unknown target '$target' (aarch64, armhf or all)" >&2
@@ -60,18 +65,26 @@ for arch in "${arches[@]}"; do
   labels=""
   tools=ON
   selection=()
+  flags=()
+  if [[ $ci -eq 1 ]]; then
+    # None of the CI subset's tests runs a tool (armhf: 13 min with them;
+    # aarch64: 22 of the 84 objects of its CI build, 2026-11-26).
+    tools=OFF
+    if [[ ${HODYN_TEST_DEBUG_INFO:-OFF} != ON ]]; then
+      flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2)
+    fi
+  fi
   if [[ $ci -eq 1 && $arch == aarch64 ]]; then
     labels="oracle;controller;link"
     selection=(-L 'oracle|controller|link|packaging-cross' -E '^consumer_add_subdirectory$')
   elif [[ $ci -eq 1 && $arch == armhf ]]; then
     labels="controller;link"
-    tools=OFF  # none of its tests runs a tool (13 min with them, 2026-11-26)
     selection=(-L 'controller|link')
   fi
   echo "== $preset: configure + build${labels:+ (tests of labels $labels only)}"
   start=$SECONDS
   cmake --preset "$preset" -DHODYN_URDF_EXECUTABLE="$host_urdf" "-DHODYN_TEST_LABELS=$labels" \
-    -DHODYN_BUILD_TOOLS="$tools"
+    -DHODYN_BUILD_TOOLS="$tools" "${flags[@]}"
   cmake --build --preset "$preset" -j2
   built=$SECONDS
 

@@ -3,10 +3,16 @@
 #   native    preset `test`: unit, oracle, closed-loop, HIL, tool tests (ctest)
 #   cross     presets `cross-aarch64`, `cross-armhf`: the suite cross-built
 #             and run under qemu-user, the CI subset (scripts/test-cross.sh
-#             --ci: aarch64 nearly all, armhf labels controller and link)
+#             --ci: aarch64 labels oracle, controller, link and
+#             packaging-cross, armhf controller and link; no tools, no -g)
 #   firmware  presets `firmware-m7`, `firmware-m4f`: bare-metal self-tests,
 #             firmware HIL and budgets under qemu-system-arm
 #             (scripts/test-firmware.sh, label `firmware`)
+#   fuzz      the libFuzzer targets of tests/fuzz built with clang, ASan and
+#             UBSan and run 20 s each, two at a time (scripts/fuzz.sh --ci;
+#             docs/fuzzing.md); ~4.5 min, not in the default set (CI time:
+#             the estimate with it is just over 60 min, docs/cross-linux.md
+#             "CI time"): name it to run it
 #   bench     builds (does not run) every benchmark (scripts/build-bench.sh);
 #             not in the default set (CI time): name it to run it
 # Every suite runs even when an earlier one fails; the exit status is non-zero
@@ -14,6 +20,7 @@
 #
 #   scripts/test.sh                          # native, cross, firmware (what CI runs)
 #   HODYN_TEST_SUITES=bench scripts/test.sh  # the benchmarks' build
+#   HODYN_TEST_SUITES=fuzz scripts/test.sh   # the fuzzers' CI slot
 #   HODYN_TEST_SUITES="native firmware" scripts/test.sh
 #   scripts/test.sh -L core                  # extra arguments go to the native
 #                                            # ctest, and select the native suite
@@ -33,9 +40,10 @@ for suite in $suites; do
     native) ;;
     cross) packages+=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user googletest) ;;
     firmware) packages+=(gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm) ;;
+    fuzz) packages+=(clang libclang-rt-14-dev) ;;
     bench) packages+=(libmujoco-dev) ;;
     *)
-      echo "test.sh: unknown suite '$suite' (native, cross, firmware, bench)" >&2
+      echo "test.sh: unknown suite '$suite' (native, cross, firmware, fuzz, bench)" >&2
       exit 2 ;;
   esac
 done
@@ -61,8 +69,15 @@ run_suite() {  # run_suite <name> <command...>
   fi
 }
 
+# CI compiles without debug info: -g costs 35-40 % of the compile time of the
+# heavy test files (measured 2026-11-26, docs/cross-linux.md "CI time") and
+# nothing in CI reads it. The presets keep -O2 -g for work by hand;
+# HODYN_TEST_DEBUG_INFO=ON keeps it here too. (Switching build/test between
+# the two recompiles it.)
 native() {
-  cmake --preset test && cmake --build --preset test -j2 || return
+  local flags=()
+  [[ ${HODYN_TEST_DEBUG_INFO:-OFF} == ON ]] || flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2)
+  cmake --preset test "${flags[@]}" && cmake --build --preset test -j2 || return
   local log=build/test/ctest-last.log rc
   ctest --preset test "$@" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
@@ -78,6 +93,7 @@ for suite in $suites; do
     # every test on both: scripts/test-cross.sh (docs/cross-linux.md).
     cross) run_suite cross bash scripts/test-cross.sh --ci all ;;
     firmware) run_suite firmware bash scripts/test-firmware.sh ;;
+    fuzz) run_suite fuzz bash scripts/fuzz.sh --ci ;;
     bench) run_suite "bench (build only)" bash scripts/build-bench.sh ;;
   esac
 done
