@@ -431,15 +431,19 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
     SV<S> a0, f0;
     if (base_motion_given) {
       // V₁^(k+1) given (hybrid) or zero (a fixed root: the wrench is the mount's).
-      Twist<S> given = Twist<S>::Zero();
-      if constexpr (kHybrid && !TreeTraits<Tree>::kFixedBase) given = hybrid->base_acceleration[k];
-      ws.base_input[k] = inv_fact[k] * SV<S>::from(given);
-      if (k == 0) ws.base_input[0].lin -= g;
-      // ã_0 = Ad_{P_0}⁻¹ (V̇₁ − G), coefficient k.
-      a0 = base_acceleration_in_frame(k, ws);
-      f0 = b0.inertia * a0 + b0.bias;
-      ws.base_twist[k + 1] = inv_fact[k + 1] * SV<S>::from(given);
-      motion.base_twist[k + 1] = given;
+      // Compiled only where it can run: forward dynamics of a floating base never does.
+      if constexpr (kHybrid || TreeTraits<Tree>::kFixedBase) {
+        Twist<S> given = Twist<S>::Zero();
+        if constexpr (kHybrid && !TreeTraits<Tree>::kFixedBase)
+          given = hybrid->base_acceleration[k];
+        ws.base_input[k] = inv_fact[k] * SV<S>::from(given);
+        if (k == 0) ws.base_input[0].lin -= g;
+        // ã_0 = Ad_{P_0}⁻¹ (V̇₁ − G), coefficient k.
+        a0 = base_acceleration_in_frame(k, ws);
+        f0 = b0.inertia * a0 + b0.bias;
+        ws.base_twist[k + 1] = inv_fact[k + 1] * SV<S>::from(given);
+        motion.base_twist[k + 1] = given;
+      }
     } else {
       if (world_input) {
         ws.base_input[k] = inv_fact[k] * SV<S>::from(in.base_wrench[k]);

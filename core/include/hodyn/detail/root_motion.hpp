@@ -25,14 +25,15 @@ inline const Pose<S>& root_pose(const Model<Tree, S>& model, const Pose<S>& give
   }
 }
 
-/// V₁^(k): the caller's base twist derivative, or zero for a fixed root.
+/// V₁^(k): the caller's base twist derivative (by reference: a floating base
+/// reads it exactly as before), or a zero twist for a fixed root.
 template <class Tree, class S>
-inline Twist<S> root_twist(const Twist<S>& given) {
+inline decltype(auto) root_twist(const Twist<S>& given) {
   if constexpr (TreeTraits<Tree>::kFixedBase) {
     (void)given;
-    return Twist<S>::Zero();
+    return Twist<S>(Twist<S>::Zero());
   } else {
-    return given;
+    return (given);  // const Twist<S>&
   }
 }
 
