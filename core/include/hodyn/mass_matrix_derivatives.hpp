@@ -63,9 +63,9 @@ struct MassMatrixDerivativesData {
   std::array<Wrench<Scalar>, MaxOrder + 1> force{};  ///< F_i^(p) of the body in hand
 
   MassMatrixDerivativesData() { clear_results(); }
-  /// Zeroes M̄^(0..last) (all by default) and marks the data empty.
-  void clear_results(int last = MaxOrder) {
-    for (int n = 0; n <= last; ++n) mass_matrix[static_cast<std::size_t>(n)].setZero();
+  /// Zeroes every M̄^(n) and marks the data empty (bad arguments, non-finite results).
+  void clear_results() {
+    for (auto& m : mass_matrix) m.setZero();
     order = -1;
   }
 };
