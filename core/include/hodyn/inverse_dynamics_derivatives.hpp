@@ -1,0 +1,348 @@
+// hodyn/inverse_dynamics_derivatives.hpp — analytic partial derivatives of
+// (extended) inverse dynamics with respect to the state, on SE(3) for the base
+// pose (seed 003 Tables 5-8, redone in the world frame; seed 004 Props. 3-5).
+//
+// Inverse dynamics of order 0 maps the state and the accelerations to the
+// generalized forces,
+//   τ̄ = (Q₁; τ) = ID(C₁, q, V₁, q̇, V̇₁, q̈),
+// with the base acceleration V̇₁ a free input (seed 003's "extended" inverse
+// dynamics: nothing forces the motion to be consistent with a zero wrench).
+// One call returns, at the given state,
+//   d_configuration = ∂τ̄/∂(ξ; q)    ξ = (angular; linear) in the base frame,
+//                                    perturbing C₁ → C₁ exp([ξ]) (left-trivialized,
+//                                    seed 003 §4.3), V₁ and V̇₁ held fixed
+//                                    (they are spatial, world-frame twists),
+//   d_velocity      = ∂τ̄/∂(V₁; q̇),
+//   mass_matrix     = ∂τ̄/∂(V̇₁; q̈) = M̄,
+//   generalized_force = τ̄ itself.
+// Rows and columns follow ν = (V₁; q̇) (a fixed-base tree: joints only).
+//
+// How (all world frame, so no frame transforms between bodies). With W_i =
+// M_i (A_i − G) + V_i ×* M_i V_i the body wrench (A_i = V̇_i, G gravity),
+// W^C the subtree sums and τ_l = s_lᵀ W^C_l, moving joint j by δq_j turns the
+// subtree of j about its screw Y_j; the wrenches of that subtree then change by
+//   δW^C = Y_j ×* W^C − K^C a_j − M^C c_j,   a_j = Y_j × V_λ,
+//   c_j = Y_j × (A_λ − G) − a_j × V_λ   (λ = parent of j),
+// where K_i = p̄_i + Ṁ_i, p̄ x = x ×* (M_i V_i), is the velocity sensitivity of
+// W_i (the ×* term drops out of τ). Likewise ∂W^C/∂q̇_j = K^C Y_j + M^C (2 V_λ × Y_j),
+// and the base pose and twist are a 6-DoF "joint" on the world side. Both K^C
+// and M^C are sums of ten-parameter inertias (m, h, I) and (p, ḣ, İ), so the
+// whole pass is O(n) per body plus one 6-vector dot product per related pair
+// of joints: O(n·depth), no 6x6 product, no per-column recursion.
+//
+// Fixed size (dense kDofs × kDofs outputs, trees up to kMaxClosedFormDofs),
+// no heap, no exceptions; bad input gives a Status and zero outputs. Applied
+// wrenches are not part of this map (a caller with contacts differentiates
+// them separately). The state partials of forward dynamics and the geometric
+// linearization build on this (hodyn/linearization.hpp); docs/linearization.md.
+#pragma once
+
+#include <array>
+
+#include "hodyn/detail/isa.hpp"
+#include "hodyn/detail/root_motion.hpp"
+#include "hodyn/detail/series_recursions.hpp"
+#include "hodyn/detail/small_algebra.hpp"
+#include "hodyn/detail/validation.hpp"
+#include "hodyn/equations_of_motion.hpp"
+#include "hodyn/model.hpp"
+#include "hodyn/motion.hpp"
+#include "hodyn/pose.hpp"
+#include "hodyn/status.hpp"
+#include "hodyn/symmetric_matrix3.hpp"
+#include "hodyn/tree.hpp"
+
+namespace hodyn {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// The partial derivatives of extended inverse dynamics at one state.
+template <class Tree, class Scalar = double>
+struct InverseDynamicsDerivatives {
+  static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
+  static_assert(kDofs <= kMaxClosedFormDofs, "dense derivatives are for trees up to 64 dofs");
+  using Matrix = Eigen::Matrix<Scalar, kDofs, kDofs>;
+  using Vector = Eigen::Matrix<Scalar, kDofs, 1>;
+
+  Vector generalized_force = Vector::Zero();  ///< τ̄ = (Q₁ world frame; τ)
+  Matrix d_configuration = Matrix::Zero();    ///< ∂τ̄/∂(ξ; q), ξ in the base frame
+  Matrix d_velocity = Matrix::Zero();         ///< ∂τ̄/∂(V₁; q̇)
+  Matrix mass_matrix = Matrix::Zero();        ///< ∂τ̄/∂(V̇₁; q̈) = M̄
+
+  void set_zero() { *this = InverseDynamicsDerivatives{}; }
+};
+
+HODYN_ISA_NAMESPACE_END
+namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// A spatial inertia about the world origin on its ten parameters: mass m,
+/// first moment h = m c, rotational inertia I about the origin.
+/// M x = (I ω + h × v; m v − h × ω) for x = (ω; v).
+template <class S>
+struct WorldInertia {
+  S mass{0};
+  V3<S> first_moment{};
+  Sym3<S> inertia{};
+
+  HODYN_ALWAYS_INLINE SV<S> times(const SV<S>& x) const {
+    return {inertia * x.ang + cross(first_moment, x.lin),
+            mass * x.lin - cross(first_moment, x.ang)};
+  }
+  /// The dense 6x6 matrix [[I, [h]], [−[h], m 1]].
+  Eigen::Matrix<S, 6, 6> matrix() const {
+    Eigen::Matrix<S, 6, 6> r;
+    r.template topLeftCorner<3, 3>() = inertia.matrix();
+    const Eigen::Matrix<S, 3, 3> hx = skew<S>(first_moment.eigen());
+    r.template topRightCorner<3, 3>() = hx;
+    r.template bottomLeftCorner<3, 3>() = -hx;
+    r.template bottomRightCorner<3, 3>() = mass * Eigen::Matrix<S, 3, 3>::Identity();
+    return r;
+  }
+  HODYN_ALWAYS_INLINE WorldInertia& operator+=(const WorldInertia& o) {
+    mass += o.mass;
+    first_moment += o.first_moment;
+    inertia += o.inertia;
+    return *this;
+  }
+};
+
+/// The velocity sensitivity K = p̄ + Ṁ of a body's wrench on its parameters:
+/// momentum p = (n; f) = M V and the inertia rate Ṁ = (0, ḣ, İ), with
+///   K x  = (ω × n + v × f + İ ω + ḣ × v;  ω × f − ḣ × ω),
+///   Kᵀ s = (n × s_ω + f × s_v + İ s_ω + ḣ × s_v;  f × s_ω − ḣ × s_ω).
+template <class S>
+struct VelocitySensitivity {
+  SV<S> momentum{};
+  V3<S> first_moment_rate{};
+  Sym3<S> inertia_rate{};
+
+  HODYN_ALWAYS_INLINE SV<S> times(const SV<S>& x) const {
+    return {cross(x.ang, momentum.ang) + cross(x.lin, momentum.lin) + inertia_rate * x.ang +
+                cross(first_moment_rate, x.lin),
+            cross(x.ang, momentum.lin) - cross(first_moment_rate, x.ang)};
+  }
+  HODYN_ALWAYS_INLINE SV<S> transpose_times(const SV<S>& s) const {
+    return {cross(momentum.ang, s.ang) + cross(momentum.lin, s.lin) + inertia_rate * s.ang +
+                cross(first_moment_rate, s.lin),
+            cross(momentum.lin - first_moment_rate, s.ang)};
+  }
+  HODYN_ALWAYS_INLINE VelocitySensitivity& operator+=(const VelocitySensitivity& o) {
+    momentum += o.momentum;
+    first_moment_rate += o.first_moment_rate;
+    inertia_rate += o.inertia_rate;
+    return *this;
+  }
+};
+
+/// x ×* w = −ad_xᵀ w = (ω × n + v × f; ω × f) for x = (ω; v), w = (n; f).
+template <class S>
+HODYN_ALWAYS_INLINE SV<S> cross_force(const SV<S>& x, const SV<S>& w) {
+  return {cross(x.ang, w.ang) + cross(x.lin, w.lin), cross(x.ang, w.lin)};
+}
+
+/// Per-body workspace of the derivative pass (world frame).
+template <class S>
+struct DerivativeBody {
+  SV<S> screw{};                         ///< Y_j, the joint screw (joint sense included)
+  SV<S> twist{};                         ///< V_j
+  SV<S> acceleration{};                  ///< A_j − G
+  WorldInertia<S> inertia{};             ///< M_j, then the subtree sum M^C_j
+  VelocitySensitivity<S> sensitivity{};  ///< K_j, then K^C_j
+  SV<S> wrench{};                        ///< W_j, then W^C_j
+};
+
+/// What joint l contributes as a row (α, β) and as a column (a, c, u, F, G).
+template <class S>
+struct DerivativeJoint {
+  SV<S> alpha{}, beta{};  ///< K^C_lᵀ Y_l, M^C_l Y_l
+  SV<S> a{}, c{}, u{};    ///< Y × V_λ, Y × A'_λ − a × V_λ, 2 V_λ × Y
+  SV<S> f{}, g{};         ///< δW^C_l per unit δq_l and per unit δq̇_l
+};
+
+/// The unit spatial vector e_k, k = 0..5 (angular first).
+template <class S>
+HODYN_ALWAYS_INLINE SV<S> unit_spatial(int k) {
+  SV<S> e{};
+  S* parts[6] = {&e.ang.x, &e.ang.y, &e.ang.z, &e.lin.x, &e.lin.y, &e.lin.z};
+  *parts[k] = S(1);
+  return e;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// Workspace and results of `inverse_dynamics_derivatives`.
+template <class Tree, class Scalar = double>
+struct InverseDynamicsDerivativesData {
+  static constexpr int kNumBodies = Tree::kNumBodies;
+  InverseDynamicsDerivatives<Tree, Scalar> result{};
+  // workspace
+  std::array<detail::BodySeries<0, Scalar>, kNumBodies> placement{};
+  std::array<detail::DerivativeBody<Scalar>, kNumBodies> body{};
+  std::array<detail::DerivativeJoint<Scalar>, kNumBodies> joint{};
+};
+
+/// ∂τ̄ with respect to the base pose (left-trivialized, base frame), q, V₁, q̇,
+/// and V̇₁, q̈ (M̄), at the state base_pose, base_twist[0], q[0], q[1] and the
+/// accelerations base_twist[1], q[2] of `motion`. For a fixed-base tree the
+/// base fields are ignored and the outputs have joint rows and columns only.
+template <class Tree, int MaxOrder, class Scalar>
+Status inverse_dynamics_derivatives(
+    const Model<Tree, Scalar>& model, InverseDynamicsDerivativesData<Tree, Scalar>& data,
+    const MotionDerivatives<Tree, MaxOrder, Scalar>& motion) noexcept {
+  using S = Scalar;
+  using detail::SV;
+  using detail::Sym3;
+  using detail::V3;
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
+  auto& out = data.result;
+  Status status = Status::kOk;
+  if constexpr (kBase > 0) {
+    status = detail::check_pose(motion.base_pose);
+    if (status == Status::kOk &&
+        (!detail::all_finite(motion.base_twist[0]) || !detail::all_finite(motion.base_twist[1])))
+      status = Status::kNonFiniteInput;
+  }
+  for (int k = 0; status == Status::kOk && k <= 2; ++k)
+    if (!detail::all_finite(motion.q[k])) status = Status::kNonFiniteInput;
+  out.set_zero();
+  if (status != Status::kOk) return status;
+
+  // ---- forward: poses, screws, twists, accelerations, body terms ----
+  auto& place = data.placement;
+  auto& body = data.body;
+  SV<S> gravity{};
+  gravity.lin = V3<S>::from(model.gravity());
+  const SV<S> base_twist = SV<S>::from(detail::root_twist<Tree>(motion.base_twist[0]));
+  const SV<S> base_acceleration =
+      SV<S>::from(detail::root_twist<Tree>(motion.base_twist[1])) - gravity;
+  // W = M A' + V ×* M V and K = p̄ + Ṁ of one placed, moving body.
+  const auto body_terms = [&](int j) {
+    const auto& p = place[j];
+    auto& b = body[j];
+    const S m = model.mass(j);
+    const V3<S> c = p.com[0];
+    const V3<S> h = m * c;
+    // I about the origin: I_c + m((c·c) 1 − c cᵀ).
+    const S hc = dot(h, c);
+    const Sym3<S>& ic = p.inertia[0];
+    b.inertia = {m, h,
+                 Sym3<S>{ic.xx + hc - h.x * c.x, ic.yy + hc - h.y * c.y, ic.zz + hc - h.z * c.z,
+                         ic.xy - h.x * c.y, ic.xz - h.x * c.z, ic.yz - h.y * c.z}};
+    const SV<S>& v = b.twist;
+    const SV<S> momentum = b.inertia.times(v);
+    // ḣ = ω × h + m v;  İ = [ω]I − I[ω] + 2(h·v) 1 − (v hᵀ + h vᵀ).
+    const V3<S> hv = v.lin;
+    const S two_hv = S(2) * dot(h, hv);
+    Sym3<S> i_rate = b.inertia.inertia.skew_commutator(v.ang);
+    i_rate +=
+        Sym3<S>{two_hv - S(2) * hv.x * h.x, two_hv - S(2) * hv.y * h.y, two_hv - S(2) * hv.z * h.z,
+                -(hv.x * h.y + h.x * hv.y), -(hv.x * h.z + h.x * hv.z), -(hv.y * h.z + h.y * hv.z)};
+    b.sensitivity = {momentum, cross(v.ang, h) + m * hv, i_rate};
+    b.wrench = b.inertia.times(b.acceleration) + detail::cross_force(v, momentum);
+  };
+  detail::place_base(model, detail::root_pose(model, motion.base_pose), place[0]);
+  body[0].twist = base_twist;
+  body[0].acceleration = base_acceleration;
+  body_terms(0);
+  for_each_joint<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    const int parent = Tree::kParent[j];
+    detail::place_body<K>(model, j, place[parent], motion.q[0](j - 1), place[j]);
+    auto& b = body[j];
+    const SV<S>& y = place[j].screw[0];
+    const S qd = motion.q[1](j - 1), qdd = motion.q[2](j - 1);
+    b.screw = y;
+    b.twist = body[parent].twist + qd * y;
+    // A_j = A_λ + Y_j q̈_j + (V_λ × Y_j) q̇_j.
+    b.acceleration = body[parent].acceleration + qdd * y + qd * detail::ad(body[parent].twist, y);
+    body_terms(j);
+  });
+  // ---- backward: subtree sums M^C, K^C, W^C ----
+  for_each_joint_reverse<Tree>([&](auto, int j) {
+    auto& p = body[Tree::kParent[j]];
+    const auto& b = body[j];
+    p.inertia += b.inertia;
+    p.sensitivity += b.sensitivity;
+    p.wrench += b.wrench;
+  });
+
+  // ---- the partials ----
+  auto& dq = out.d_configuration;
+  auto& dv = out.d_velocity;
+  auto& mm = out.mass_matrix;
+  constexpr auto col = [](int j) { return TreeTraits<Tree>::joint_dof(j); };
+  // Every joint l once, as a row (α_l = K^C_lᵀ Y_l, β_l = M^C_l Y_l) and as a
+  // column (a_l, c_l, u_l, and F_l, G_l: what the rows of its ancestors read).
+  for_each_joint<Tree>([&](auto, int l) {
+    const auto& bl = body[l];
+    const auto& parent = body[Tree::kParent[l]];
+    auto& t = data.joint[l];
+    const SV<S>& y = bl.screw;
+    t.a = detail::ad(y, parent.twist);
+    t.c = detail::ad(y, parent.acceleration) - detail::ad(t.a, parent.twist);
+    t.u = S(2) * detail::ad(parent.twist, y);
+    t.f = detail::cross_force(y, bl.wrench) - bl.sensitivity.times(t.a) - bl.inertia.times(t.c);
+    t.g = bl.sensitivity.times(y) + bl.inertia.times(t.u);
+    t.alpha = bl.sensitivity.transpose_times(y);
+    t.beta = bl.inertia.times(y);
+    out.generalized_force(col(l)) = dot(y, bl.wrench);
+    if constexpr (kBase > 0) {
+      dq.template block<6, 1>(0, col(l)) = t.f.eigen();
+      dv.template block<6, 1>(0, col(l)) = t.g.eigen();
+      mm.template block<6, 1>(0, col(l)) = t.beta.eigen();
+      mm.template block<1, 6>(col(l), 0) = t.beta.eigen().transpose();
+    }
+    // Row l against its ancestors j and itself: ∂τ_l/∂q_j = −α_l·a_j − β_l·c_j,
+    // ∂τ_l/∂q̇_j = α_l·Y_j + β_l·u_j; row j against column l: Y_j·F_l, Y_j·G_l.
+    for (int j = l; j > 0; j = Tree::kParent[j]) {
+      const auto& tj = data.joint[j];
+      const SV<S>& yj = body[j].screw;
+      dq(col(l), col(j)) = -dot(t.alpha, tj.a) - dot(t.beta, tj.c);
+      dv(col(l), col(j)) = dot(t.alpha, yj) + dot(t.beta, tj.u);
+      mm(col(l), col(j)) = mm(col(j), col(l)) = dot(t.beta, yj);
+      if (j != l) {
+        dq(col(j), col(l)) = dot(yj, t.f);
+        dv(col(j), col(l)) = dot(yj, t.g);
+      }
+    }
+  });
+  if constexpr (kBase > 0) {
+    const auto& b0 = body[0];
+    out.generalized_force.template head<6>() = b0.wrench.eigen();
+    mm.template topLeftCorner<6, 6>() = b0.inertia.matrix();
+    // Base columns, unit e. Twist: ∂W^C/∂V₁ e = K^C e + M^C (V₁ × e). Pose (world
+    // η = Ad_C₁ ξ): δW^C = η ×* W^C − K^C a − M^C c, a = η × V₁, c = η × A'₁ − a × V₁.
+    for (int k = 0; k < 6; ++k) {
+      const SV<S> e = detail::unit_spatial<S>(k);
+      const SV<S> v_e = detail::ad(base_twist, e);  // V₁ × e
+      const SV<S> a = S(-1) * v_e;                  // e × V₁
+      const SV<S> c = detail::ad(e, base_acceleration) - detail::ad(a, base_twist);
+      dv.template block<6, 1>(0, k) = (b0.sensitivity.times(e) + b0.inertia.times(v_e)).eigen();
+      dq.template block<6, 1>(0, k) =
+          (detail::cross_force(e, b0.wrench) - b0.sensitivity.times(a) - b0.inertia.times(c))
+              .eigen();
+      for_each_joint<Tree>([&](auto, int l) {
+        const auto& t = data.joint[l];
+        dv(col(l), k) = dot(t.alpha, e) + dot(t.beta, v_e);
+        dq(col(l), k) = -dot(t.alpha, a) - dot(t.beta, c);
+      });
+    }
+  }
+  if constexpr (kBase > 0) {  // pose columns in the base frame: ∂/∂ξ = ∂/∂η Ad_C₁
+    const Matrix6<S> adjoint = adjoint_matrix(motion.base_pose);
+    const Eigen::Matrix<S, InverseDynamicsDerivatives<Tree, S>::kDofs, 6> d_eta =
+        dq.template leftCols<6>();
+    dq.template leftCols<6>().noalias() = d_eta * adjoint;
+  }
+  if (!detail::all_finite(dq) || !detail::all_finite(dv) || !detail::all_finite(mm) ||
+      !detail::all_finite(out.generalized_force)) {
+    out.set_zero();
+    return Status::kNonFiniteResult;
+  }
+  return Status::kOk;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace hodyn
