@@ -7,6 +7,7 @@
 #include "hodyn/equations_of_motion.hpp"
 #include "hodyn/forward_dynamics.hpp"
 #include "hodyn/inverse_dynamics.hpp"
+#include "hodyn/inverse_mass_matrix.hpp"
 #include "hodyn/jacobians.hpp"
 #include "hodyn/kinematics.hpp"
 #include "hodyn/logarithm.hpp"
