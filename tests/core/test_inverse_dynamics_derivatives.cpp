@@ -15,10 +15,9 @@
 
 #include "support/heap_counter.hpp"
 #include "support/oracle_models.hpp"
+#include "support/se3_exponential.hpp"
 
 #include <gtest/gtest.h>
-
-#include <Eigen/Geometry>
 
 #include <cmath>
 #include <cstdio>
@@ -39,23 +38,7 @@ struct FixedTree {  // OracleTree with its root welded to the world
       JointKind::kRevolute,  JointKind::kPrismaticY, JointKind::kRevolute};
 };
 
-/// exp([ξ]) for ξ = (ω; v): R = exp([ω]), p = V(ω) v.
-Pose<double> se3_exp(const hodyn::Twist<double>& xi) {
-  const Eigen::Vector3d w = xi.head<3>(), v = xi.tail<3>();
-  const double t = w.norm();
-  Pose<double> c;
-  const Eigen::Matrix3d wx = hodyn::skew<double>(w);
-  if (t < 1e-12) {
-    c.rotation = Eigen::Matrix3d::Identity() + wx;
-    c.translation = v + 0.5 * wx * v;
-    return c;
-  }
-  c.rotation = Eigen::AngleAxisd(t, w / t).toRotationMatrix();
-  const Eigen::Matrix3d vm = Eigen::Matrix3d::Identity() + (1 - std::cos(t)) / (t * t) * wx +
-                             (t - std::sin(t)) / (t * t * t) * wx * wx;
-  c.translation = vm * v;
-  return c;
-}
+using hodyn::test::se3_exp;
 
 /// τ̄ = (Q₁; τ) of the order-0 inverse dynamics (joints only for a fixed base).
 template <class Tree, class S>
