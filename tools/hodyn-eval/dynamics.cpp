@@ -14,9 +14,12 @@ void check(hodyn::Status st, const char* what) {
 
 const Loads* loads_of(const State& state) { return state.has_loads ? &state.loads : nullptr; }
 
-/// The inputs shared by forward and hybrid dynamics: the state (C1, V1^(0),
-/// q^(0), q^(1)), the propulsion wrench and the joint torques, each from the
-/// state or, when absent, from the inverse dynamics of the state.
+}  // namespace
+
+/// The inputs shared by forward and hybrid dynamics and the linearization: the
+/// state (C1, V1^(0), q^(0), q^(1)), the propulsion wrench and the joint
+/// torques, each from the state or, when absent, from the inverse dynamics of
+/// the state.
 void fill_forward_input(const State& state, const InverseData* inverse, const char* what,
                         bool needs_base_wrench, bool needs_tau,
                         hodyn::ForwardDynamicsInput<Tree, kMaxOrder, double>& in) {
@@ -41,8 +44,6 @@ void fill_forward_input(const State& state, const InverseData* inverse, const ch
   in.base_wrench_frame =
       given.has_base_wrench ? given.base_wrench_frame : hodyn::WrenchFrame::kWorld;
 }
-
-}  // namespace
 
 Model make_model(double gravity) {
   Model model;

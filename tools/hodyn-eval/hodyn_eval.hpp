@@ -7,8 +7,9 @@
 // here (never in the core).
 //
 // Layout: state_json.cpp (parse_state / print_result / print_state),
-// dynamics.cpp (make_model and the run_* wrappers of the core), demo.cpp (the
-// Table 3 demo state, --demo, --sizes), main.cpp (options).
+// dynamics.cpp (make_model and the run_* wrappers of the core), linearization.cpp
+// (--linearize: A and B of issue 17), demo.cpp (the Table 3 demo state, --demo,
+// --sizes), main.cpp (options).
 #pragma once
 
 #include <array>
@@ -24,6 +25,7 @@
 #include <hodyn/hodyn.hpp>
 #include <hodyn/jacobians.hpp>
 #include <hodyn/kinematics.hpp>
+#include <hodyn/linearization.hpp>
 
 namespace hodyn_eval {
 
@@ -38,6 +40,8 @@ using Loads = hodyn::ExternalLoads<Tree, kMaxOrder, double>;
 using InverseData = hodyn::InverseDynamicsData<Tree, kMaxOrder, double>;
 using ForwardData = hodyn::ForwardDynamicsData<Tree, kMaxOrder, double>;  // also hybrid
 using EomData = hodyn::EquationsOfMotionData<Tree, double>;
+using LinearizationData = hodyn::LinearizationData<Tree, double>;  // A, B and workspace
+using Linearization = hodyn::Linearization<Tree, double>;          // A 24x24, B 24x12
 using JointVector = Model::JointVector;
 using Wrench = hodyn::Wrench<double>;
 
@@ -60,7 +64,8 @@ struct Request {
   bool hybrid = false;      ///< --hybrid (hodyn extension)
   bool matrices = false;    ///< --matrices (hodyn extension)
   bool kinematics = false;  ///< --kinematics (hodyn extension)
-  bool any() const { return forward || hybrid || matrices || kinematics; }
+  bool linearize = false;   ///< --linearize (issue 17: A and B)
+  bool any() const { return forward || hybrid || matrices || kinematics || linearize; }
 };
 
 /// Inputs of forward / hybrid dynamics read from the state (missing ones are
@@ -122,6 +127,7 @@ struct Results {
   const ForwardData* hybrid = nullptr;
   const EomData* matrices = nullptr;
   const KinematicsResults* kinematics = nullptr;
+  const Linearization* linearization = nullptr;
   bool matrix_rates = false;  ///< print M_dot, C_dot, h_dot, g_dot, applied_dot
 };
 
@@ -144,6 +150,14 @@ void run_inverse(const Model& model, const State& state, InverseData& data);
 void run_forward(const Model& model, const State& state, const InverseData* inverse,
                  ForwardData& data);
 
+/// The input of forward dynamics at the state (C1, V1^(0), q^(0), q^(1)):
+/// W_prop / W_prop_body and tau of orders 0..state.order from the state or,
+/// when absent, from `inverse` (InputError if it is then null; `what` names the
+/// option in that message). Shared by --forward, --hybrid and --linearize.
+void fill_forward_input(const State& state, const InverseData* inverse, const char* what,
+                        bool needs_base_wrench, bool needs_tau,
+                        hodyn::ForwardDynamicsInput<Tree, kMaxOrder, double>& in);
+
 /// Hybrid dynamics (prescribed_joints, base_input); missing W_prop / tau as in
 /// run_forward. Throws CoreError.
 void run_hybrid(const Model& model, const State& state, const InverseData* inverse,
@@ -156,6 +170,12 @@ void run_matrices(const Model& model, const State& state, bool with_rates, EomDa
 /// Forward kinematics of orders 0..state.order, the Jacobians J_j, J̇_j of
 /// every body and the centre of mass. Throws CoreError.
 void run_kinematics(const Model& model, const State& state, KinematicsResults& out);
+
+/// --linearize: A and B of issue 17 item 3 at the state's C1, V1^(0), q^(0),
+/// q^(1) and the order-0 input of fill_forward_input (the same rule as
+/// --forward). Throws InputError / CoreError.
+void run_linearize(const Model& model, const State& state, const InverseData* inverse,
+                   LinearizationData& data);
 
 /// Worst relative error of the vectors a[first..first+count) against b:
 /// max_k ||a_k - b_k||_inf / ||b_k||_inf (absolute where b_k = 0).

@@ -1,7 +1,7 @@
 // hodyn-eval — evaluate the dynamics of the 12-DoF aerial manipulator from a
 // JSON state (docs/state-format.md): inverse, forward and hybrid dynamics and
-// the closed-form equations of motion. Exit codes: 0 ok, 2 bad usage or input,
-// 3 the core returned an error status, 1 anything else.
+// the closed-form equations of motion, the linearization A, B. Exit codes: 0 ok, 2 bad usage or
+// input, 3 the core returned an error status, 1 anything else.
 #include <charconv>
 #include <cstdio>
 #include <exception>
@@ -24,14 +24,15 @@ constexpr int kExitInput = 2;
 constexpr int kExitCore = 3;
 
 const char* const kUsage =
-    R"(Usage: hodyn-eval [--order R] [--forward] [--hybrid] [--matrices] [--kinematics] [FILE|-]
+    R"(Usage: hodyn-eval [--order R] [--forward] [--hybrid] [--matrices] [--kinematics]
+                  [--linearize] [FILE|-]
        hodyn-eval --demo | --sizes | --emit-example-state [--order R] | --help
 
 Evaluates the higher-order dynamics of the 12-DoF aerial manipulator (seed 000,
 Table 3) for a state given as JSON in FILE (or on stdin for '-' or no FILE) and
 prints the result as JSON on stdout: the inverse dynamics, and on request the
-forward and hybrid dynamics, the closed-form equations of motion and the
-kinematics.
+forward and hybrid dynamics, the closed-form equations of motion, the
+kinematics and the linearization.
 
 Options:
   --order R             derivative order R (0..10); default: the JSON "order", else 0
@@ -45,6 +46,10 @@ Options:
                         extension); with R >= 1 also their first derivatives
   --kinematics          body poses C_j, twists V_j^(0..R+1), Jacobians J_j and their
                         rates, the centre of mass c^(0..R+1) and J_com (hodyn extension)
+  --linearize           A (24x24) and B (24x12) of zdot = A z + B du at C1, V1^(0),
+                        q^(0..1) and the order-0 input taken as --forward takes it;
+                        z = (xi, dq, dV, dqdot), du = (dW_prop base frame, dtau);
+                        independent of R; no applied loads (hodyn extension)
   --demo                print a readable summary of the Table 3 reference state
                         at t = 7.5 s (orders 0..2), round-trip checks, a hover check
                         and a rough timing
@@ -66,7 +71,8 @@ Output (k = 0..R in each list, 17 significant digits):
    "forward": {"V1": [V1^(1..R+1)], "q": [q^(2..R+2)]},                 --forward
    "hybrid": {"V1": [...], "q": [...], "Q1": [...], "tau": [...]},      --hybrid
    "matrices": {"M", "C", "h", "g", "applied" [, "M_dot", ...]},        --matrices
-   "kinematics": {"C", "V", "J", "J_dot", "com", "J_com"}}              --kinematics
+   "kinematics": {"C", "V", "J", "J_dot", "com", "J_com"},              --kinematics
+   "linearization": {"A": 24 rows of 24, "B": 24 rows of 12}}          --linearize
   "inverse" is left out when the state lacks V1^(R+1) or q^(R+2); that is allowed
   when nothing needs them, e.g. --forward with W_prop and tau (V1^(0), q^(0..1)).
 See docs/state-format.md for the full format and hodyn's extensions.
@@ -121,6 +127,8 @@ Options parse_args(int argc, char** argv) {
       opt.request.matrices = true;
     } else if (arg == "--kinematics") {
       opt.request.kinematics = true;
+    } else if (arg == "--linearize") {
+      opt.request.linearize = true;
     } else if (arg == "--demo") {
       set_mode(Mode::kDemo);
     } else if (arg == "--sizes") {
@@ -142,9 +150,8 @@ Options parse_args(int argc, char** argv) {
     throw UsageError("--demo, --sizes and --emit-example-state take no input file");
   if (opt.mode != Mode::kEvaluate && opt.mode != Mode::kHelp && opt.request.any())
     throw UsageError(
-        "--forward, --hybrid, --matrices and --kinematics evaluate a state file; not with "
-        "--demo, "
-        "--sizes or --emit-example-state");
+        "--forward, --hybrid, --matrices, --kinematics and --linearize evaluate a state file; "
+        "not with --demo, --sizes or --emit-example-state");
   return opt;
 }
 
@@ -172,7 +179,8 @@ nlohmann::json read_json(const std::string& file) {
 }
 
 /// One evaluation: parse → inverse dynamics (when the state allows) → forward /
-/// hybrid dynamics and the equations of motion as requested → print.
+/// hybrid dynamics, the equations of motion, the kinematics and the
+/// linearization as requested → print (nothing is printed before all succeed).
 void evaluate(const Options& opt) {
   const hodyn_eval::State state =
       hodyn_eval::parse_state(read_json(opt.file), opt.order, opt.request);
@@ -184,6 +192,7 @@ void evaluate(const Options& opt) {
   std::unique_ptr<hodyn_eval::ForwardData> forward, hybrid;
   std::unique_ptr<hodyn_eval::EomData> matrices;
   std::unique_ptr<hodyn_eval::KinematicsResults> kinematics;
+  std::unique_ptr<hodyn_eval::LinearizationData> linearization;
   if (state.full_motion) {
     inverse = std::make_unique<hodyn_eval::InverseData>();
     hodyn_eval::run_inverse(model, state, *inverse);
@@ -209,6 +218,11 @@ void evaluate(const Options& opt) {
     kinematics = std::make_unique<hodyn_eval::KinematicsResults>();
     hodyn_eval::run_kinematics(model, state, *kinematics);
     results.kinematics = kinematics.get();
+  }
+  if (opt.request.linearize) {
+    linearization = std::make_unique<hodyn_eval::LinearizationData>();
+    hodyn_eval::run_linearize(model, state, inverse.get(), *linearization);
+    results.linearization = &linearization->result;
   }
   hodyn_eval::print_result(std::cout, results);
 }

@@ -267,22 +267,24 @@ void read_dynamics_inputs(const json& in, int order, DynamicsInputs& d) {
 
 /// How many derivatives of V1 and q the request needs. The inverse dynamics
 /// (V1^(0..R+1), q^(0..R+2)) runs when nothing else is requested and for the
-/// round trips of --forward / --hybrid (W_prop or tau not given); otherwise
-/// forward dynamics needs V1^(0), q^(0..1), hybrid dynamics with base motion
-/// V1^(0..R+1), with prescribed joints q^(0..R+2), and --matrices at R >= 1 the
-/// rates V1^(1), q^(2).
+/// round trips of --forward / --hybrid / --linearize (W_prop or tau not
+/// given); otherwise forward dynamics and the linearization need V1^(0),
+/// q^(0..1), hybrid dynamics with base motion V1^(0..R+1), with prescribed
+/// joints q^(0..R+2), and --matrices at R >= 1 the rates V1^(1), q^(2).
 void check_motion_counts(State& s, int v1_count, int q_count, const Request& request) {
   const int r = s.order;
   const DynamicsInputs& d = s.inputs;
   const bool base_motion = d.base_input == hodyn::BaseInput::kMotion;
   const bool forward_round_trip = request.forward && (!d.has_base_wrench || !d.has_tau);
+  const bool linearize_round_trip = request.linearize && (!d.has_base_wrench || !d.has_tau);
   const bool hybrid_round_trip = request.hybrid && ((!base_motion && !d.has_base_wrench) ||
                                                     (!d.all_prescribed() && !d.has_tau));
-  if (!request.any() || forward_round_trip || hybrid_round_trip) {
-    const std::string why = !request.any() ? std::string()
-                            : forward_round_trip
-                                ? " (--forward without W_prop and tau uses the inverse dynamics)"
-                                : " (--hybrid without W_prop and tau uses the inverse dynamics)";
+  if (!request.any() || forward_round_trip || hybrid_round_trip || linearize_round_trip) {
+    const std::string why =
+        !request.any()       ? std::string()
+        : forward_round_trip ? " (--forward without W_prop and tau uses the inverse dynamics)"
+        : hybrid_round_trip  ? " (--hybrid without W_prop and tau uses the inverse dynamics)"
+                             : " (--linearize without W_prop and tau uses the inverse dynamics)";
     check_count("V1", v1_count, r, 2, why);
     check_count("q", q_count, r, 3, why);
   }
@@ -398,6 +400,12 @@ State parse_state(const json& in, int order_override, const Request& request) {
   for (int j = 0; j < kNumBodies; ++j)
     s.has_loads = s.has_loads || s.loads.has_world_wrench[j] || s.loads.has_body_wrench[j];
   s.has_loads = s.has_loads || has_tau_ext;
+  // A and B of issue 17 have no applied loads (hodyn/linearization.hpp): refuse
+  // rather than linearize about another state's accelerations.
+  if (request.linearize && s.has_loads)
+    fail(
+        "--linearize: applied loads (W_app, W_app_body, tau_ext) are not part of the "
+        "linearization of issue 17 (hodyn/linearization.hpp); remove them");
   return s;
 }
 
@@ -489,6 +497,12 @@ void print_result(std::ostream& os, const Results& res) {
           false);
     entry("com", rows(k.com.position, res.order + 2, in, result_number), false);
     entry("J_com", matrix_rows(k.com.jacobian, in, result_number), true);
+    out += "  }";
+  }
+  if (res.linearization != nullptr) {  // z = (ξ, δq, δV, δq̇), δu = (δW_prop base frame, δτ)
+    section("linearization");
+    entry("A", matrix_rows(res.linearization->a, in, result_number), false);
+    entry("B", matrix_rows(res.linearization->b, in, result_number), true);
     out += "  }";
   }
   os << out << "\n}\n";
