@@ -126,6 +126,18 @@ struct VelocitySensitivity {
                 cross(first_moment_rate, s.lin),
             cross(momentum.lin - first_moment_rate, s.ang)};
   }
+  /// The dense 6x6 matrix: p̄ = [[−[n], −[f]], [−[f], 0]] plus Ṁ = [[İ, [ḣ]], [−[ḣ], 0]].
+  Eigen::Matrix<S, 6, 6> matrix() const {
+    Eigen::Matrix<S, 6, 6> r;
+    const Eigen::Matrix<S, 3, 3> n = skew<S>(momentum.ang.eigen()),
+                                 f = skew<S>(momentum.lin.eigen()),
+                                 hd = skew<S>(first_moment_rate.eigen());
+    r.template topLeftCorner<3, 3>() = inertia_rate.matrix() - n;
+    r.template topRightCorner<3, 3>() = hd - f;
+    r.template bottomLeftCorner<3, 3>() = -f - hd;
+    r.template bottomRightCorner<3, 3>().setZero();
+    return r;
+  }
   HODYN_ALWAYS_INLINE VelocitySensitivity& operator+=(const VelocitySensitivity& o) {
     momentum += o.momentum;
     first_moment_rate += o.first_moment_rate;
@@ -133,6 +145,18 @@ struct VelocitySensitivity {
     return *this;
   }
 };
+
+/// The matrix of η ↦ η ×* w: [[−[n], −[f]], [−[f], 0]] for w = (n; f).
+template <class S>
+Matrix6<S> force_cross_matrix(const SV<S>& w) {
+  Matrix6<S> m;
+  const Matrix3<S> n = skew<S>(w.ang.eigen()), f = skew<S>(w.lin.eigen());
+  m.template topLeftCorner<3, 3>() = -n;
+  m.template topRightCorner<3, 3>() = -f;
+  m.template bottomLeftCorner<3, 3>() = -f;
+  m.template bottomRightCorner<3, 3>().setZero();
+  return m;
+}
 
 /// x ×* w = −ad_xᵀ w = (ω × n + v × f; ω × f) for x = (ω; v), w = (n; f).
 template <class S>
@@ -158,6 +182,18 @@ struct DerivativeJoint {
   SV<S> a{}, c{}, u{};    ///< Y × V_λ, Y × A'_λ − a × V_λ, 2 V_λ × Y
   SV<S> f{}, g{};         ///< δW^C_l per unit δq_l and per unit δq̇_l
 };
+
+/// all_finite for large outputs: the same x − x test as a tree reduction that
+/// Eigen vectorizes (only here: the 4-lane sum changes no result, but the
+/// firmware's small checks keep their exact instruction sequence).
+template <class Derived>
+bool all_finite_reduction(const Eigen::MatrixBase<Derived>& x) {
+  using Scalar = typename Derived::Scalar;
+  if constexpr (std::is_floating_point<Scalar>::value)
+    return (x.derived().array() - x.derived().array()).sum() == Scalar(0);
+  else
+    return all_finite(x);
+}
 
 /// The unit spatial vector e_k, k = 0..5 (angular first).
 template <class S>
@@ -312,32 +348,36 @@ Status inverse_dynamics_derivatives(
     const auto& b0 = body[0];
     out.generalized_force.template head<6>() = b0.wrench.eigen();
     mm.template topLeftCorner<6, 6>() = b0.inertia.matrix();
-    // Base columns, unit e. Twist: ∂W^C/∂V₁ e = K^C e + M^C (V₁ × e). Pose (world
-    // η = Ad_C₁ ξ): δW^C = η ×* W^C − K^C a − M^C c, a = η × V₁, c = η × A'₁ − a × V₁.
-    for (int k = 0; k < 6; ++k) {
-      const SV<S> e = detail::unit_spatial<S>(k);
-      const SV<S> v_e = detail::ad(base_twist, e);  // V₁ × e
-      const SV<S> a = S(-1) * v_e;                  // e × V₁
-      const SV<S> c = detail::ad(e, base_acceleration) - detail::ad(a, base_twist);
-      dv.template block<6, 1>(0, k) = (b0.sensitivity.times(e) + b0.inertia.times(v_e)).eigen();
-      dq.template block<6, 1>(0, k) =
-          (detail::cross_force(e, b0.wrench) - b0.sensitivity.times(a) - b0.inertia.times(c))
-              .eigen();
-      for_each_joint<Tree>([&](auto, int l) {
-        const auto& t = data.joint[l];
-        dv(col(l), k) = dot(t.alpha, e) + dot(t.beta, v_e);
-        dq(col(l), k) = -dot(t.alpha, a) - dot(t.beta, c);
-      });
-    }
-  }
-  if constexpr (kBase > 0) {  // pose columns in the base frame: ∂/∂ξ = ∂/∂η Ad_C₁
+    // Base columns. Base rows: ∂W^C/∂V₁ = K^C + M^C ad_V₁ and, the base-frame ξ
+    // being the world η = Ad_C₁ ξ, δW^C = η ×* W^C − K^C a − M^C c with
+    // a = η × V₁, c = η × A'₁ − a × V₁:  ∂W^C/∂ξ = (W̄^C + K^C ad_V₁ + M^C (ad_A'₁ + ad_V₁²)) Ad_C₁.
     const Matrix6<S> adjoint = adjoint_matrix(motion.base_pose);
-    const Eigen::Matrix<S, InverseDynamicsDerivatives<Tree, S>::kDofs, 6> d_eta =
-        dq.template leftCols<6>();
-    dq.template leftCols<6>().noalias() = d_eta * adjoint;
+    const Matrix6<S> ad_v = ad_matrix<S>(base_twist.eigen());
+    const Matrix6<S> k0 = b0.sensitivity.matrix();
+    const Matrix6<S> m0 = mm.template topLeftCorner<6, 6>();
+    Matrix6<S> t;
+    t.noalias() = m0 * ad_v;
+    dv.template topLeftCorner<6, 6>() = k0 + t;
+    Matrix6<S> u = detail::force_cross_matrix(b0.wrench);
+    u.noalias() += k0 * ad_v;
+    u.noalias() += t * ad_v;
+    u.noalias() += m0 * ad_matrix<S>(base_acceleration.eigen());
+    dq.template topLeftCorner<6, 6>().noalias() = u * adjoint;
+    // Joint rows, by the same terms as row vectors: ∂τ_l/∂V₁ = (α_l − V₁ ×* β_l)ᵀ,
+    // ∂τ_l/∂ξ = (Ad_C₁ᵀ w_l)ᵀ with w_l = −V₁ ×* α_l − A'₁ ×* β_l + V₁ ×* (V₁ ×* β_l).
+    for_each_joint<Tree>([&](auto, int l) {
+      const auto& t_l = data.joint[l];
+      const SV<S> v_beta = detail::cross_force(base_twist, t_l.beta);
+      const SV<S> twist_row = t_l.alpha - v_beta;
+      const SV<S> w = detail::cross_force(base_twist, v_beta - t_l.alpha) -
+                      detail::cross_force(base_acceleration, t_l.beta);
+      const SV<S> pose_row = SV<S>::from(coadjoint(motion.base_pose, Wrench<S>(w.eigen())));
+      dv.template block<1, 6>(col(l), 0) = twist_row.eigen().transpose();
+      dq.template block<1, 6>(col(l), 0) = pose_row.eigen().transpose();
+    });
   }
-  if (!detail::all_finite(dq) || !detail::all_finite(dv) || !detail::all_finite(mm) ||
-      !detail::all_finite(out.generalized_force)) {
+  if (!detail::all_finite_reduction(dq) || !detail::all_finite_reduction(dv) ||
+      !detail::all_finite_reduction(mm) || !detail::all_finite(out.generalized_force)) {
     out.set_zero();
     return Status::kNonFiniteResult;
   }

@@ -25,11 +25,10 @@
 // docs/linearization.md has the derivation and the checks.
 #pragma once
 
-#include <Eigen/Cholesky>
 #include <Eigen/Core>
-#include <Eigen/LU>
 
 #include "hodyn/detail/isa.hpp"
+#include "hodyn/detail/symmetric_inverse.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/forward_dynamics.hpp"
 #include "hodyn/inverse_dynamics_derivatives.hpp"
@@ -72,27 +71,11 @@ struct LinearizationData {
   // workspace
   ForwardDynamicsData<Tree, 0, Scalar> forward{};
   InverseDynamicsDerivativesData<Tree, Scalar> derivatives{};
-  Eigen::LLT<Matrix> cholesky{};
+  Matrix inverse_mass_matrix = Matrix::Zero();  ///< M̄⁻¹ at the state
   Eigen::Matrix<Scalar, kDofs, 2 * kDofs> rhs{};
 };
 
 HODYN_ISA_NAMESPACE_END
-namespace detail {
-HODYN_ISA_NAMESPACE_BEGIN
-
-/// The matrix of w ↦ η ×* w read as a function of η: [[−[n], −[f]], [−[f], 0]].
-template <class S>
-Matrix6<S> force_cross_matrix(const Wrench<S>& w) {
-  Matrix6<S> m = Matrix6<S>::Zero();
-  const Matrix3<S> n = skew<S>(w.template head<3>()), f = skew<S>(w.template tail<3>());
-  m.template topLeftCorner<3, 3>() = -n;
-  m.template topRightCorner<3, 3>() = -f;
-  m.template bottomLeftCorner<3, 3>() = -f;
-  return m;
-}
-
-HODYN_ISA_NAMESPACE_END
-}  // namespace detail
 HODYN_ISA_NAMESPACE_BEGIN
 
 /// A and B at the state and input of `input` (order-0 entries: base_pose,
@@ -112,8 +95,9 @@ Status linearize(const Model<Tree, Scalar>& model, LinearizationData<Tree, Scala
   status = inverse_dynamics_derivatives(model, data.derivatives, motion);
   if (status != Status::kOk) return status;
   const auto& d = data.derivatives.result;
-  data.cholesky.compute(d.mass_matrix);
-  if (data.cholesky.info() != Eigen::Success) return Status::kSingularInertia;
+  if (!detail::symmetric_positive_inverse(d.mass_matrix, data.inverse_mass_matrix))
+    return Status::kSingularInertia;
+  const auto& m_inv = data.inverse_mass_matrix;
   // Velocity rows: M̄⁻¹ (P − ∂τ̄/∂(ξ, q), −∂τ̄/∂(V₁, q̇)).
   data.rhs.template leftCols<kDofs>() = -d.d_configuration;
   data.rhs.template rightCols<kDofs>() = -d.d_velocity;
@@ -121,18 +105,17 @@ Status linearize(const Model<Tree, Scalar>& model, LinearizationData<Tree, Scala
     data.base_wrench = data.forward.base_wrench[0];
     const Matrix6<S> adjoint = adjoint_matrix(motion.base_pose);
     data.rhs.template topLeftCorner<6, 6>().noalias() +=
-        detail::force_cross_matrix(data.base_wrench) * adjoint;
+        detail::force_cross_matrix(detail::SV<S>::from(data.base_wrench)) * adjoint;
     // ξ̇ = Ad_C₁⁻¹ δV, q̇ rows.
     out.a.template block<6, 6>(0, kDofs) = adjoint_matrix(motion.base_pose.inverse());
   }
   out.a.template block<kDofs - kBase, kDofs - kBase>(kBase, kDofs + kBase).setIdentity();
-  out.a.template bottomRows<kDofs>() = data.cholesky.solve(data.rhs);
+  out.a.template bottomRows<kDofs>().noalias() = m_inv * data.rhs;
   // B: M̄⁻¹ [Ad_C₁⁻ᵀ 0; 0 1].
-  Eigen::Matrix<S, kDofs, kDofs> input_map = Eigen::Matrix<S, kDofs, kDofs>::Identity();
+  out.b.template bottomRows<kDofs>() = m_inv;
   if constexpr (kBase > 0)
-    input_map.template topLeftCorner<6, 6>() =
-        adjoint_matrix(motion.base_pose.inverse()).transpose();
-  out.b.template bottomRows<kDofs>() = data.cholesky.solve(input_map);
+    out.b.template bottomLeftCorner<kDofs, 6>().noalias() =
+        m_inv.template leftCols<6>() * adjoint_matrix(motion.base_pose.inverse()).transpose();
   if (!detail::all_finite(out.a) || !detail::all_finite(out.b)) {
     out.set_zero();
     return Status::kNonFiniteResult;
