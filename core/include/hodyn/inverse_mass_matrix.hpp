@@ -17,18 +17,32 @@
 //   backward, j = N−1..1, for the columns k of the subtree of j:
 //     Minv[j, k] = D_j⁻¹ (δ_jk − s_jᵀ F_j[k])            (partial: no base motion yet)
 //     F_p[k]     = X_jᵀ (F_j[k] + U_j Minv[j, k])      (one child of p owns column k)
-//   base:  P_0[k] = −(M^A_0)⁻¹ F_0[k]                     (a fixed root: P_0 = 0)
+//   base:  P_0[k] = −(M^A_0)⁻¹ F_0[k]
 //   forward, j = 1..N−1, for every column k ≥ j (digest erratum: not only the subtree):
 //     x = X_j P_p[k],  Minv[j, k] −= D_j⁻¹ U_jᵀ x,  P_j[k] = x + s_j Minv[j, k]
 //   M̄⁻¹[base, base] = Ad_P₀ (M^A_0)⁻¹ Ad_P₀ᵀ,  M̄⁻¹[base, k] = Ad_P₀ P_0[k],
 //   the lower triangles by symmetry (both missing from seed 003's Table 9).
 //
+// The forward pass is linear in the base acceleration, so it splits: run with
+// the base held (P_0 = 0) it gives M_jj⁻¹, the joint block's own inverse,
+// which is zero between joints of different branches of the base; the base's
+// share is F_0[j]ᵀ P_0[k]. That is the block inverse (Woodbury)
+//   M̄⁻¹_jj = M_jj⁻¹ + M_jj⁻¹ M_jb (M^A_0)⁻¹ M_bj M_jj⁻¹,
+//   M^A_0 = M_bb − M_bj M_jj⁻¹ M_jb,  F_0[k] = (M_bj M_jj⁻¹)[:, k],
+// so the code runs the forward pass within each branch only (no transforms
+// for a branch root, whose held parent does not move) and adds one 6-vector
+// dot product per entry: Minv[j, k] = M_jj⁻¹[j, k] − F_0[j]ᵀ P_0[k]. A fixed
+// root is the held base: M̄⁻¹ = M_jj⁻¹.
+//
 // F_j[k] is the articulated bias wrench of body j for a unit torque at joint k,
 // P_j[k] its acceleration; both live in the same per-body column storage (F is
-// dead when P is written). O(n²) operations on 6-vectors, no heap.
+// dead when P is written; F_0 is kept for the base's share). O(n²) operations
+// on 6-vectors, no heap.
 #pragma once
 
 #include <array>
+#include <type_traits>
+#include <utility>
 
 #include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/joint_frame_articulated.hpp"
@@ -37,17 +51,24 @@
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/forward_dynamics.hpp"
 #include "hodyn/model.hpp"
+#include "hodyn/scalar_traits.hpp"
 #include "hodyn/status.hpp"
 #include "hodyn/tree.hpp"
 
 namespace hodyn {
 HODYN_ISA_NAMESPACE_BEGIN
 
+/// Largest number of generalized velocities for `inverse_mass_matrix` (its
+/// result is a fixed-size matrix and its passes are unrolled at compile time).
+inline constexpr int kMaxInverseMassMatrixDofs = 64;
+
 /// Workspace and result of `inverse_mass_matrix`.
 template <class Tree, class Scalar = double>
 struct InverseMassMatrixData {
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
+  static_assert(kDofs <= kMaxInverseMassMatrixDofs,
+                "inverse_mass_matrix is for trees up to 64 dofs");
   static constexpr int kColumns = kNumBodies > 1 ? kNumBodies - 1 : 1;  ///< joint columns
   using Matrix = Eigen::Matrix<Scalar, kDofs, kDofs>;
 
@@ -60,7 +81,9 @@ struct InverseMassMatrixData {
   ForwardDynamicsInput<Tree, 0, Scalar> input{};  ///< base_pose and q copied in; rates zero
   /// F_j[k] (backward pass) and then P_j[k] (forward pass), joint column k at k − 1.
   std::array<std::array<detail::SV<Scalar>, kColumns>, kNumBodies> column{};
-  /// Minv[j, k] of the backward pass (θ coordinates), row j − 1, column k − 1.
+  /// P_0[k] = −(M^A_0)⁻¹ F_0[k]: the base's acceleration (frame B_0) per unit joint torque.
+  std::array<detail::SV<Scalar>, kColumns> base_acceleration{};
+  /// Minv[j, k] of the backward pass, then M_jj⁻¹[j, k] (θ coordinates), row j − 1, column k − 1.
   std::array<std::array<Scalar, kColumns>, kColumns> partial{};
 };
 
@@ -68,25 +91,60 @@ HODYN_ISA_NAMESPACE_END
 namespace detail {
 HODYN_ISA_NAMESPACE_BEGIN
 
-/// in_subtree[a][b]: body b lies in the subtree of body a (a itself included).
+/// Compile-time topology of a tree for the IMMA passes.
 template <class Tree>
-constexpr auto subtree_table() {
-  constexpr int n = Tree::kNumBodies;
-  std::array<std::array<bool, n>, n> t{};
-  for (int b = 0; b < n; ++b)
-    for (int a = b; a >= 0; a = Tree::kParent[a]) t[a][b] = true;
-  return t;
+struct InverseMassMatrixTables {
+  static constexpr int kN = Tree::kNumBodies;
+  /// subtree[a][b]: body b lies in the subtree of body a (a itself included).
+  static constexpr std::array<std::array<bool, kN>, kN> subtree = [] {
+    std::array<std::array<bool, kN>, kN> t{};
+    for (int b = 0; b < kN; ++b)
+      for (int a = b; a >= 0; a = Tree::kParent[a]) t[a][b] = true;
+    return t;
+  }();
+  /// first_child[j]: the smallest index of a child of j (kN for a leaf): the
+  /// forward pass keeps P_j[k] only for the columns k ≥ first_child[j].
+  static constexpr std::array<int, kN> first_child = [] {
+    std::array<int, kN> t{};
+    for (int j = 0; j < kN; ++j) t[j] = kN;
+    for (int j = kN - 1; j >= 1; --j) t[Tree::kParent[j]] = j;
+    return t;
+  }();
+  /// branch[j]: the child of the base whose subtree holds body j (0 for the base).
+  static constexpr std::array<int, kN> branch = [] {
+    std::array<int, kN> t{};
+    for (int j = 1; j < kN; ++j) t[j] = Tree::kParent[j] == 0 ? j : t[Tree::kParent[j]];
+    return t;
+  }();
+};
+
+/// f(std::integral_constant<int, i>{}) for i = Begin, …, End − 1, unrolled.
+template <int Begin, class F, int... Is>
+HODYN_ALWAYS_INLINE void for_each_index_unrolled(F& f, std::integer_sequence<int, Is...>) {
+  (f(std::integral_constant<int, Begin + Is>{}), ...);
+}
+template <int Begin, int End, class F>
+HODYN_ALWAYS_INLINE void for_each_index(F&& f) {
+  if constexpr (End > Begin)
+    for_each_index_unrolled<Begin>(f, std::make_integer_sequence<int, End - Begin>{});
 }
 
-/// first_child[j]: the smallest index of a child of j (kNumBodies for a leaf):
-/// the forward pass keeps P_j[k] only for the columns k ≥ first_child[j].
-template <class Tree>
-constexpr auto first_child_table() {
-  constexpr int n = Tree::kNumBodies;
-  std::array<int, n> t{};
-  for (int j = 0; j < n; ++j) t[j] = n;
-  for (int j = n - 1; j >= 1; --j) t[Tree::kParent[j]] = j;
-  return t;
+/// Every entry finite (x − x is 0, or NaN for NaN and ±Inf), with eight
+/// independent sums instead of one chain through all the entries.
+template <class S, int R, int C>
+HODYN_ALWAYS_INLINE bool all_entries_finite(const Eigen::Matrix<S, R, C>& m) {
+  constexpr int kSize = R * C;
+  constexpr int kLanes = 8;
+  S acc[kLanes];
+  for (auto& a : acc) a = S(0);
+  const S* x = m.data();
+  int i = 0;
+  for (; i + kLanes <= kSize; i += kLanes)
+    for (int l = 0; l < kLanes; ++l) acc[l] += x[i + l] - x[i + l];
+  for (; i < kSize; ++i) acc[0] += x[i] - x[i];
+  S sum = acc[0];
+  for (int l = 1; l < kLanes; ++l) sum += acc[l];
+  return ScalarTraits<S>::is_finite(sum);
 }
 
 /// Ad_{X_j}⁻ᵀ f at order 0: a child's joint-frame wrench in its parent's frame,
@@ -104,20 +162,6 @@ HODYN_ALWAYS_INLINE SV<S> wrench_up(const ArticulatedBody<MaxOrder, S>& b, const
   }
   w.ang += cross(d, w.lin);
   return w;
-}
-
-/// Rᵀ of a 3x3 matrix (row-major storage).
-template <class S>
-HODYN_ALWAYS_INLINE M3<S> transposed(const M3<S>& m) {
-  return M3<S>{{m.a[0], m.a[3], m.a[6], m.a[1], m.a[4], m.a[7], m.a[2], m.a[5], m.a[8]}};
-}
-
-/// [x] m: every column crossed with x.
-template <class S>
-HODYN_ALWAYS_INLINE M3<S> cross_columns(const V3<S>& x, const M3<S>& m) {
-  M3<S> out;
-  for (int j = 0; j < 3; ++j) out.set_col(j, cross(x, m.col(j)));
-  return out;
 }
 
 HODYN_ISA_NAMESPACE_END
@@ -159,63 +203,79 @@ Status inverse_mass_matrix(const Model<Tree, Scalar>& model,
   const auto& body = ws.body;
   auto& col = data.column;
   auto& part = data.partial;
-  constexpr auto in_subtree = detail::subtree_table<Tree>();
-  constexpr auto first_child = detail::first_child_table<Tree>();
+  auto& base_accel = data.base_acceleration;
+  using T = detail::InverseMassMatrixTables<Tree>;
 
   // ---- backward pass: partial rows Minv[j, sub(j)], bias wrenches F_p[sub(j)] ----
-  for_each_joint_reverse<Tree>([&](auto kind, int j) {
-    constexpr JointKind K = decltype(kind)::value;
+  // (every index is a compile-time constant: the subtree tests cost nothing)
+  detail::for_each_index<1, n>([&](auto i) {
+    constexpr int j = n - decltype(i)::value;
+    constexpr JointKind K = Tree::kJoint[j];
+    constexpr int p = Tree::kParent[j];
     const auto& b = body[j];
-    const int p = Tree::kParent[j];
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
-    auto& fj = col[j];
-    auto& fp = col[p];
     auto& row = part[j - 1];
     row[j - 1] = b.inverse_d;
-    fp[j - 1] = detail::wrench_up<K>(b, d, e, b.inverse_d * b.screw_inertia);
-    for (int k = j + 1; k < n; ++k) {
-      if (!in_subtree[j][k]) continue;
-      const S m = -(b.inverse_d * detail::screw_dot<K>(e, fj[k - 1]));
-      row[k - 1] = m;
-      fp[k - 1] = detail::wrench_up<K>(b, d, e, fj[k - 1] + m * b.screw_inertia);
-    }
+    col[p][j - 1] = detail::wrench_up<K>(b, d, e, b.inverse_d * b.screw_inertia);
+    detail::for_each_index<j + 1, n>([&](auto kc) {
+      constexpr int k = decltype(kc)::value;
+      if constexpr (T::subtree[j][k]) {
+        const SV<S>& f = col[j][k - 1];
+        const S m = -(b.inverse_d * detail::screw_dot<K>(e, f));
+        row[k - 1] = m;
+        col[p][k - 1] = detail::wrench_up<K>(b, d, e, f + m * b.screw_inertia);
+      }
+    });
   });
 
   // ---- base: P_0[k] = −(M^A_0)⁻¹ F_0[k] (every joint is in the base's subtree) ----
   if constexpr (kFloating)
-    for (int k = 1; k < n; ++k) col[0][k - 1] = S(-1) * ws.base_factor.solve(col[0][k - 1]);
+    for (int k = 1; k < n; ++k) base_accel[k - 1] = S(-1) * ws.base_factor.solve(col[0][k - 1]);
 
-  // ---- forward pass: Minv[j, k] for k ≥ j, accelerations P_j[k] ----
-  for_each_joint<Tree>([&](auto kind, int j) {
-    constexpr JointKind K = decltype(kind)::value;
+  // ---- forward pass with the base held: M_jj⁻¹[j, k] for k ≥ j in j's base branch ----
+  // (a held base decouples the branches: the other entries of M_jj⁻¹ are zero).
+  detail::for_each_index<1, n>([&](auto jc) {
+    constexpr int j = decltype(jc)::value;
+    constexpr JointKind K = Tree::kJoint[j];
+    constexpr int p = Tree::kParent[j];
     const auto& b = body[j];
-    const int p = Tree::kParent[j];
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
+    auto& row = part[j - 1];
+    detail::for_each_index<j, n>([&](auto kc) {
+      constexpr int k = decltype(kc)::value;
+      if constexpr (T::branch[k] == T::branch[j]) {
+        S m = T::subtree[j][k] ? row[k - 1] : S(0);
+        SV<S> x{};
+        if constexpr (p != 0) {  // a branch root's parent (the held base) does not accelerate
+          x = detail::twist_to_child<K>(b, d, e, col[p][k - 1]);
+          m -= b.inverse_d * dot(b.screw_inertia, x);
+        }
+        row[k - 1] = m;
+        if constexpr (k >= T::first_child[j]) {
+          detail::add_screw<K>(e, m, x);
+          col[j][k - 1] = x;
+        }
+      }
+    });
+  });
+
+  // ---- joint block: M̄⁻¹[j, k] = M_jj⁻¹[j, k] + F_0[j]ᵀ (M^A_0)⁻¹ F_0[k] (Woodbury) ----
+  detail::for_each_index<1, n>([&](auto jc) {
+    constexpr int j = decltype(jc)::value;
+    constexpr int rj = TreeTraits<Tree>::joint_dof(j);
     const S sense_j = model.joint_sense(j);
-    const int rj = TreeTraits<Tree>::joint_dof(j);
-    const bool parent_moves = kFloating || p != 0;  // a fixed root does not accelerate
-    const int keep_from = first_child[j];
-    const auto& pp = col[p];
-    auto& pj = col[j];
-    const auto& row = part[j - 1];
-    for (int k = j; k < n; ++k) {
-      S m = in_subtree[j][k] ? row[k - 1] : S(0);
-      SV<S> x{};
-      if (parent_moves) {
-        x = detail::twist_to_child<K>(b, d, e, pp[k - 1]);
-        m -= b.inverse_d * dot(b.screw_inertia, x);
-      }
-      if (k >= keep_from) {
-        detail::add_screw<K>(e, m, x);
-        pj[k - 1] = x;
-      }
-      const int rk = TreeTraits<Tree>::joint_dof(k);
+    detail::for_each_index<j, n>([&](auto kc) {
+      constexpr int k = decltype(kc)::value;
+      constexpr int rk = TreeTraits<Tree>::joint_dof(k);
+      S m(0);
+      if constexpr (T::branch[k] == T::branch[j]) m = part[j - 1][k - 1];
+      if constexpr (kFloating) m -= dot(col[0][j - 1], base_accel[k - 1]);
       const S v = (sense_j * model.joint_sense(k)) * m;  // q = s θ, τ = s τ_θ
       out(rj, rk) = v;
-      out(rk, rj) = v;
-    }
+      if constexpr (rk != rj) out(rk, rj) = v;
+    });
   });
 
   if constexpr (kFloating) {
@@ -223,7 +283,7 @@ Status inverse_mass_matrix(const Model<Tree, Scalar>& model,
     const M3<S>& r = ws.base_frame.rotation[0];
     const V3<S>& x = ws.base_frame.origin[0];
     for (int k = 1; k < n; ++k) {
-      const SV<S>& a = col[0][k - 1];
+      const SV<S>& a = base_accel[k - 1];
       const S sense_k = model.joint_sense(k);
       const V3<S> w = sense_k * (r * a.ang);
       const V3<S> v = sense_k * (r * a.lin) + cross(x, w);
@@ -231,36 +291,31 @@ Status inverse_mass_matrix(const Model<Tree, Scalar>& model,
       const S c[6] = {w.x, w.y, w.z, v.x, v.y, v.z};
       for (int i = 0; i < 6; ++i) out(i, rk) = out(rk, i) = c[i];
     }
-    // (M^A_0)⁻¹ from the Schur factors (E = B C⁻¹, S = A − E Bᵀ):
-    //   [S⁻¹, −S⁻¹E; −EᵀS⁻¹, C⁻¹ + EᵀS⁻¹E], then Ad_P₀ (·) Ad_P₀ᵀ: with W = R (·) Rᵀ blockwise,
-    //   aa = W_aa, al = W_al − W_aa [x], ll = W_ll + [x] al + ([x] W_al)ᵀ.
+    // (M^A_0)⁻¹ = G S⁻¹ Gᵀ + diag(0, C⁻¹), G = [1; −Eᵀ], from the Schur factors
+    // (E = B C⁻¹, S = A − E Bᵀ). Ad_P₀ = [R 0; [x]R R] maps G to [R; H] with
+    // H = [x]R − R Eᵀ, so the world-frame block is
+    //   aa = R S⁻¹ Rᵀ,  al = R S⁻¹ Hᵀ,  ll = H S⁻¹ Hᵀ + R C⁻¹ Rᵀ.
     const auto& f = ws.base_factor;
-    M3<S> yal = f.s_inv * f.e;
-    for (auto& y : yal.a) y = -y;
-    M3<S> yll = f.c_inv;
-    const M3<S> ey = detail::transposed(f.e) * yal;  // Eᵀ(−S⁻¹E)
-    for (int i = 0; i < 9; ++i) yll.a[i] -= ey.a[i];
-    M3<S> waa, wal, wll;
-    detail::rotate_general(f.s_inv, r, waa);
-    detail::rotate_general(yal, r, wal);
-    detail::rotate_general(yll, r, wll);
-    // W_aa [x] = −([x] W_aa)ᵀ (W_aa symmetric).
-    const M3<S> xwaa = detail::cross_columns(x, waa);
-    M3<S> al = wal;
+    const auto row_dot = [](const M3<S>& a, int i, const M3<S>& b, int j) {
+      return a.a[3 * i] * b.a[3 * j] + a.a[3 * i + 1] * b.a[3 * j + 1] +
+             a.a[3 * i + 2] * b.a[3 * j + 2];
+    };
+    M3<S> h;
+    for (int j = 0; j < 3; ++j) h.set_col(j, cross(x, r.col(j)));
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) al.a[3 * i + j] += xwaa.a[3 * j + i];
-    const M3<S> xal = detail::cross_columns(x, al);
-    const M3<S> xwal = detail::cross_columns(x, wal);
+      for (int j = 0; j < 3; ++j) h.a[3 * i + j] -= row_dot(r, i, f.e, j);
+    const M3<S> rs = r * f.s_inv;
+    const M3<S> hs = h * f.s_inv;
+    const M3<S> rc = r * f.c_inv;
     for (int i = 0; i < 3; ++i) {
-      for (int j = 0; j < 3; ++j) out(i, 3 + j) = out(3 + j, i) = al.a[3 * i + j];
+      for (int j = 0; j < 3; ++j) out(i, 3 + j) = out(3 + j, i) = row_dot(rs, i, h, j);
       for (int j = i; j < 3; ++j) {  // symmetric blocks: the upper triangle, mirrored
-        out(i, j) = out(j, i) = waa.a[3 * i + j];
-        out(3 + i, 3 + j) = out(3 + j, 3 + i) =
-            wll.a[3 * i + j] + xal.a[3 * i + j] + xwal.a[3 * j + i];
+        out(i, j) = out(j, i) = row_dot(rs, i, r, j);
+        out(3 + i, 3 + j) = out(3 + j, 3 + i) = row_dot(hs, i, h, j) + row_dot(rc, i, r, j);
       }
     }
   }
-  if (!detail::all_finite(out)) {
+  if (!detail::all_entries_finite(out)) {
     out.setZero();
     return Status::kNonFiniteResult;
   }
