@@ -11,8 +11,11 @@
 //     equations_of_motion, at random states with velocities;
 //   - run on a TaylorSeries scalar along q(t) = q₀ + δ t: (M̄⁻¹ M̄)(t) = I to
 //     every coefficient, and d/dt M̄⁻¹ against central differences in double;
+//   - run on DualNumber: ∂M̄⁻¹/∂p = −M̄⁻¹ (∂M̄/∂p) M̄⁻¹ for a joint angle and a
+//     base position component, ∂M̄/∂p from mass_matrix on the same duals;
 //   - bad input (bad pose, NaN q, a massless link, overflow): status, zero result;
 //     heap-free.
+#include <hodyn/dual_number.hpp>
 #include <hodyn/hodyn.hpp>
 #include <hodyn/inverse_mass_matrix.hpp>
 #include <hodyn/taylor_series.hpp>
@@ -247,6 +250,35 @@ TEST(InverseMassMatrix, RunsOnTaylorSeriesAlongAJointMotion) {
     for (int i = 0; i < 12; ++i)
       for (int j = 0; j < 12; ++j) series(i, j) = ds->result(i, j).derivative_value(1);
     EXPECT_LE(max_abs(series - central), 1e-7 * std::max(1.0, max_abs(central))) << seed;
+  }
+}
+
+TEST(InverseMassMatrix, RunsOnDualNumbers) {
+  using D = hodyn::DualNumber<double, 2>;
+  const auto am = core_aerial_manipulator();
+  const hodyn::AerialManipulatorModel<D> md = am.cast<D>();
+  auto di = std::make_unique<ImmaData<AMTree, D>>();
+  auto de = std::make_unique<hodyn::EquationsOfMotionData<AMTree, D>>();
+  for (unsigned seed = 95; seed < 98; ++seed) {
+    const State<double> st = random_state<double>(seed, 6);
+    Pose<D> pose = Pose<double>::from_matrix(st.C1).cast<D>();
+    pose.translation(0) = D::variable(st.C1(0, 3), 1);  // p₁ = x of the base
+    hodyn::AerialManipulatorModel<D>::JointVector q = st.q[0].cast<D>();
+    q(1) = D::variable(st.q[0](1), 0);  // p₀ = q₂
+    ASSERT_EQ(hodyn::inverse_mass_matrix(md, *di, pose, q), Status::kOk);
+    ASSERT_EQ(hodyn::mass_matrix(md, *de, pose, q), Status::kOk);
+    Eigen::MatrixXd minv(12, 12), m_partial(12, 12), minv_partial(12, 12);
+    for (int p = 0; p < 2; ++p) {
+      for (int i = 0; i < 12; ++i)
+        for (int j = 0; j < 12; ++j) {
+          minv(i, j) = di->result(i, j).value();
+          minv_partial(i, j) = di->result(i, j).derivative(p);
+          m_partial(i, j) = de->result.mass_matrix(i, j).derivative(p);
+        }
+      const Eigen::MatrixXd expected = -minv * m_partial * minv;
+      EXPECT_LE(max_abs(minv_partial - expected), 1e-11 * std::max(1.0, max_abs(expected)))
+          << "parameter " << p << " seed " << seed;
+    }
   }
 }
 
