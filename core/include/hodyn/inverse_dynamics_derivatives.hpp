@@ -68,7 +68,12 @@ struct InverseDynamicsDerivatives {
   Matrix d_velocity = Matrix::Zero();         ///< ∂τ̄/∂(V₁; q̇)
   Matrix mass_matrix = Matrix::Zero();        ///< ∂τ̄/∂(V̇₁; q̈) = M̄
 
-  void set_zero() { *this = InverseDynamicsDerivatives{}; }
+  void set_zero() {
+    generalized_force.setZero();
+    d_configuration.setZero();
+    d_velocity.setZero();
+    mass_matrix.setZero();
+  }
 };
 
 HODYN_ISA_NAMESPACE_END
@@ -217,42 +222,31 @@ struct InverseDynamicsDerivativesData {
   std::array<detail::BodySeries<0, Scalar>, kNumBodies> placement{};
   std::array<detail::DerivativeBody<Scalar>, kNumBodies> body{};
   std::array<detail::DerivativeJoint<Scalar>, kNumBodies> joint{};
+  std::array<detail::SV<Scalar>, kNumBodies> delta_acceleration{};  ///< ΔA_j of stage 2
+  std::array<detail::SV<Scalar>, kNumBodies> delta_wrench{};        ///< R_j of stage 2
 };
 
-/// ∂τ̄ with respect to the base pose (left-trivialized, base frame), q, V₁, q̇,
-/// and V̇₁, q̈ (M̄), at the state base_pose, base_twist[0], q[0], q[1] and the
-/// accelerations base_twist[1], q[2] of `motion`. For a fixed-base tree the
-/// base fields are ignored and the outputs have joint rows and columns only.
-template <class Tree, int MaxOrder, class Scalar>
-Status inverse_dynamics_derivatives(
-    const Model<Tree, Scalar>& model, InverseDynamicsDerivativesData<Tree, Scalar>& data,
-    const MotionDerivatives<Tree, MaxOrder, Scalar>& motion) noexcept {
-  using S = Scalar;
-  using detail::SV;
-  using detail::Sym3;
-  using detail::V3;
-  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
-  auto& out = data.result;
-  Status status = Status::kOk;
-  if constexpr (kBase > 0) {
-    status = detail::check_pose(motion.base_pose);
-    if (status == Status::kOk &&
-        (!detail::all_finite(motion.base_twist[0]) || !detail::all_finite(motion.base_twist[1])))
-      status = Status::kNonFiniteInput;
-  }
-  for (int k = 0; status == Status::kOk && k <= 2; ++k)
-    if (!detail::all_finite(motion.q[k])) status = Status::kNonFiniteInput;
-  out.set_zero();
-  if (status != Status::kOk) return status;
+HODYN_ISA_NAMESPACE_END
+namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
 
-  // ---- forward: poses, screws, twists, accelerations, body terms ----
+/// Stage 1 (velocities only): poses, screws, twists, the accelerations and body
+/// wrenches at ν̇ = 0, the velocity sensitivities, the subtree sums M^C, K^C,
+/// W^C(ν̇ = 0), β_l = M^C_l Y_l and the mass matrix M̄ (rows and columns of
+/// the result; the caller has zeroed it). Inputs are checked by the caller.
+template <class Tree, class Scalar>
+void derivative_kinematics(const Model<Tree, Scalar>& model,
+                           InverseDynamicsDerivativesData<Tree, Scalar>& data,
+                           const Pose<Scalar>& base_pose, const Twist<Scalar>& base_twist_in,
+                           const typename Model<Tree, Scalar>::JointVector& q,
+                           const typename Model<Tree, Scalar>::JointVector& q_dot) noexcept {
+  using S = Scalar;
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   auto& place = data.placement;
   auto& body = data.body;
+  auto& mm = data.result.mass_matrix;
   SV<S> gravity{};
   gravity.lin = V3<S>::from(model.gravity());
-  const SV<S> base_twist = SV<S>::from(detail::root_twist<Tree>(motion.base_twist[0]));
-  const SV<S> base_acceleration =
-      SV<S>::from(detail::root_twist<Tree>(motion.base_twist[1])) - gravity;
   // W = M A' + V ×* M V and K = p̄ + Ṁ of one placed, moving body.
   const auto body_terms = [&](int j) {
     const auto& p = place[j];
@@ -276,38 +270,92 @@ Status inverse_dynamics_derivatives(
         Sym3<S>{two_hv - S(2) * hv.x * h.x, two_hv - S(2) * hv.y * h.y, two_hv - S(2) * hv.z * h.z,
                 -(hv.x * h.y + h.x * hv.y), -(hv.x * h.z + h.x * hv.z), -(hv.y * h.z + h.y * hv.z)};
     b.sensitivity = {momentum, cross(v.ang, h) + m * hv, i_rate};
-    b.wrench = b.inertia.times(b.acceleration) + detail::cross_force(v, momentum);
+    b.wrench = b.inertia.times(b.acceleration) + cross_force(v, momentum);
   };
-  detail::place_base(model, detail::root_pose(model, motion.base_pose), place[0]);
-  body[0].twist = base_twist;
-  body[0].acceleration = base_acceleration;
+  place_base(model, root_pose(model, base_pose), place[0]);
+  body[0].twist = SV<S>::from(root_twist<Tree>(base_twist_in));
+  body[0].acceleration = S(-1) * gravity;
   body_terms(0);
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
     const int parent = Tree::kParent[j];
-    detail::place_body<K>(model, j, place[parent], motion.q[0](j - 1), place[j]);
+    place_body<K>(model, j, place[parent], q(j - 1), place[j]);
     auto& b = body[j];
     const SV<S>& y = place[j].screw[0];
-    const S qd = motion.q[1](j - 1), qdd = motion.q[2](j - 1);
+    const S qd = q_dot(j - 1);
     b.screw = y;
     b.twist = body[parent].twist + qd * y;
-    // A_j = A_λ + Y_j q̈_j + (V_λ × Y_j) q̇_j.
-    b.acceleration = body[parent].acceleration + qdd * y + qd * detail::ad(body[parent].twist, y);
+    // A_j = A_λ + Y_j q̈_j + (V_λ × Y_j) q̇_j, here with q̈ = 0 and V̇₁ = 0.
+    b.acceleration = body[parent].acceleration + qd * ad(body[parent].twist, y);
     body_terms(j);
   });
-  // ---- backward: subtree sums M^C, K^C, W^C ----
-  for_each_joint_reverse<Tree>([&](auto, int j) {
+  for_each_joint_reverse<Tree>([&](auto, int j) {  // subtree sums M^C, K^C, W^C
     auto& p = body[Tree::kParent[j]];
     const auto& b = body[j];
     p.inertia += b.inertia;
     p.sensitivity += b.sensitivity;
     p.wrench += b.wrench;
   });
+  constexpr auto col = [](int j) { return TreeTraits<Tree>::joint_dof(j); };
+  for_each_joint<Tree>([&](auto, int l) {  // M̄ = ∂τ̄/∂ν̇: β_l · Y_j for j ⪯ l
+    auto& t = data.joint[l];
+    t.beta = body[l].inertia.times(body[l].screw);
+    if constexpr (kBase > 0) {
+      mm.template block<6, 1>(0, col(l)) = t.beta.eigen();
+      mm.template block<1, 6>(col(l), 0) = t.beta.eigen().transpose();
+    }
+    for (int j = l; j > 0; j = Tree::kParent[j])
+      mm(col(l), col(j)) = mm(col(j), col(l)) = dot(t.beta, body[j].screw);
+  });
+  if constexpr (kBase > 0) mm.template topLeftCorner<6, 6>() = body[0].inertia.matrix();
+}
 
-  // ---- the partials ----
+/// τ̄ at the accelerations of stage 1 (ν̇ = 0): the bias h + g in the world frame.
+template <class Tree, class Scalar>
+void derivative_bias(const InverseDynamicsDerivativesData<Tree, Scalar>& data,
+                     Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1>& bias) noexcept {
+  if constexpr (TreeTraits<Tree>::kBaseDofs > 0)
+    bias.template head<6>() = data.body[0].wrench.eigen();
+  for_each_joint<Tree>([&](auto, int l) {
+    bias(TreeTraits<Tree>::joint_dof(l)) = dot(data.body[l].screw, data.body[l].wrench);
+  });
+}
+
+/// Stage 2: adds the accelerations ν̇ = (V̇₁; q̈): ΔA_j = ΔA_λ + Y_j q̈_j (ΔA_0 = V̇₁),
+/// and the subtree wrenches ΔW^C_j = M^C_j ΔA_j + R_j with R_j = Σ_children (R_c + β_c q̈_c).
+template <class Tree, class Scalar>
+void derivative_accelerations(InverseDynamicsDerivativesData<Tree, Scalar>& data,
+                              const Twist<Scalar>& base_acceleration,
+                              const typename Model<Tree, Scalar>::JointVector& q_ddot) noexcept {
+  using S = Scalar;
+  auto& body = data.body;
+  auto& delta = data.delta_acceleration;
+  auto& rest = data.delta_wrench;
+  delta[0] = SV<S>::from(root_twist<Tree>(base_acceleration));
+  for_each_joint<Tree>([&](auto, int j) {
+    delta[j] = delta[Tree::kParent[j]] + q_ddot(j - 1) * body[j].screw;
+    rest[j] = SV<S>{};
+  });
+  rest[0] = SV<S>{};
+  for_each_joint_reverse<Tree>(
+      [&](auto, int j) { rest[Tree::kParent[j]] += rest[j] + q_ddot(j - 1) * data.joint[j].beta; });
+  for (int j = 0; j < Tree::kNumBodies; ++j) {
+    body[j].acceleration += delta[j];
+    body[j].wrench += body[j].inertia.times(delta[j]) + rest[j];
+  }
+}
+
+/// Stage 3: τ̄ and the configuration and velocity partials at the accelerations
+/// of stages 1-2 (`base_pose` as in stage 1).
+template <class Tree, class Scalar>
+void derivative_partials(InverseDynamicsDerivativesData<Tree, Scalar>& data,
+                         const Pose<Scalar>& base_pose) noexcept {
+  using S = Scalar;
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
+  auto& out = data.result;
+  auto& body = data.body;
   auto& dq = out.d_configuration;
   auto& dv = out.d_velocity;
-  auto& mm = out.mass_matrix;
   constexpr auto col = [](int j) { return TreeTraits<Tree>::joint_dof(j); };
   // Every joint l once, as a row (α_l = K^C_lᵀ Y_l, β_l = M^C_l Y_l) and as a
   // column (a_l, c_l, u_l, and F_l, G_l: what the rows of its ancestors read).
@@ -316,19 +364,16 @@ Status inverse_dynamics_derivatives(
     const auto& parent = body[Tree::kParent[l]];
     auto& t = data.joint[l];
     const SV<S>& y = bl.screw;
-    t.a = detail::ad(y, parent.twist);
-    t.c = detail::ad(y, parent.acceleration) - detail::ad(t.a, parent.twist);
-    t.u = S(2) * detail::ad(parent.twist, y);
-    t.f = detail::cross_force(y, bl.wrench) - bl.sensitivity.times(t.a) - bl.inertia.times(t.c);
+    t.a = ad(y, parent.twist);
+    t.c = ad(y, parent.acceleration) - ad(t.a, parent.twist);
+    t.u = S(2) * ad(parent.twist, y);
+    t.f = cross_force(y, bl.wrench) - bl.sensitivity.times(t.a) - bl.inertia.times(t.c);
     t.g = bl.sensitivity.times(y) + bl.inertia.times(t.u);
     t.alpha = bl.sensitivity.transpose_times(y);
-    t.beta = bl.inertia.times(y);
     out.generalized_force(col(l)) = dot(y, bl.wrench);
     if constexpr (kBase > 0) {
       dq.template block<6, 1>(0, col(l)) = t.f.eigen();
       dv.template block<6, 1>(0, col(l)) = t.g.eigen();
-      mm.template block<6, 1>(0, col(l)) = t.beta.eigen();
-      mm.template block<1, 6>(col(l), 0) = t.beta.eigen().transpose();
     }
     // Row l against its ancestors j and itself: ∂τ_l/∂q_j = −α_l·a_j − β_l·c_j,
     // ∂τ_l/∂q̇_j = α_l·Y_j + β_l·u_j; row j against column l: Y_j·F_l, Y_j·G_l.
@@ -337,7 +382,6 @@ Status inverse_dynamics_derivatives(
       const SV<S>& yj = body[j].screw;
       dq(col(l), col(j)) = -dot(t.alpha, tj.a) - dot(t.beta, tj.c);
       dv(col(l), col(j)) = dot(t.alpha, yj) + dot(t.beta, tj.u);
-      mm(col(l), col(j)) = mm(col(j), col(l)) = dot(t.beta, yj);
       if (j != l) {
         dq(col(j), col(l)) = dot(yj, t.f);
         dv(col(j), col(l)) = dot(yj, t.g);
@@ -346,19 +390,20 @@ Status inverse_dynamics_derivatives(
   });
   if constexpr (kBase > 0) {
     const auto& b0 = body[0];
+    const SV<S>& base_twist = b0.twist;
+    const SV<S>& base_acceleration = b0.acceleration;  // V̇₁ − G
     out.generalized_force.template head<6>() = b0.wrench.eigen();
-    mm.template topLeftCorner<6, 6>() = b0.inertia.matrix();
     // Base columns. Base rows: ∂W^C/∂V₁ = K^C + M^C ad_V₁ and, the base-frame ξ
     // being the world η = Ad_C₁ ξ, δW^C = η ×* W^C − K^C a − M^C c with
     // a = η × V₁, c = η × A'₁ − a × V₁:  ∂W^C/∂ξ = (W̄^C + K^C ad_V₁ + M^C (ad_A'₁ + ad_V₁²)) Ad_C₁.
-    const Matrix6<S> adjoint = adjoint_matrix(motion.base_pose);
+    const Matrix6<S> adjoint = adjoint_matrix(base_pose);
     const Matrix6<S> ad_v = ad_matrix<S>(base_twist.eigen());
     const Matrix6<S> k0 = b0.sensitivity.matrix();
-    const Matrix6<S> m0 = mm.template topLeftCorner<6, 6>();
+    const Matrix6<S> m0 = out.mass_matrix.template topLeftCorner<6, 6>();
     Matrix6<S> t;
     t.noalias() = m0 * ad_v;
     dv.template topLeftCorner<6, 6>() = k0 + t;
-    Matrix6<S> u = detail::force_cross_matrix(b0.wrench);
+    Matrix6<S> u = force_cross_matrix(b0.wrench);
     u.noalias() += k0 * ad_v;
     u.noalias() += t * ad_v;
     u.noalias() += m0 * ad_matrix<S>(base_acceleration.eigen());
@@ -367,21 +412,60 @@ Status inverse_dynamics_derivatives(
     // ∂τ_l/∂ξ = (Ad_C₁ᵀ w_l)ᵀ with w_l = −V₁ ×* α_l − A'₁ ×* β_l + V₁ ×* (V₁ ×* β_l).
     for_each_joint<Tree>([&](auto, int l) {
       const auto& t_l = data.joint[l];
-      const SV<S> v_beta = detail::cross_force(base_twist, t_l.beta);
+      const SV<S> v_beta = cross_force(base_twist, t_l.beta);
       const SV<S> twist_row = t_l.alpha - v_beta;
-      const SV<S> w = detail::cross_force(base_twist, v_beta - t_l.alpha) -
-                      detail::cross_force(base_acceleration, t_l.beta);
-      const SV<S> pose_row = SV<S>::from(coadjoint(motion.base_pose, Wrench<S>(w.eigen())));
+      const SV<S> w =
+          cross_force(base_twist, v_beta - t_l.alpha) - cross_force(base_acceleration, t_l.beta);
+      const SV<S> pose_row = SV<S>::from(coadjoint(base_pose, Wrench<S>(w.eigen())));
       dv.template block<1, 6>(col(l), 0) = twist_row.eigen().transpose();
       dq.template block<1, 6>(col(l), 0) = pose_row.eigen().transpose();
     });
+  } else {
+    (void)base_pose;
   }
-  if (!detail::all_finite_reduction(dq) || !detail::all_finite_reduction(dv) ||
-      !detail::all_finite_reduction(mm) || !detail::all_finite(out.generalized_force)) {
+}
+
+/// The outputs are finite (else they are zeroed): kOk or kNonFiniteResult.
+template <class Tree, class Scalar>
+Status check_derivative_result(InverseDynamicsDerivatives<Tree, Scalar>& out) noexcept {
+  if (!all_finite_reduction(out.d_configuration) || !all_finite_reduction(out.d_velocity) ||
+      !all_finite_reduction(out.mass_matrix) || !all_finite(out.generalized_force)) {
     out.set_zero();
     return Status::kNonFiniteResult;
   }
   return Status::kOk;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// ∂τ̄ with respect to the base pose (left-trivialized, base frame), q, V₁, q̇,
+/// and V̇₁, q̈ (M̄), at the state base_pose, base_twist[0], q[0], q[1] and the
+/// accelerations base_twist[1], q[2] of `motion`. For a fixed-base tree the
+/// base fields are ignored and the outputs have joint rows and columns only.
+template <class Tree, int MaxOrder, class Scalar>
+Status inverse_dynamics_derivatives(
+    const Model<Tree, Scalar>& model, InverseDynamicsDerivativesData<Tree, Scalar>& data,
+    const MotionDerivatives<Tree, MaxOrder, Scalar>& motion) noexcept {
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
+  auto& out = data.result;
+  Status status = Status::kOk;
+  if constexpr (kBase > 0) {
+    status = detail::check_pose(motion.base_pose);
+    if (status == Status::kOk &&
+        (!detail::all_finite(motion.base_twist[0]) || !detail::all_finite(motion.base_twist[1])))
+      status = Status::kNonFiniteInput;
+  }
+  for (int k = 0; status == Status::kOk && k <= 2; ++k)
+    if (!detail::all_finite(motion.q[k])) status = Status::kNonFiniteInput;
+  out.set_zero();
+  if (status != Status::kOk) return status;
+  detail::derivative_kinematics(model, data, motion.base_pose, motion.base_twist[0], motion.q[0],
+                                motion.q[1]);
+  detail::derivative_accelerations(data, motion.base_twist[1], motion.q[2]);
+  detail::derivative_partials(data, detail::root_pose(model, motion.base_pose));
+  return detail::check_derivative_result(out);
 }
 
 HODYN_ISA_NAMESPACE_END

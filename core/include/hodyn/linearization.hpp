@@ -69,7 +69,6 @@ struct LinearizationData {
   /// Q₁, the input propulsion wrench in the world frame (floating base).
   Wrench<Scalar> base_wrench = Wrench<Scalar>::Zero();
   // workspace
-  ForwardDynamicsData<Tree, 0, Scalar> forward{};
   InverseDynamicsDerivativesData<Tree, Scalar> derivatives{};
   Matrix inverse_mass_matrix = Matrix::Zero();  ///< M̄⁻¹ at the state
   Eigen::Matrix<Scalar, kDofs, 2 * kDofs> rhs{};
@@ -87,22 +86,56 @@ Status linearize(const Model<Tree, Scalar>& model, LinearizationData<Tree, Scala
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   auto& out = data.result;
-  out.set_zero();
-  Status status = forward_dynamics(model, data.forward, input, 0);
-  if (status != Status::kOk) return status;
+  Status status = detail::check_forward_input(
+      input, static_cast<const HybridDynamicsInput<Tree, 0, S>*>(nullptr),
+      static_cast<const ExternalLoads<Tree, 0, S>*>(nullptr), 0);
+  data.derivatives.result.set_zero();
+  if (status != Status::kOk) {
+    out.set_zero();
+    return status;
+  }
+  // The kinematic rows are constant blocks in zeros; the velocity rows are all written below.
+  out.a.template topRows<kDofs>().setZero();
+  out.b.template topRows<kDofs>().setZero();
   auto& motion = data.motion;
-  motion = data.forward.motion;  // state and the consistent accelerations
-  status = inverse_dynamics_derivatives(model, data.derivatives, motion);
-  if (status != Status::kOk) return status;
+  motion.base_pose = detail::root_pose(model, input.base_pose);
+  motion.base_twist[0] = detail::root_twist<Tree>(input.base_twist);
+  motion.q[0] = input.q;
+  motion.q[1] = input.q_dot;
+  // One kinematic pass for everything: M̄ and the bias h + g at ν̇ = 0, then the
+  // consistent accelerations ν̇ = M̄⁻¹ (τ̄_in − h − g) (what forward dynamics
+  // would return), then the partials at them (seed 003 Prop. 3 needs them there).
+  detail::derivative_kinematics(model, data.derivatives, motion.base_pose, motion.base_twist[0],
+                                motion.q[0], motion.q[1]);
   const auto& d = data.derivatives.result;
-  if (!detail::symmetric_positive_inverse(d.mass_matrix, data.inverse_mass_matrix))
+  if (!detail::symmetric_positive_inverse(d.mass_matrix, data.inverse_mass_matrix)) {
+    out.set_zero();
     return Status::kSingularInertia;
+  }
   const auto& m_inv = data.inverse_mass_matrix;
+  Eigen::Matrix<S, kDofs, 1> force, bias;
+  detail::derivative_bias(data.derivatives, bias);
+  if constexpr (kBase > 0) {
+    data.base_wrench = input.base_wrench_frame == WrenchFrame::kBase
+                           ? coadjoint_inverse(motion.base_pose, input.base_wrench[0])
+                           : Wrench<S>(input.base_wrench[0]);
+    force.template head<6>() = data.base_wrench;
+  }
+  force.template tail<kDofs - kBase>() = input.joint_torque[0];
+  const Eigen::Matrix<S, kDofs, 1> nu_dot = m_inv * (force - bias);
+  if constexpr (kBase > 0) motion.base_twist[1] = nu_dot.template head<6>();
+  motion.q[2] = nu_dot.template tail<kDofs - kBase>();
+  detail::derivative_accelerations(data.derivatives, motion.base_twist[1], motion.q[2]);
+  detail::derivative_partials(data.derivatives, motion.base_pose);
+  status = detail::check_derivative_result(data.derivatives.result);
+  if (status != Status::kOk) {
+    out.set_zero();
+    return status;
+  }
   // Velocity rows: M̄⁻¹ (P − ∂τ̄/∂(ξ, q), −∂τ̄/∂(V₁, q̇)).
   data.rhs.template leftCols<kDofs>() = -d.d_configuration;
   data.rhs.template rightCols<kDofs>() = -d.d_velocity;
   if constexpr (kBase > 0) {
-    data.base_wrench = data.forward.base_wrench[0];
     const Matrix6<S> adjoint = adjoint_matrix(motion.base_pose);
     data.rhs.template topLeftCorner<6, 6>().noalias() +=
         detail::force_cross_matrix(detail::SV<S>::from(data.base_wrench)) * adjoint;
@@ -116,7 +149,7 @@ Status linearize(const Model<Tree, Scalar>& model, LinearizationData<Tree, Scala
   if constexpr (kBase > 0)
     out.b.template bottomLeftCorner<kDofs, 6>().noalias() =
         m_inv.template leftCols<6>() * adjoint_matrix(motion.base_pose.inverse()).transpose();
-  if (!detail::all_finite(out.a) || !detail::all_finite(out.b)) {
+  if (!detail::all_finite_reduction(out.a) || !detail::all_finite_reduction(out.b)) {
     out.set_zero();
     return Status::kNonFiniteResult;
   }

@@ -1,13 +1,14 @@
 // hodyn/detail/symmetric_inverse.hpp — the inverse of a small fixed-size
-// symmetric positive-definite matrix by Cholesky, with compile-time loops.
+// symmetric positive-definite matrix, in place by Gauss-Jordan elimination.
 //
-// Eigen's LLT::solve dispatches small fixed-size right-hand sides to its
-// blocked triangular solver for dynamic sizes (~3x the work for 12x12 here);
-// this is the textbook M = L Lᵀ, M⁻¹ = L⁻ᵀ L⁻¹ with every bound a constant, so
-// the compiler unrolls and vectorizes it. ~N³ multiply-adds, no heap.
+// For a positive-definite matrix every pivot of the elimination is a Schur
+// complement's diagonal, hence positive: no pivoting is needed, and a pivot
+// that is not positive means the matrix is not positive definite. Each of the
+// N steps is one rank-1 update of the whole matrix, which Eigen vectorizes for
+// fixed sizes (Eigen's LLT::solve sends small fixed-size right-hand sides to
+// its blocked triangular solver for dynamic sizes, several times slower
+// here). N³ multiply-adds, no heap.
 #pragma once
-
-#include <cmath>
 
 #include <Eigen/Core>
 
@@ -15,37 +16,26 @@
 
 namespace hodyn::detail {
 
-/// inverse = m⁻¹ for a symmetric positive-definite m (lower triangle read).
-/// False (inverse untouched beyond scratch use) when a pivot is not positive.
+/// inverse = m⁻¹ for a symmetric positive-definite m. False when a pivot is
+/// not positive (m is not positive definite); `inverse` is then unspecified.
 template <class S, int N>
 bool symmetric_positive_inverse(const Eigen::Matrix<S, N, N>& m, Eigen::Matrix<S, N, N>& inverse) {
-  using std::sqrt;
-  Eigen::Matrix<S, N, N> l = Eigen::Matrix<S, N, N>::Zero();  // L, then L⁻¹ (lower)
-  for (int j = 0; j < N; ++j) {
-    S d = m(j, j);
-    for (int k = 0; k < j; ++k) d -= l(j, k) * l(j, k);
-    if (!(ScalarTraits<S>::primal(d) > 0)) return false;
-    const S ljj = sqrt(d);
-    l(j, j) = ljj;
-    const S r = S(1) / ljj;
-    for (int i = j + 1; i < N; ++i) {
-      S s = m(i, j);
-      for (int k = 0; k < j; ++k) s -= l(i, k) * l(j, k);
-      l(i, j) = s * r;
-    }
+  inverse = m;
+  Eigen::Matrix<S, N, 1> column, row;
+  for (int k = 0; k < N; ++k) {
+    const S pivot = inverse(k, k);
+    if (!(ScalarTraits<S>::primal(pivot) > 0)) return false;
+    const S p = S(1) / pivot;
+    // Row k becomes A_k·/A_kk (with p at k); every other row i loses A_ik times it
+    // (and its entry k becomes −A_ik p): A ← A − c rᵀ with c the old column k, c_k = 0.
+    row = inverse.row(k).transpose() * p;
+    row(k) = p;
+    column = inverse.col(k);
+    column(k) = S(0);
+    inverse.col(k).setZero();
+    inverse.noalias() -= column * row.transpose();
+    inverse.row(k) = row.transpose();
   }
-  // X = L⁻¹ (lower): column by column, forward substitution on unit vectors.
-  Eigen::Matrix<S, N, N> x = Eigen::Matrix<S, N, N>::Zero();
-  for (int j = 0; j < N; ++j) {
-    x(j, j) = S(1) / l(j, j);
-    for (int i = j + 1; i < N; ++i) {
-      S s(0);
-      for (int k = j; k < i; ++k) s -= l(i, k) * x(k, j);
-      x(i, j) = s / l(i, i);
-    }
-  }
-  // M⁻¹ = Xᵀ X.
-  inverse.noalias() = x.transpose() * x;
   return true;
 }
 
