@@ -11,6 +11,8 @@
 // welded at its root; states with every derivative ~ N(0, 1).
 #include <hodyn/hodyn.hpp>
 #include <hodyn/inverse_dynamics_derivatives.hpp>
+#include <hodyn/jacobians.hpp>
+#include <hodyn/kinematics.hpp>
 #include <hodyn/taylor_series.hpp>
 
 #include "support/heap_counter.hpp"
@@ -194,6 +196,88 @@ TEST(InverseDynamicsDerivatives, FixedBaseTreeAgainstDualsAndCentralDifferences)
   const auto tree = random_reference_tree<FixedTree, double>(4242);
   const auto model = core_model<FixedTree, double>(tree);
   expect_errors(check_random_states(model, 20, 300));
+}
+
+// Seed 004 Props. 3-5 as a closed-form cross-check on the fixed-base tree, from
+// body Jacobians J_k = Ad_{C_k}⁻¹ J^s_k and the constant body-frame inertias Λ_k:
+//   ∂J_k/∂q_h = Ad_{C_k}⁻¹ ∂J^s_k/∂q_h − ad(J_k^h) J_k               (eq. 18)
+//   ∂M/∂q_h = Σ_k (∂J_k/∂q_h)ᵀ Λ_k J_k + J_kᵀ Λ_k ∂J_k/∂q_h          (24a)
+//   ∂g/∂q_h = Σ_k ((∂J_k/∂q_h)ᵀ Λ_k − J_kᵀ Λ_k ad(J_k^h)) Ad_{C_k}⁻¹ γ₀  (24d)
+//   C = Σ_k J_kᵀ (Ψ_k J_k + Λ_k J̇_k),  Ψ_k = Λ_k ad(v_k) − ad(v_k)ᵀ Λ_k   (6b)
+//   ∂C/∂q̇_h = Σ_k J_kᵀ [(Λ_k ad(J_k^h) − ad(J_k^h)ᵀ Λ_k) J_k + Λ_k ∂J_k/∂q_h]   (24c)
+// so that ∂τ/∂q_h = (∂M/∂q_h) q̈ + ∂g/∂q_h at q̇ = 0 (24b's C term vanishes there)
+// and ∂τ/∂q̇_h = (∂C/∂q̇_h) q̇ + C e_h at any q̇.
+TEST(InverseDynamicsDerivatives, Seed004ClosedFormsCrossCheck) {
+  using Tree = FixedTree;
+  constexpr int n = Tree::kNumBodies - 1;
+  using Mat = Eigen::Matrix<double, n, n>;
+  using Jac = hodyn::JacobianMatrix<Tree>;
+  const auto model = core_model<Tree, double>(random_reference_tree<Tree, double>(4242));
+  auto data = std::make_unique<hodyn::InverseDynamicsDerivativesData<Tree, double>>();
+  auto kin = std::make_unique<hodyn::KinematicsData<Tree, 0>>();
+  hodyn::Twist<double> gamma0 = hodyn::Twist<double>::Zero();  // weight = −Λ γ
+  gamma0.tail<3>() = -model.gravity();
+  double worst_q = 0, worst_qd = 0;
+  for (unsigned seed = 0; seed < 10; ++seed) {
+    const auto st = random_state<double>(400 + seed, n);
+    for (const bool moving : {false, true}) {
+      hodyn::MotionDerivatives<Tree, 0> motion;
+      fill_motion<Tree, 0, double>(st, motion);
+      if (!moving) motion.q[1].setZero();
+      ASSERT_EQ(hodyn::forward_kinematics(model, *kin, motion, 0), Status::kOk);
+      ASSERT_EQ(hodyn::inverse_dynamics_derivatives(model, *data, motion), Status::kOk);
+      std::array<Jac, Tree::kNumBodies> j{}, j_dot{};
+      std::array<std::array<Jac, n>, Tree::kNumBodies> dj{};
+      for (int k = 1; k < Tree::kNumBodies; ++k) {
+        ASSERT_EQ(hodyn::local_jacobian(*kin, k, j[k]), Status::kOk);
+        ASSERT_EQ(hodyn::local_jacobian(*kin, k, j_dot[k], 1), Status::kOk);
+        const hodyn::Matrix6<double> ad_inv = hodyn::adjoint_matrix(kin->body_pose[k].inverse());
+        for (int h = 0; h < n; ++h) {
+          Jac ds;
+          ASSERT_EQ(hodyn::spatial_jacobian_partial(*kin, k, h + 1, ds), Status::kOk);
+          const Jac moves_k = hodyn::joint_moves_body<Tree>(h + 1, k) ? j[k] : Jac(Jac::Zero());
+          dj[k][h] = ad_inv * ds - hodyn::ad_matrix<double>(moves_k.col(h)) * j[k];
+        }
+      }
+      Mat c = Mat::Zero();
+      std::array<Mat, n> dm{}, dc_dqd{};
+      Mat dg = Mat::Zero();
+      for (int h = 0; h < n; ++h) {
+        dm[h].setZero();
+        dc_dqd[h].setZero();
+      }
+      for (int k = 1; k < Tree::kNumBodies; ++k) {
+        const hodyn::Matrix6<double> lambda = model.body_inertia(k).matrix();
+        const hodyn::Twist<double> v = j[k] * motion.q[1];
+        const hodyn::Matrix6<double> ad_v = hodyn::ad_matrix<double>(v);
+        const hodyn::Matrix6<double> psi = lambda * ad_v - ad_v.transpose() * lambda;
+        c += j[k].transpose() * (psi * j[k] + lambda * j_dot[k]);
+        const hodyn::Twist<double> gamma_k =
+            hodyn::adjoint_matrix(kin->body_pose[k].inverse()) * gamma0;
+        for (int h = 0; h < n; ++h) {
+          const hodyn::Matrix6<double> ad_h = hodyn::ad_matrix<double>(j[k].col(h));
+          dm[h] += dj[k][h].transpose() * lambda * j[k] + j[k].transpose() * lambda * dj[k][h];
+          dg.col(h) += (dj[k][h].transpose() * lambda - j[k].transpose() * lambda * ad_h) * gamma_k;
+          dc_dqd[h] += j[k].transpose() *
+                       ((lambda * ad_h - ad_h.transpose() * lambda) * j[k] + lambda * dj[k][h]);
+        }
+      }
+      const auto& r = data->result;
+      for (int h = 0; h < n; ++h) {
+        const Eigen::Matrix<double, n, 1> dqd = dc_dqd[h] * motion.q[1] + c.col(h);
+        worst_qd = std::max(worst_qd, (r.d_velocity.col(h) - dqd).cwiseAbs().maxCoeff() /
+                                          std::max(1.0, dqd.cwiseAbs().maxCoeff()));
+        if (!moving) {
+          const Eigen::Matrix<double, n, 1> dq = dm[h] * motion.q[2] + dg.col(h);
+          worst_q = std::max(worst_q, (r.d_configuration.col(h) - dq).cwiseAbs().maxCoeff() /
+                                          std::max(1.0, dq.cwiseAbs().maxCoeff()));
+        }
+      }
+    }
+  }
+  std::printf("  seed 004 closed forms: d/dq (q̇ = 0) %.2e, d/dq̇ %.2e\n", worst_q, worst_qd);
+  EXPECT_LT(worst_q, 1e-12);
+  EXPECT_LT(worst_qd, 1e-12);
 }
 
 TEST(InverseDynamicsDerivatives, BadInputGivesStatusAndZeros) {
