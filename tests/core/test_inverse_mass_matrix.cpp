@@ -9,16 +9,14 @@
 //     at the base (digest 003 §5 item 6), from forward dynamics;
 //   - forward dynamics: (V̇₁, q̈) = M̄⁻¹ (τ̄ − h − g) with τ̄, h, g from
 //     equations_of_motion, at random states with velocities;
-//   - run on a TaylorSeries scalar along q(t) = q₀ + δ t: (M̄⁻¹ M̄)(t) = I to
-//     every coefficient, and d/dt M̄⁻¹ against central differences in double;
 //   - run on DualNumber: ∂M̄⁻¹/∂p = −M̄⁻¹ (∂M̄/∂p) M̄⁻¹ for a joint angle and a
-//     base position component, ∂M̄/∂p from mass_matrix on the same duals;
+//     base position component, ∂M̄/∂p from mass_matrix on the same duals
+//     (a TaylorSeries run was dropped: it added ~38 s of compile CPU at -O2);
 //   - bad input (bad pose, NaN q, a massless link, overflow): status, zero result;
 //     heap-free.
 #include <hodyn/dual_number.hpp>
 #include <hodyn/hodyn.hpp>
 #include <hodyn/inverse_mass_matrix.hpp>
-#include <hodyn/taylor_series.hpp>
 
 #include "support/heap_counter.hpp"
 #include "support/oracle_models.hpp"
@@ -213,44 +211,6 @@ TEST(InverseMassMatrix, FloatAgreesWithDouble) {
     worst = std::max(worst, e);
   }
   std::cout << "float vs double, max |diff| / max |Minv|: " << worst << std::endl;
-}
-
-TEST(InverseMassMatrix, RunsOnTaylorSeriesAlongAJointMotion) {
-  using S = hodyn::TaylorSeries<double, 2>;
-  const auto am = core_aerial_manipulator();
-  const hodyn::AerialManipulatorModel<S> ms = am.cast<S>();
-  auto ds = std::make_unique<ImmaData<AMTree, S>>();
-  auto es = std::make_unique<hodyn::EquationsOfMotionData<AMTree, S>>();
-  auto dd = std::make_unique<ImmaData<AMTree, double>>();
-  for (unsigned seed = 90; seed < 93; ++seed) {
-    const State<double> st = random_state<double>(seed, 6);
-    const Pose<double> pose = Pose<double>::from_matrix(st.C1);
-    const Eigen::VectorXd rate = st.q[1];
-    hodyn::AerialManipulatorModel<S>::JointVector qs;
-    for (int i = 0; i < 6; ++i) qs(i) = S::variable(st.q[0](i), rate(i));
-    ASSERT_EQ(hodyn::inverse_mass_matrix(ms, *ds, pose.cast<S>(), qs), Status::kOk);
-    ASSERT_EQ(hodyn::mass_matrix(ms, *es, pose.cast<S>(), qs), Status::kOk);
-    const Eigen::Matrix<S, 12, 12> product = ds->result * es->result.mass_matrix;
-    for (int k = 0; k <= 2; ++k) {
-      Eigen::MatrixXd c(12, 12);
-      for (int i = 0; i < 12; ++i)
-        for (int j = 0; j < 12; ++j) c(i, j) = product(i, j).coeff(k);
-      if (k == 0) c -= Eigen::MatrixXd::Identity(12, 12);
-      EXPECT_LE(max_abs(c), 1e-12) << "coefficient " << k << " seed " << seed;
-    }
-    // d/dt M̄⁻¹ against central differences of the double call.
-    const double h = 1e-5;
-    ASSERT_EQ(hodyn::inverse_mass_matrix(am, *dd, pose, Eigen::VectorXd(st.q[0] + h * rate)),
-              Status::kOk);
-    const Eigen::MatrixXd plus = dd->result;
-    ASSERT_EQ(hodyn::inverse_mass_matrix(am, *dd, pose, Eigen::VectorXd(st.q[0] - h * rate)),
-              Status::kOk);
-    const Eigen::MatrixXd central = (plus - dd->result) / (2 * h);
-    Eigen::MatrixXd series(12, 12);
-    for (int i = 0; i < 12; ++i)
-      for (int j = 0; j < 12; ++j) series(i, j) = ds->result(i, j).derivative_value(1);
-    EXPECT_LE(max_abs(series - central), 1e-7 * std::max(1.0, max_abs(central))) << seed;
-  }
 }
 
 TEST(InverseMassMatrix, RunsOnDualNumbers) {
