@@ -90,14 +90,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   // hodyn-eval's requests: none (inverse dynamics), each option alone, all of
-  // them with an --order override (0..10, from the input's size).
-  he::Request requests[6];
+  // them with an --order override (0..10, from the input's size), and
+  // --linearize alone.
+  he::Request requests[7];
   requests[1].forward = true;
   requests[2].hybrid = true;
   requests[3].matrices = true;
   requests[4].kinematics = true;
   requests[5].forward = requests[5].hybrid = requests[5].matrices = requests[5].kinematics = true;
-  for (int r = 0; r < 6; ++r) {
+  requests[5].linearize = true;
+  requests[6].linearize = true;  // refuses applied loads: its own input check
+  for (int r = 0; r < 7; ++r) {
     const int order_override = r == 5 ? static_cast<int>(size % (he::kMaxOrder + 1)) : -1;
     he::State state;
     try {
