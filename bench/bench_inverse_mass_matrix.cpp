@@ -5,6 +5,9 @@
 //                                 hodyn/inverse_mass_matrix.hpp)
 //   BM_MassMatrixCholeskyInverse  mass_matrix (composite rigid bodies) and
 //                                 Eigen's fixed-size LLT solved for the identity
+//   BM_MassMatrixOnly             mass_matrix alone: a yardstick for the
+//                                 machine's state (bench/RESULTS.md has its
+//                                 idle-machine BM_MassMatrix)
 //
 // Inputs cycle through a pool of 64 random states (uniform random base
 // orientation, base position and joint angles ~ N(0, 1)). Run pinned, e.g.
@@ -94,7 +97,22 @@ void BM_MassMatrixCholeskyInverse(benchmark::State& st) {
   }
 }
 
+void BM_MassMatrixOnly(benchmark::State& st) {
+  auto& p = pool();
+  if (p.status != hodyn::Status::kOk) return st.SkipWithError(hodyn::to_string(p.status));
+  auto eom = std::make_unique<hodyn::EquationsOfMotionData<Tree>>();
+  std::size_t i = 0;
+  for (auto _ : st) {
+    hodyn::Status s = hodyn::mass_matrix(*p.model, *eom, p.pose[i], p.q[i]);
+    i = (i + 1) & (kPoolSize - 1);
+    benchmark::DoNotOptimize(s);
+    benchmark::DoNotOptimize(eom->result.mass_matrix.data());
+    benchmark::ClobberMemory();
+  }
+}
+
 }  // namespace
 
 BENCHMARK(BM_InverseMassMatrix)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_MassMatrixCholeskyInverse)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_MassMatrixOnly)->Unit(benchmark::kNanosecond);
