@@ -39,6 +39,8 @@ yaw oscillation, joint sinusoids within the limits; docs/closed-loop.md).
   --plugin PATH       load the controller from a plugin shared library built
                       for the robot (default: the statically linked
                       "feedback_linearization" of the robot)
+  --plugin NAME       a statically linked plugin by its registered name, e.g.
+                      lqr (a value with a '/' or ending in .so is a PATH)
   --help
 )";
 
@@ -106,7 +108,12 @@ int parse_args(const DemoProgram& program, int argc, char** argv, DemoArgs& a) {
     } else if (opt == "--plugin") {
       const char* s = value();
       if (s == nullptr) return 2;
-      a.plugin_path = s;
+      // A registered NAME has no '/' and no ".so"; anything else is a FILE for dlopen.
+      const std::string given = s;
+      const bool file =
+          given.find('/') != std::string::npos || given.find(".so") != std::string::npos;
+      a.plugin_path = file ? given : std::string();
+      a.plugin_name = file ? std::string() : given;
     } else {
       std::cerr << tool << ": unknown option '" << opt << "' (see --help)\n";
       return 2;

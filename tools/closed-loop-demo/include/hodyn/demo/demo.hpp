@@ -40,6 +40,7 @@ struct DemoArgs {
   bool plots = true;
   std::string summary_json;
   std::string plugin_path;
+  std::string plugin_name;  ///< --plugin NAME, registered (empty: "feedback_linearization")
   const hodyn_plugin_api* plugin = nullptr;  ///< from --plugin, else null (the registry's)
   std::string plot_script;                   ///< plot_closed_loop.py (DemoProgram)
   std::string python = "python3";            ///< its interpreter; HODYN_PYTHON overrides

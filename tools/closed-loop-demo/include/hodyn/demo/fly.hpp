@@ -133,9 +133,16 @@ int fly(const DemoArgs& args) {
   using namespace hodyn::closed_loop;
   constexpr bool kTable3 = std::is_same<Robot, hodyn::AerialManipulatorRobot>::value;
   constexpr int nj = Robot::Tree::kNumBodies - 1;
-  const hodyn_plugin_api* api = args.plugin != nullptr ? args.plugin
-                                                       : hodyn::plugin::plugin_registry().find(
-                                                             "feedback_linearization", Robot::kId);
+  const char* registered =
+      args.plugin_name.empty() ? "feedback_linearization" : args.plugin_name.c_str();
+  const hodyn_plugin_api* api = args.plugin != nullptr
+                                    ? args.plugin
+                                    : hodyn::plugin::plugin_registry().find(registered, Robot::kId);
+  if (api == nullptr && !args.plugin_name.empty()) {
+    std::cerr << args.tool << ": no controller plugin \"" << args.plugin_name << "\" for robot "
+              << Robot::kName << "\n";
+    return 1;
+  }
   if (api == nullptr) {
     std::cerr << args.tool << ": no controller plugin for robot " << Robot::kName << "\n";
     return 1;
