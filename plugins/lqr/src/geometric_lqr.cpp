@@ -131,7 +131,7 @@ Status GeometricLqr::configure(const GeometricLqrConfig& c) noexcept {
   double lag = 0.0;
   for (int i = 0; i < kNumRotors; ++i) lag += robot.rotors[i].time_constant / kNumRotors;
 
-  // The designs (stack workspace, ~150 KB; configure-time only).
+  // The designs (stack: GainDesign is 147.5 KB, the gains 46 KB; configure-time only).
   GainDesign design;
   const double dt = 1.0 / c.rate_hz;
   std::array<Gain, kMaxSchedulePoints> gains;
