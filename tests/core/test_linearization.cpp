@@ -426,6 +426,19 @@ TEST(Linearization, BadInputAndHeapFree) {
   EXPECT_EQ(hodyn::linearize(model, *data, in), Status::kNonFiniteInput);
   EXPECT_EQ(data->result.a.cwiseAbs().maxCoeff(), 0.0);
   EXPECT_EQ(data->result.b.cwiseAbs().maxCoeff(), 0.0);
+  in.joint_torque[0](2) = 0.0;
+  const double r12 = in.base_pose.rotation(1, 2);
+  in.base_pose.rotation(1, 2) = r12 + 0.3;
+  EXPECT_EQ(hodyn::linearize(model, *data, in), Status::kNonOrthonormalRotation);
+  in.base_pose.rotation(1, 2) = r12;
+  ASSERT_EQ(hodyn::linearize(model, *data, in), Status::kOk);
+  // A massless last link: M̄ is singular, and the outputs of the good call are cleared.
+  auto massless = model;
+  ASSERT_EQ(massless.set_body(6, model.home_pose(6), hodyn::SpatialInertia<double>{}), Status::kOk);
+  EXPECT_EQ(hodyn::linearize(massless, *data, in), Status::kSingularInertia);
+  EXPECT_EQ(data->result.a.cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_EQ(data->result.b.cwiseAbs().maxCoeff(), 0.0);
+  ASSERT_EQ(hodyn::linearize(model, *data, in), Status::kOk);  // and works again
 }
 
 TEST(Linearization, FloatBuildAgreesWithDouble) {
