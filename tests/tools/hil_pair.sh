@@ -102,6 +102,8 @@ case "$CASE" in
     # The rest of the flag families (docs/robustness.md): rates, real-time
     # options, the baud rate, faults, numbers that are not numbers.
     check_bad "$FC" --rate 50
+    # inside 100..10000 but outside the plugin's rate_hz 500..4000: refused before the port opens
+    check_bad "$FC" --rate 200 --udp "$P1:127.0.0.1:$P2"
     check_bad "$FC" --idle-timeout abc
     check_bad "$FC" --max-steps -3
     check_bad "$FC" --baud 12345

@@ -368,6 +368,29 @@ inline bool ControllerHost::write_json(const char* tool, const std::string& path
   return false;
 }
 
+/// A --rate outside the range the plugin publishes for its "rate_hz"
+/// parameter is a usage error, said before any port is opened (the plugin
+/// would refuse it at configure time with a bare "invalid argument"). True
+/// when the rate is inside, or the plugin publishes no such parameter.
+inline bool rate_within_plugin_range(const char* tool, const hodyn_plugin_api* api, double rate) {
+  static plugin::PluginInstance<64 * 1024> probe;
+  if (probe.open(api) != Status::kOk) return true;  // host.open reports it
+  bool inside = true;
+  for (std::size_t i = 0; i < probe.parameter_count(); ++i) {
+    plugin::ParameterInfo info{};
+    if (probe.parameter_info(i, info) != Status::kOk || std::string(info.name) != "rate_hz")
+      continue;
+    if (rate < info.min_value || rate > info.max_value) {
+      std::cerr << tool << ": --rate " << rate << " Hz is outside the range of plugin " << api->name
+                << " (rate_hz " << info.min_value << ".." << info.max_value << " Hz)\n";
+      inside = false;
+    }
+    break;
+  }
+  probe.close();
+  return inside;
+}
+
 /// The whole program for one robot, `robot`: `builtin` is the statically
 /// linked plugin for it (null: none; --plugin is then needed). The builtin
 /// plugin, and a --plugin when --robot was given, are opened for `robot` only
@@ -406,6 +429,10 @@ inline int run(const char* tool, const plugin::RobotIdentity& robot_of_tool,
   if (api == nullptr) {
     std::cerr << tool << ": no controller plugin\n";
     return 1;
+  }
+  if (!rate_within_plugin_range(tool, api, args.rate)) {
+    if (library != nullptr) dlclose(library);
+    return 2;
   }
 
   std::uint8_t key[link::kLinkKeySize] = {};
