@@ -119,6 +119,20 @@ case "$CASE" in
     check_bad "$FC" --baud 9600.7
     check_bad "$SIM" --seed 1e30
     check_bad "$SIM" --seed 1.5
+    # A value that is itself an option (the file name forgotten) is refused,
+    # not taken as the name (docs/robustness.md, gap 3).
+    # (Before, `--summary-json --udp P` took "--udp" as the file and then
+    # refused P as an unknown option: the message must name the real mistake.)
+    check_bad_says() {  # message-regex exe args...
+      local regex=$1; shift
+      check_bad "$@"
+      grep -q -- "$regex" "$WORK/b.err" ||
+        { echo "FAIL $(basename "$1") $*: expected '$regex'"; cat "$WORK/b.err"; failures=$((failures + 1)); }
+    }
+    check_bad_says "needs a value, got the option '--udp'" "$FC" --summary-json --udp "$P1:127.0.0.1:$P2"
+    check_bad_says "needs a value, got the option '--udp'" "$FC" --plugin --udp "$P1:127.0.0.1:$P2"
+    check_bad_says "needs a value, got the option '--udp'" "$SIM" --record --udp "$P2:127.0.0.1:$P1"
+    check_bad_says "needs a value, got the option '--udp'" "$FC" --key-file --udp "$P1:127.0.0.1:$P2"
     check_bad "$SIM" --plant-rate 1500
     check_bad "$SIM" --duration nan
     check_bad "$SIM" --settle -1

@@ -33,6 +33,12 @@ bool option_takes_value(const std::string& opt) {
   return opt != "--serial-pty" && opt != "--lock-memory" && opt != "--help" && opt != "-h";
 }
 
+bool value_is_an_option(const char* tool, const std::string& opt, const char* value) {
+  if (value == nullptr || std::strncmp(value, "--", 2) != 0) return false;
+  std::cerr << tool << ": " << opt << " needs a value, got the option '" << value << "'\n";
+  return true;
+}
+
 int parse_link_option(const char* tool, const std::string& opt, const char* value, bool has_value,
                       LinkOptions& link) {
   const bool known = opt == "--udp" || opt == "--serial" || opt == "--baud" ||
@@ -47,6 +53,7 @@ int parse_link_option(const char* tool, const std::string& opt, const char* valu
     std::cerr << tool << ": " << opt << " needs a value\n";
     return -1;
   }
+  if (value_is_an_option(tool, opt, value)) return -1;
   if (opt == "--udp") {
     // LOCAL_PORT:REMOTE_HOST:REMOTE_PORT
     const std::string s = value;

@@ -62,6 +62,10 @@ int parse_realtime_option(const char* tool, const std::string& opt, const char* 
                           bool has_value, posix::RealtimeOptions& rt);
 /// Whether the option needs a value (so the caller can take argv[i+1]).
 bool option_takes_value(const std::string& opt);
+/// A value that is itself an option (`--summary-json --udp …`: the file name
+/// forgotten) is refused: one line on stderr naming both, true. Paths that
+/// really begin with "--" can be given as ./--name.
+bool value_is_an_option(const char* tool, const std::string& opt, const char* value);
 
 /// Reads --key-file (when given) into `key`: true and `have_key` set, or
 /// false after one line on stderr naming the file and the reason (the

@@ -153,12 +153,9 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
         return 2;
       }
       a.robot_given = true;
-    } else if (opt == "--plugin") {
-      a.plugin_path = value;
-    } else if (opt == "--summary-json") {
-      a.summary_json = value;
-    } else if (opt == "--record") {
-      a.record = value;
+    } else if (opt == "--plugin" || opt == "--summary-json" || opt == "--record") {
+      if (tools::value_is_an_option(tool, opt, value)) return 2;
+      (opt == "--plugin" ? a.plugin_path : opt == "--record" ? a.record : a.summary_json) = value;
     } else if (opt == "--rate" || opt == "--watchdog-periods" || opt == "--idle-timeout" ||
                opt == "--max-steps") {
       if (!tools::parse_number(value, v) || v <= 0.0) {

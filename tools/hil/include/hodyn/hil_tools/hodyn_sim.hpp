@@ -183,10 +183,9 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
       const std::string m = value;
       if (m != "lockstep" && m != "realtime") return bad("lockstep or realtime");
       a.realtime = m == "realtime";
-    } else if (opt == "--summary-json") {
-      a.summary_json = value;
-    } else if (opt == "--record") {
-      a.record = value;
+    } else if (opt == "--summary-json" || opt == "--record") {
+      if (tools::value_is_an_option(tool, opt, value)) return 2;
+      (opt == "--record" ? a.record : a.summary_json) = value;
     } else if (opt == "--robot-id-override") {
       if (!parse_hex_u32(value, a.robot_id_override)) return bad("a hexadecimal robot id");
       a.override_robot_id = true;
