@@ -10,7 +10,8 @@
 //                                       DualNumber<double, 36> through the order-0
 //                                       inverse dynamics (seeding included)
 //                                                        [analytic ≥ 10× faster]
-//   BM_Linearization                    linearize: FD + partials + M̄ Cholesky,
+//   BM_Linearization                    linearize: one kinematic pass (M̄, bias,
+//                                       Gauss-Jordan M̄⁻¹, accelerations, partials),
 //                                       A (24x24) and B (24x12) [≤ 2.5 µs / ≤ 3.6 µs]
 //   BM_LinearizationZeroOrderHold       linearize + discretize at 1 ms (36x36 exp)
 //

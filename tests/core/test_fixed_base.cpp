@@ -34,15 +34,7 @@ namespace {
 using namespace hodyn::test::oracle;
 using hodyn::JointKind;
 
-// The topology of OracleTree (support/oracle_models.hpp) with its root welded.
-struct FixedTree {
-  static constexpr int kNumBodies = 9;
-  static constexpr std::array<int, kNumBodies> kParent{-1, 0, 1, 1, 0, 4, 5, 2, 7};
-  static constexpr std::array<JointKind, kNumBodies> kJoint{
-      JointKind::kFixedBase, JointKind::kRevolute,   JointKind::kPrismatic,
-      JointKind::kRevolute,  JointKind::kRevoluteZ,  JointKind::kPrismatic,
-      JointKind::kRevolute,  JointKind::kPrismaticY, JointKind::kRevolute};
-};
+using FixedTree = OracleFixedTree;  // OracleTree with its root welded
 using FloatTree = OracleTree;
 constexpr int kJoints = FixedTree::kNumBodies - 1;
 static_assert(hodyn::TreeTraits<FixedTree>::kFixedBase);

@@ -31,14 +31,7 @@ using namespace hodyn::test::oracle;
 using hodyn::JointKind;
 using Dual = hodyn::TaylorSeries<double, 1>;
 
-struct FixedTree {  // OracleTree with its root welded to the world
-  static constexpr int kNumBodies = 9;
-  static constexpr std::array<int, kNumBodies> kParent{-1, 0, 1, 1, 0, 4, 5, 2, 7};
-  static constexpr std::array<JointKind, kNumBodies> kJoint{
-      JointKind::kFixedBase, JointKind::kRevolute,   JointKind::kPrismatic,
-      JointKind::kRevolute,  JointKind::kRevoluteZ,  JointKind::kPrismatic,
-      JointKind::kRevolute,  JointKind::kPrismaticY, JointKind::kRevolute};
-};
+using FixedTree = OracleFixedTree;  // OracleTree with its root welded
 
 using hodyn::test::se3_exp;
 

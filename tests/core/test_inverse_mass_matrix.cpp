@@ -37,15 +37,7 @@ using hodyn::JointKind;
 using hodyn::TreeTraits;
 using hodyn::test::max_abs;
 
-// The topology of OracleTree with its root welded (as in test_fixed_base.cpp).
-struct FixedTree {
-  static constexpr int kNumBodies = 9;
-  static constexpr std::array<int, kNumBodies> kParent{-1, 0, 1, 1, 0, 4, 5, 2, 7};
-  static constexpr std::array<JointKind, kNumBodies> kJoint{
-      JointKind::kFixedBase, JointKind::kRevolute,   JointKind::kPrismatic,
-      JointKind::kRevolute,  JointKind::kRevoluteZ,  JointKind::kPrismatic,
-      JointKind::kRevolute,  JointKind::kPrismaticY, JointKind::kRevolute};
-};
+using FixedTree = OracleFixedTree;  // OracleTree with its root welded
 
 template <class Tree, class S = double>
 using ImmaData = hodyn::InverseMassMatrixData<Tree, S>;

@@ -193,14 +193,7 @@ void check_against_oracles(const hodyn::Model<Tree, double>& model, unsigned see
   EXPECT_LT(worst_kinematic, 1e-14);
 }
 
-struct FixedTree {  // OracleTree with its root welded to the world
-  static constexpr int kNumBodies = 9;
-  static constexpr std::array<int, kNumBodies> kParent{-1, 0, 1, 1, 0, 4, 5, 2, 7};
-  static constexpr std::array<JointKind, kNumBodies> kJoint{
-      JointKind::kFixedBase, JointKind::kRevolute,   JointKind::kPrismatic,
-      JointKind::kRevolute,  JointKind::kRevoluteZ,  JointKind::kPrismatic,
-      JointKind::kRevolute,  JointKind::kPrismaticY, JointKind::kRevolute};
-};
+using FixedTree = OracleFixedTree;  // OracleTree with its root welded
 
 TEST(Linearization, AerialManipulatorAgainstDualsAndCentralDifferences) {
   check_against_oracles(core_aerial_manipulator(), 500, 10);

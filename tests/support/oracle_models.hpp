@@ -39,8 +39,8 @@ namespace oracle {
 using hodyn::Pose;
 using hodyn::Status;
 using hodyn::test::ReferenceTree;
-using hodyn::test::Taylor;
 using hodyn::test::rel_err;
+using hodyn::test::Taylor;
 namespace ref = hodyn::test::ref;
 
 inline constexpr int kR = 5;       // highest order tested (MaxOrder of the core calls)
@@ -62,9 +62,19 @@ struct OracleTree {
   static constexpr int kNumBodies = 9;
   static constexpr std::array<int, kNumBodies> kParent{-1, 0, 1, 1, 0, 4, 5, 2, 7};
   static constexpr std::array<JointKind, kNumBodies> kJoint{
-      JointKind::kFloatingBase, JointKind::kRevolute,  JointKind::kPrismatic,
-      JointKind::kRevolute,     JointKind::kRevoluteZ, JointKind::kPrismatic,
+      JointKind::kFloatingBase, JointKind::kRevolute,   JointKind::kPrismatic,
+      JointKind::kRevolute,     JointKind::kRevoluteZ,  JointKind::kPrismatic,
       JointKind::kRevolute,     JointKind::kPrismaticY, JointKind::kRevolute};
+};
+
+// The same topology with its root welded to the world (fixed-base suites).
+struct OracleFixedTree {
+  static constexpr int kNumBodies = 9;
+  static constexpr std::array<int, kNumBodies> kParent = OracleTree::kParent;
+  static constexpr std::array<JointKind, kNumBodies> kJoint{
+      JointKind::kFixedBase, JointKind::kRevolute,   JointKind::kPrismatic,
+      JointKind::kRevolute,  JointKind::kRevoluteZ,  JointKind::kPrismatic,
+      JointKind::kRevolute,  JointKind::kPrismaticY, JointKind::kRevolute};
 };
 
 /// Reference tree with Tree's topology and kinds, from random parameters
@@ -153,7 +163,8 @@ hodyn::Model<Tree, R> core_model(const ReferenceTree<R>& t) {
     const auto J = static_cast<std::size_t>(j);
     EXPECT_EQ(t.parent[J], Tree::kParent[J]) << j;
     if (j > 0) {
-      EXPECT_EQ(t.joint_type[J] == RefJointType::Prismatic, hodyn::is_prismatic(Tree::kJoint[J])) << j;
+      EXPECT_EQ(t.joint_type[J] == RefJointType::Prismatic, hodyn::is_prismatic(Tree::kJoint[J]))
+          << j;
     }
     const ref::Mat6<R>& mb = t.Mb[J];
     SpatialInertia<R> s;
@@ -215,8 +226,10 @@ State<R> random_state(unsigned seed, int num_joints) {
 template <class Tree, int MO, class R>
 void fill_motion(const State<R>& s, hodyn::MotionDerivatives<Tree, MO, R>& m) {
   m.base_pose = Pose<R>::from_matrix(s.C1);
-  for (int k = 0; k <= MO + 1; ++k) m.base_twist[static_cast<std::size_t>(k)] = s.V1[static_cast<std::size_t>(k)];
-  for (int k = 0; k <= MO + 2; ++k) m.q[static_cast<std::size_t>(k)] = s.q[static_cast<std::size_t>(k)];
+  for (int k = 0; k <= MO + 1; ++k)
+    m.base_twist[static_cast<std::size_t>(k)] = s.V1[static_cast<std::size_t>(k)];
+  for (int k = 0; k <= MO + 2; ++k)
+    m.q[static_cast<std::size_t>(k)] = s.q[static_cast<std::size_t>(k)];
 }
 
 /// The reference inverse dynamics in series arithmetic S along the motion of s.
@@ -232,7 +245,8 @@ hodyn::test::ReferenceResult<S> reference(const ReferenceTree<R>& tree, const St
 template <class S>
 VecX<typename S::value_type> tau_derivative(const std::vector<S>& tau, int k) {
   VecX<typename S::value_type> t(static_cast<Eigen::Index>(tau.size()));
-  for (std::size_t i = 0; i < tau.size(); ++i) t(static_cast<Eigen::Index>(i)) = tau[i].derivative_value(k);
+  for (std::size_t i = 0; i < tau.size(); ++i)
+    t(static_cast<Eigen::Index>(i)) = tau[i].derivative_value(k);
   return t;
 }
 
@@ -240,7 +254,9 @@ VecX<typename S::value_type> tau_derivative(const std::vector<S>& tau, int k) {
 struct Worst {
   std::string name;
   std::array<double, kR + 1> e{};
-  void update(int k, double x) { e[static_cast<std::size_t>(k)] = std::max(e[static_cast<std::size_t>(k)], x); }
+  void update(int k, double x) {
+    e[static_cast<std::size_t>(k)] = std::max(e[static_cast<std::size_t>(k)], x);
+  }
   void report() const {
     std::ostringstream os;
     os << name << " worst relative error per order:";

@@ -28,7 +28,8 @@
 // and the base pose and twist are a 6-DoF "joint" on the world side. Both K^C
 // and M^C are sums of ten-parameter inertias (m, h, I) and (p, ḣ, İ), so the
 // whole pass is O(n) per body plus one 6-vector dot product per related pair
-// of joints: O(n·depth), no 6x6 product, no per-column recursion.
+// of joints: O(n·depth), no per-column recursion, no 6x6 product but the
+// base's own 6x6 blocks.
 //
 // Fixed size (dense kDofs × kDofs outputs, trees up to kMaxClosedFormDofs),
 // no heap, no exceptions; bad input gives a Status and zero outputs. Applied
@@ -93,7 +94,7 @@ struct WorldInertia {
     return {inertia * x.ang + cross(first_moment, x.lin),
             mass * x.lin - cross(first_moment, x.ang)};
   }
-  /// The dense 6x6 matrix [[I, [h]], [−[h], m 1]].
+  /// The dense 6x6 matrix [[I, [h]], [−[h], m 1]] (SpatialInertia's layout).
   Eigen::Matrix<S, 6, 6> matrix() const {
     Eigen::Matrix<S, 6, 6> r;
     r.template topLeftCorner<3, 3>() = inertia.matrix();
@@ -187,27 +188,6 @@ struct DerivativeJoint {
   SV<S> a{}, c{}, u{};    ///< Y × V_λ, Y × A'_λ − a × V_λ, 2 V_λ × Y
   SV<S> f{}, g{};         ///< δW^C_l per unit δq_l and per unit δq̇_l
 };
-
-/// all_finite for large outputs: the same x − x test as a tree reduction that
-/// Eigen vectorizes (only here: the 4-lane sum changes no result, but the
-/// firmware's small checks keep their exact instruction sequence).
-template <class Derived>
-bool all_finite_reduction(const Eigen::MatrixBase<Derived>& x) {
-  using Scalar = typename Derived::Scalar;
-  if constexpr (std::is_floating_point<Scalar>::value)
-    return (x.derived().array() - x.derived().array()).sum() == Scalar(0);
-  else
-    return all_finite(x);
-}
-
-/// The unit spatial vector e_k, k = 0..5 (angular first).
-template <class S>
-HODYN_ALWAYS_INLINE SV<S> unit_spatial(int k) {
-  SV<S> e{};
-  S* parts[6] = {&e.ang.x, &e.ang.y, &e.ang.z, &e.lin.x, &e.lin.y, &e.lin.z};
-  *parts[k] = S(1);
-  return e;
-}
 
 HODYN_ISA_NAMESPACE_END
 }  // namespace detail
@@ -428,8 +408,8 @@ void derivative_partials(InverseDynamicsDerivativesData<Tree, Scalar>& data,
 /// The outputs are finite (else they are zeroed): kOk or kNonFiniteResult.
 template <class Tree, class Scalar>
 Status check_derivative_result(InverseDynamicsDerivatives<Tree, Scalar>& out) noexcept {
-  if (!all_finite_reduction(out.d_configuration) || !all_finite_reduction(out.d_velocity) ||
-      !all_finite_reduction(out.mass_matrix) || !all_finite(out.generalized_force)) {
+  if (!all_finite_wide(out.d_configuration) || !all_finite_wide(out.d_velocity) ||
+      !all_finite_wide(out.mass_matrix) || !all_finite(out.generalized_force)) {
     out.set_zero();
     return Status::kNonFiniteResult;
   }

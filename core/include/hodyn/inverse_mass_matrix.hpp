@@ -129,24 +129,6 @@ HODYN_ALWAYS_INLINE void for_each_index(F&& f) {
     for_each_index_unrolled<Begin>(f, std::make_integer_sequence<int, End - Begin>{});
 }
 
-/// Every entry finite (x − x is 0, or NaN for NaN and ±Inf), with eight
-/// independent sums instead of one chain through all the entries.
-template <class S, int R, int C>
-HODYN_ALWAYS_INLINE bool all_entries_finite(const Eigen::Matrix<S, R, C>& m) {
-  constexpr int kSize = R * C;
-  constexpr int kLanes = 8;
-  S acc[kLanes];
-  for (auto& a : acc) a = S(0);
-  const S* x = m.data();
-  int i = 0;
-  for (; i + kLanes <= kSize; i += kLanes)
-    for (int l = 0; l < kLanes; ++l) acc[l] += x[i + l] - x[i + l];
-  for (; i < kSize; ++i) acc[0] += x[i] - x[i];
-  S sum = acc[0];
-  for (int l = 1; l < kLanes; ++l) sum += acc[l];
-  return ScalarTraits<S>::is_finite(sum);
-}
-
 /// Ad_{X_j}⁻ᵀ f at order 0: a child's joint-frame wrench in its parent's frame,
 /// X_j = T(d) Rot(e, θ) (revolute) or T(d + e θ) (prismatic).
 template <JointKind K, int MaxOrder, class S>
@@ -315,7 +297,7 @@ Status inverse_mass_matrix(const Model<Tree, Scalar>& model,
       }
     }
   }
-  if (!detail::all_entries_finite(out)) {
+  if (!detail::all_finite_wide(out)) {
     out.setZero();
     return Status::kNonFiniteResult;
   }

@@ -149,7 +149,7 @@ Status linearize(const Model<Tree, Scalar>& model, LinearizationData<Tree, Scala
   if constexpr (kBase > 0)
     out.b.template bottomLeftCorner<kDofs, 6>().noalias() =
         m_inv.template leftCols<6>() * adjoint_matrix(motion.base_pose.inverse()).transpose();
-  if (!detail::all_finite_reduction(out.a) || !detail::all_finite_reduction(out.b)) {
+  if (!detail::all_finite_wide(out.a) || !detail::all_finite_wide(out.b)) {
     out.set_zero();
     return Status::kNonFiniteResult;
   }

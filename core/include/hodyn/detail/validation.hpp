@@ -1,9 +1,9 @@
 // hodyn/detail/validation.hpp — input checks shared by the algorithms.
 #pragma once
 
-#include "hodyn/detail/isa.hpp"
 #include <cmath>
 #include <type_traits>
+#include "hodyn/detail/isa.hpp"
 
 #include <Eigen/Core>
 
@@ -28,6 +28,20 @@ bool all_finite(const Eigen::MatrixBase<Derived>& x) {
       if (!ScalarTraits<Scalar>::is_finite(x(i))) return false;
     return true;
   }
+}
+
+/// all_finite for large outputs (dense matrices of the derivative and
+/// inverse-mass-matrix calls): the same x − x test summed as a tree reduction
+/// that Eigen vectorizes, instead of one add chain through every entry. A
+/// separate name, so the small checks of the firmware's step keep their exact
+/// instruction sequence.
+template <class Derived>
+bool all_finite_wide(const Eigen::MatrixBase<Derived>& x) {
+  using Scalar = typename Derived::Scalar;
+  if constexpr (std::is_floating_point<Scalar>::value)
+    return (x.derived().array() - x.derived().array()).sum() == Scalar(0);
+  else
+    return all_finite(x);
 }
 
 /// ||RᵀR − I||_max within tolerance and det R > 0 (columns orthonormal and
