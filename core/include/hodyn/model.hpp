@@ -161,6 +161,9 @@ class Model {
   const Vector3<Scalar>& joint_axis_point(int j) const { return axis_point_[j]; }
   /// Home centre of mass relative to the axis point (revolute) or to the origin.
   const Vector3<Scalar>& com_from_axis_point(int j) const { return com_from_axis_point_[j]; }
+  /// Origin o_j of body j's joint frame at home (world): on the axis (revolute),
+  /// the parent's (prismatic), the world origin (base).
+  const Vector3<Scalar>& local_origin(int j) const { return local_origin_[j]; }
   /// Origin of body j's joint frame relative to its parent's, at home (world axes).
   const Vector3<Scalar>& local_offset(int j) const { return local_offset_[j]; }
   /// Centre of mass of body j in its joint frame (world axes at home).

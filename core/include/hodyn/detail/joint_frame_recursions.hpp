@@ -257,7 +257,11 @@ void joint_frame_pose_series(const Model<Tree, S>& model,
 /// FixedOrder ≥ 0 makes the order a compile-time constant (small orders unroll).
 /// Results: Taylor coefficients of the base wrench in the base's joint frame
 /// (`body[0].wrench`) and of the joint torques (`torque`).
-template <int FixedOrder, class Tree, int MaxOrder, class S>
+/// kKinematicsOnly stops after the forward pass: the twists and accelerations
+/// of `body` and the base frame series, for the regressors (`torque`, `loads`
+/// untouched). One function rather than two: split in two, g++ inlines the
+/// Cortex-M controller differently (its image changed by 250-330 bytes).
+template <int FixedOrder, bool kKinematicsOnly = false, class Tree, int MaxOrder, class S>
 void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
                                   std::array<JointFrameSeries<MaxOrder, S>, Tree::kNumBodies>& body,
                                   std::array<std::array<S, MaxOrder + 1>, Tree::kNumBodies>& torque,
@@ -422,6 +426,7 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
       }
     }
   });
+  if constexpr (kKinematicsOnly) return;
 
   // ---- Newton–Euler in each joint frame, about the centre of mass c ----
   // f = M ã − ad_vᵀ(M v) rearranged (c constant in B_j, u = v_o + ω × c the
