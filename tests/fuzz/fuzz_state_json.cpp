@@ -91,16 +91,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   // hodyn-eval's requests: none (inverse dynamics), each option alone, all of
   // them with an --order override (0..10, from the input's size), and
-  // --linearize alone.
-  he::Request requests[7];
+  // --linearize and --regressor alone.
+  he::Request requests[8];
   requests[1].forward = true;
   requests[2].hybrid = true;
   requests[3].matrices = true;
   requests[4].kinematics = true;
   requests[5].forward = requests[5].hybrid = requests[5].matrices = requests[5].kinematics = true;
-  requests[5].linearize = true;
+  requests[5].linearize = requests[5].regressor = true;
   requests[6].linearize = true;  // refuses applied loads: its own input check
-  for (int r = 0; r < 7; ++r) {
+  requests[7].regressor = true;  // refuses applied loads; needs V1^(0..R+1), q^(0..R+2)
+  for (int r = 0; r < 8; ++r) {
     const int order_override = r == 5 ? static_cast<int>(size % (he::kMaxOrder + 1)) : -1;
     he::State state;
     try {
@@ -110,6 +111,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       continue;
     }
     check_state(state);
+    if (r == 5 || r == 7) HODYN_FUZZ_CHECK(state.full_motion && !state.has_loads);
     if (r == 0) {
       HODYN_FUZZ_CHECK(state.full_motion);  // no request: the inverse dynamics' derivatives
       check_round_trip(state);

@@ -8,8 +8,9 @@
 //
 // Layout: state_json.cpp (parse_state / print_result / print_state),
 // dynamics.cpp (make_model and the run_* wrappers of the core), linearization.cpp
-// (--linearize: A and B of issue 17), demo.cpp (the Table 3 demo state, --demo,
-// --sizes), main.cpp (options).
+// (--linearize: A and B of issue 17), regressor.cpp (--regressor: π and Y^(k)
+// of issue 18), demo.cpp (the Table 3 demo state, --demo, --sizes), main.cpp
+// (options).
 #pragma once
 
 #include <array>
@@ -23,6 +24,8 @@
 
 #include <hodyn/center_of_mass.hpp>
 #include <hodyn/hodyn.hpp>
+#include <hodyn/inertial_parameters.hpp>
+#include <hodyn/inverse_dynamics_regressor.hpp>
 #include <hodyn/jacobians.hpp>
 #include <hodyn/kinematics.hpp>
 #include <hodyn/linearization.hpp>
@@ -40,8 +43,10 @@ using Loads = hodyn::ExternalLoads<Tree, kMaxOrder, double>;
 using InverseData = hodyn::InverseDynamicsData<Tree, kMaxOrder, double>;
 using ForwardData = hodyn::ForwardDynamicsData<Tree, kMaxOrder, double>;  // also hybrid
 using EomData = hodyn::EquationsOfMotionData<Tree, double>;
-using LinearizationData = hodyn::LinearizationData<Tree, double>;  // A, B and workspace
-using Linearization = hodyn::Linearization<Tree, double>;          // A 24x24, B 24x12
+using LinearizationData = hodyn::LinearizationData<Tree, double>;     // A, B and workspace
+using Linearization = hodyn::Linearization<Tree, double>;             // A 24x24, B 24x12
+using RegressorData = hodyn::RegressorData<Tree, kMaxOrder, double>;  // Y^(k) 12x70 + workspace
+using Parameters = hodyn::ModelParameters<Tree, double>;              // π, 70 entries
 using JointVector = Model::JointVector;
 using Wrench = hodyn::Wrench<double>;
 
@@ -65,7 +70,8 @@ struct Request {
   bool matrices = false;    ///< --matrices (hodyn extension)
   bool kinematics = false;  ///< --kinematics (hodyn extension)
   bool linearize = false;   ///< --linearize (issue 17: A and B)
-  bool any() const { return forward || hybrid || matrices || kinematics || linearize; }
+  bool regressor = false;   ///< --regressor (issue 18 item 6: π and Y^(0..R))
+  bool any() const { return forward || hybrid || matrices || kinematics || linearize || regressor; }
 };
 
 /// Inputs of forward / hybrid dynamics read from the state (missing ones are
@@ -119,6 +125,13 @@ struct KinematicsResults {
   std::array<hodyn::JacobianMatrix<Tree>, kNumBodies> jacobian_rate;
 };
 
+/// --regressor: the model's inertial parameters π and the regressors Y^(0..R),
+/// (Q1^(k); tau^(k)) = Y^(k) π.
+struct RegressorResults {
+  Parameters parameters;  ///< π: ten per body, bodies 1..7, each in its set_body frame
+  RegressorData data;     ///< data.regressor[k] = Y^(k), 12 x 70
+};
+
 /// The results to print; null pointers are left out of the output.
 struct Results {
   int order = 0;
@@ -128,6 +141,7 @@ struct Results {
   const EomData* matrices = nullptr;
   const KinematicsResults* kinematics = nullptr;
   const Linearization* linearization = nullptr;
+  const RegressorResults* regressor = nullptr;
   bool matrix_rates = false;  ///< print M_dot, C_dot, h_dot, g_dot, applied_dot
 };
 
@@ -176,6 +190,11 @@ void run_kinematics(const Model& model, const State& state, KinematicsResults& o
 /// --forward). Throws InputError / CoreError.
 void run_linearize(const Model& model, const State& state, const InverseData* inverse,
                    LinearizationData& data);
+
+/// --regressor: π of the model and Y^(0..state.order) along the state's motion
+/// (V1^(0..R+1), q^(0..R+2)), with gravity and without applied loads (a state
+/// with loads is refused by parse_state). Throws CoreError.
+void run_regressor(const Model& model, const State& state, RegressorResults& out);
 
 /// Worst relative error of the vectors a[first..first+count) against b:
 /// max_k ||a_k - b_k||_inf / ||b_k||_inf (absolute where b_k = 0).

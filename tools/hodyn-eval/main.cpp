@@ -1,7 +1,8 @@
 // hodyn-eval — evaluate the dynamics of the 12-DoF aerial manipulator from a
 // JSON state (docs/state-format.md): inverse, forward and hybrid dynamics and
-// the closed-form equations of motion, the linearization A, B. Exit codes: 0 ok, 2 bad usage or
-// input, 3 the core returned an error status, 1 anything else.
+// the closed-form equations of motion, the linearization A, B, the inertial-parameter regressors
+// Y^(k). Exit codes: 0 ok, 2 bad usage or input, 3 the core returned an error status, 1 anything
+// else.
 #include <charconv>
 #include <cstdio>
 #include <exception>
@@ -25,14 +26,14 @@ constexpr int kExitCore = 3;
 
 const char* const kUsage =
     R"(Usage: hodyn-eval [--order R] [--forward] [--hybrid] [--matrices] [--kinematics]
-                  [--linearize] [FILE|-]
+                  [--linearize] [--regressor] [FILE|-]
        hodyn-eval --demo | --sizes | --emit-example-state [--order R] | --help
 
 Evaluates the higher-order dynamics of the 12-DoF aerial manipulator (seed 000,
 Table 3) for a state given as JSON in FILE (or on stdin for '-' or no FILE) and
 prints the result as JSON on stdout: the inverse dynamics, and on request the
 forward and hybrid dynamics, the closed-form equations of motion, the
-kinematics and the linearization.
+kinematics, the linearization and the inertial-parameter regressors.
 
 Options:
   --order R             derivative order R (0..10); default: the JSON "order", else 0
@@ -50,6 +51,9 @@ Options:
                         q^(0..1) and the order-0 input taken as --forward takes it;
                         z = (xi, dq, dV, dqdot), du = (dW_prop base frame, dtau);
                         independent of R; no applied loads (hodyn extension)
+  --regressor           the inertial parameters pi (70: ten per body 1..7, set_body
+                        frames) and Y^(0..R), 12x70, (Q1^(k); tau^(k)) = Y^(k) pi;
+                        needs V1^(0..R+1), q^(0..R+2); no applied loads (hodyn extension)
   --demo                print a readable summary of the Table 3 reference state
                         at t = 7.5 s (orders 0..2), round-trip checks, a hover check
                         and a rough timing
@@ -72,7 +76,8 @@ Output (k = 0..R in each list, 17 significant digits):
    "hybrid": {"V1": [...], "q": [...], "Q1": [...], "tau": [...]},      --hybrid
    "matrices": {"M", "C", "h", "g", "applied" [, "M_dot", ...]},        --matrices
    "kinematics": {"C", "V", "J", "J_dot", "com", "J_com"},              --kinematics
-   "linearization": {"A": 24 rows of 24, "B": 24 rows of 12}}          --linearize
+   "linearization": {"A": 24 rows of 24, "B": 24 rows of 12},          --linearize
+   "regressor": {"parameters": [70], "Y": [Y^(0..R), each 12 rows of 70]}}  --regressor
   "inverse" is left out when the state lacks V1^(R+1) or q^(R+2); that is allowed
   when nothing needs them, e.g. --forward with W_prop and tau (V1^(0), q^(0..1)).
 See docs/state-format.md for the full format and hodyn's extensions.
@@ -129,6 +134,8 @@ Options parse_args(int argc, char** argv) {
       opt.request.kinematics = true;
     } else if (arg == "--linearize") {
       opt.request.linearize = true;
+    } else if (arg == "--regressor") {
+      opt.request.regressor = true;
     } else if (arg == "--demo") {
       set_mode(Mode::kDemo);
     } else if (arg == "--sizes") {
@@ -150,8 +157,8 @@ Options parse_args(int argc, char** argv) {
     throw UsageError("--demo, --sizes and --emit-example-state take no input file");
   if (opt.mode != Mode::kEvaluate && opt.mode != Mode::kHelp && opt.request.any())
     throw UsageError(
-        "--forward, --hybrid, --matrices, --kinematics and --linearize evaluate a state file; "
-        "not with --demo, --sizes or --emit-example-state");
+        "--forward, --hybrid, --matrices, --kinematics, --linearize and --regressor evaluate a "
+        "state file; not with --demo, --sizes or --emit-example-state");
   return opt;
 }
 
@@ -179,8 +186,8 @@ nlohmann::json read_json(const std::string& file) {
 }
 
 /// One evaluation: parse → inverse dynamics (when the state allows) → forward /
-/// hybrid dynamics, the equations of motion, the kinematics and the
-/// linearization as requested → print (nothing is printed before all succeed).
+/// hybrid dynamics, the equations of motion, the kinematics, the
+/// linearization and the regressors as requested → print (nothing is printed before all succeed).
 void evaluate(const Options& opt) {
   const hodyn_eval::State state =
       hodyn_eval::parse_state(read_json(opt.file), opt.order, opt.request);
@@ -193,6 +200,7 @@ void evaluate(const Options& opt) {
   std::unique_ptr<hodyn_eval::EomData> matrices;
   std::unique_ptr<hodyn_eval::KinematicsResults> kinematics;
   std::unique_ptr<hodyn_eval::LinearizationData> linearization;
+  std::unique_ptr<hodyn_eval::RegressorResults> regressor;
   if (state.full_motion) {
     inverse = std::make_unique<hodyn_eval::InverseData>();
     hodyn_eval::run_inverse(model, state, *inverse);
@@ -223,6 +231,11 @@ void evaluate(const Options& opt) {
     linearization = std::make_unique<hodyn_eval::LinearizationData>();
     hodyn_eval::run_linearize(model, state, inverse.get(), *linearization);
     results.linearization = &linearization->result;
+  }
+  if (opt.request.regressor) {
+    regressor = std::make_unique<hodyn_eval::RegressorResults>();
+    hodyn_eval::run_regressor(model, state, *regressor);
+    results.regressor = regressor.get();
   }
   hodyn_eval::print_result(std::cout, results);
 }

@@ -270,7 +270,8 @@ void read_dynamics_inputs(const json& in, int order, DynamicsInputs& d) {
 /// round trips of --forward / --hybrid / --linearize (W_prop or tau not
 /// given); otherwise forward dynamics and the linearization need V1^(0),
 /// q^(0..1), hybrid dynamics with base motion V1^(0..R+1), with prescribed
-/// joints q^(0..R+2), and --matrices at R >= 1 the rates V1^(1), q^(2).
+/// joints q^(0..R+2), --matrices at R >= 1 the rates V1^(1), q^(2), and
+/// --kinematics and --regressor the full V1^(0..R+1), q^(0..R+2).
 void check_motion_counts(State& s, int v1_count, int q_count, const Request& request) {
   const int r = s.order;
   const DynamicsInputs& d = s.inputs;
@@ -291,6 +292,10 @@ void check_motion_counts(State& s, int v1_count, int q_count, const Request& req
   if (request.kinematics) {
     check_count("V1", v1_count, r, 2, " (--kinematics: V_j^(R+1) reads V1^(R+1))");
     check_count("q", q_count, r, 3, " (--kinematics: V_j^(R+1) reads q^(R+2))");
+  }
+  if (request.regressor) {
+    check_count("V1", v1_count, r, 2, " (--regressor: Y^(R) reads V1^(R+1))");
+    check_count("q", q_count, r, 3, " (--regressor: Y^(R) reads q^(R+2))");
   }
   if (request.hybrid && base_motion)
     check_count("V1", v1_count, r, 2, " (--hybrid with base_input \"motion\")");
@@ -406,6 +411,12 @@ State parse_state(const json& in, int order_override, const Request& request) {
     fail(
         "--linearize: applied loads (W_app, W_app_body, tau_ext) are not part of the "
         "linearization of issue 17 (hodyn/linearization.hpp); remove them");
+  // Y^(k) of issue 18 is the regressor without applied wrenches: with loads,
+  // Y π would not be the "inverse" of the same state.
+  if (request.regressor && s.has_loads)
+    fail(
+        "--regressor: applied loads (W_app, W_app_body, tau_ext) are not part of the regressor "
+        "Y of issue 18 (hodyn/inverse_dynamics_regressor.hpp); remove them");
   return s;
 }
 
@@ -503,6 +514,19 @@ void print_result(std::ostream& os, const Results& res) {
     section("linearization");
     entry("A", matrix_rows(res.linearization->a, in, result_number), false);
     entry("B", matrix_rows(res.linearization->b, in, result_number), true);
+    out += "  }";
+  }
+  if (res.regressor != nullptr) {  // π (bodies 1..7, ten each), Y^(0..R): rows (Q1; tau)
+    const RegressorResults& g = *res.regressor;
+    const std::string inner = in + "  ";
+    std::string y = "[\n";
+    for (int k = 0; k < n; ++k)
+      y += inner +
+           matrix_rows(g.data.regressor[static_cast<std::size_t>(k)], inner, result_number) +
+           (k + 1 < n ? ",\n" : "\n");
+    section("regressor");
+    entry("parameters", row(g.parameters, result_number), false);
+    entry("Y", y + in + "]", true);
     out += "  }";
   }
   os << out << "\n}\n";
