@@ -258,3 +258,48 @@ TEST(InertialParameters, RoundTripAndRefusal) {
 }
 
 }  // namespace
+
+namespace {
+
+/// The one-body regressor equals the whole regressor's columns of that body,
+/// for every body of a branched tree with general and prismatic joints.
+TEST(InverseDynamicsBodyRegressor, EqualsTheBodysColumnsOfTheWholeRegressor) {
+  const auto tree = core_model<OracleTree>(random_reference_tree<OracleTree, double>(21));
+  const auto state = random_state<double>(8, OracleTree::kNumBodies - 1);
+  hodyn::MotionDerivatives<OracleTree, 3, double> motion;
+  fill_motion(state, motion);
+  auto whole = std::make_unique<RegressorData<OracleTree, 3, double>>();
+  auto one = std::make_unique<hodyn::BodyRegressorData<OracleTree, 3, double>>();
+  ASSERT_EQ(inverse_dynamics_regressor(tree, *whole, motion, 3), Status::kOk);
+  for (int body = 0; body < OracleTree::kNumBodies; ++body) {
+    ASSERT_EQ(hodyn::inverse_dynamics_body_regressor(tree, *one, motion, body, 3), Status::kOk);
+    EXPECT_EQ(one->body, body);
+    for (int k = 0; k <= 3; ++k) {
+      const auto K = static_cast<std::size_t>(k);
+      const Eigen::MatrixXd want = whole->regressor[K].middleCols(10 * body, 10);
+      const Eigen::MatrixXd want_base = whole->base_frame_regressor[K].middleCols(10 * body, 10);
+      EXPECT_LT((one->regressor[K] - want).norm(), 1e-15 * (1.0 + want.norm())) << body << " " << k;
+      EXPECT_LT((one->base_frame_regressor[K] - want_base).norm(), 1e-15 * (1.0 + want_base.norm()))
+          << body << " " << k;
+    }
+  }
+  EXPECT_EQ(hodyn::inverse_dynamics_body_regressor(tree, *one, motion, OracleTree::kNumBodies, 0),
+            Status::kInvalidArgument);
+  EXPECT_EQ(one->order, -1);
+  EXPECT_EQ(hodyn::inverse_dynamics_body_regressor(tree, *one, motion, -1, 0),
+            Status::kInvalidArgument);
+}
+
+TEST(InverseDynamicsBodyRegressor, IsHeapFree) {
+  const auto am = core_aerial_manipulator();
+  const auto state = random_state<double>(9, AMTree::kNumBodies - 1);
+  hodyn::MotionDerivatives<AMTree, 0, double> motion;
+  fill_motion(state, motion);
+  auto data = std::make_unique<hodyn::BodyRegressorData<AMTree, 0, double>>();
+  const hodyn::test::HeapProbe probe;
+  for (int body = 0; body < AMTree::kNumBodies; ++body)
+    EXPECT_EQ(hodyn::inverse_dynamics_body_regressor(am, *data, motion, body, 0), Status::kOk);
+  EXPECT_EQ(probe.count(), 0);
+}
+
+}  // namespace

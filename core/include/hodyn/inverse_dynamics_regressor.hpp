@@ -50,6 +50,52 @@
 #include "hodyn/tree.hpp"
 
 namespace hodyn {
+namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// The workspace of both regressors: the kinematics of the joint-frame
+/// recursions, and one body's wrench-per-parameter matrix and rows.
+template <class Tree, int MaxOrder, class S>
+struct RegressorWorkspace {
+  static constexpr int kNumBodies = TreeTraits<Tree>::kNumBodies;
+  /// The most joints on a path from the root.
+  static constexpr int max_joint_depth() {
+    int deepest = 0;
+    for (int j = 0; j < kNumBodies; ++j) {
+      int depth = 0;
+      for (int i = j; i > 0; i = Tree::kParent[i]) ++depth;
+      deepest = depth > deepest ? depth : deepest;
+    }
+    return deepest;
+  }
+  /// A body's rows, as lanes: six world unit twists (Q₁, lanes 0..5), six
+  /// base-frame unit twists (Ad_C₁ᵀ Q₁, lanes 6..11), then the screw of the
+  /// joint at each level of its path (τ, lanes 12..), padded to whole vectors.
+  static constexpr int kLanes = (12 + max_joint_depth() + 7) / 8 * 8;
+  /// One Taylor coefficient of a body's rows, component-major:
+  /// `component[c][l]` is component c (ω then v) of row l.
+  struct RowLanes {
+    static constexpr int kLanes = RegressorWorkspace::kLanes;
+    alignas(64) std::array<std::array<S, kLanes>, 6> component{};
+  };
+  using RowSeries = std::array<RowLanes, MaxOrder + 1>;
+
+  std::array<JointFrameSeries<MaxOrder, S>, kNumBodies> body{};
+  std::array<std::array<S, MaxOrder + 1>, kNumBodies> torque{};  ///< unused (kinematics only)
+  MovingFrame<MaxOrder, S> base_frame{};
+  std::array<SV<S>, MaxOrder + 2> base_series{};
+  std::array<V3<S>, MaxOrder + 1> scratch{};
+  JointSineCosine<S, kNumBodies> joint_sine_cosine{};
+  std::array<S, MaxOrder + 1> factorial{};          ///< k!
+  std::array<S, MaxOrder + 1> inverse_factorial{};  ///< 1/k!
+  /// The current body's rows moved into its body frame C_j.
+  RowSeries body_rows{};
+  /// The current body's ten column wrenches in C_j (A_j, 6 × 10 by column).
+  std::array<std::array<std::array<S, 6>, 10>, MaxOrder + 1> columns{};
+};
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
 HODYN_ISA_NAMESPACE_BEGIN
 
 /// Results and workspace of `inverse_dynamics_regressor` (fixed size, reusable).
@@ -68,44 +114,47 @@ struct RegressorData {
   std::array<BaseRows, MaxOrder + 1> base_frame_regressor{};  ///< rows of (Ad_C₁ᵀ Q₁)^(k)
   int order = -1;  ///< order of the last successful call, −1 if none
 
-  // ---- workspace (Taylor coefficients, joint frames) ----
-  std::array<detail::JointFrameSeries<MaxOrder, Scalar>, kNumBodies> body{};
-  std::array<std::array<Scalar, MaxOrder + 1>, kNumBodies> torque{};  ///< unused (kinematics only)
-  detail::MovingFrame<MaxOrder, Scalar> base_frame{};
-  std::array<detail::SV<Scalar>, MaxOrder + 2> base_series{};
-  std::array<detail::V3<Scalar>, MaxOrder + 1> scratch{};
-  detail::JointSineCosine<Scalar, kNumBodies> joint_sine_cosine{};
-  /// The most joints on a path from the root.
-  static constexpr int max_joint_depth() {
-    int deepest = 0;
-    for (int j = 0; j < kNumBodies; ++j) {
-      int depth = 0;
-      for (int i = j; i > 0; i = Tree::kParent[i]) ++depth;
-      deepest = depth > deepest ? depth : deepest;
-    }
-    return deepest;
-  }
-  /// A body's rows, as lanes: six world unit twists (Q₁), six base-frame unit
-  /// twists (Ad_C₁ᵀ Q₁), then the screw of the joint at each level of its
-  /// path (τ), padded to whole vectors.
-  static constexpr int kLanes = (12 + max_joint_depth() + 7) / 8 * 8;
-  /// One Taylor coefficient of a body's rows in its joint frame, component-major:
-  /// `component[c][l]` is component c (ω then v) of row l.
-  struct RowLanes {
-    static constexpr int kLanes = RegressorData::kLanes;
-    alignas(64) std::array<std::array<Scalar, kLanes>, 6> component{};
-  };
-  std::array<std::array<RowLanes, MaxOrder + 1>, kNumBodies> rows{};
-  /// Body j's rows moved into its body frame C_j, coefficients 0..r.
-  std::array<RowLanes, MaxOrder + 1> body_rows{};
-  /// Body j's ten column wrenches in C_j (A_j, 6 × 10 by column), coefficients 0..r.
-  std::array<std::array<std::array<Scalar, 6>, 10>, MaxOrder + 1> columns{};
+  // ---- workspace ----
+  using Workspace = detail::RegressorWorkspace<Tree, MaxOrder, Scalar>;
+  Workspace workspace{};
+  std::array<typename Workspace::RowSeries, kNumBodies> rows{};  ///< every body's rows
 
   RegressorData() { clear_results(); }
   void clear_results() {
     for (auto& y : regressor) y.setZero();
     for (auto& y : base_frame_regressor) y.setZero();
     order = -1;
+  }
+};
+
+/// Results and workspace of `inverse_dynamics_body_regressor`: the ten columns
+/// of one body (a payload's, an estimator's), without the other bodies' cost
+/// or memory.
+template <class Tree, int MaxOrder, class Scalar = double>
+struct BodyRegressorData {
+  static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
+  static constexpr int kRows = 6 + kNumJoints;  ///< (Q₁; τ)
+  static constexpr int kMaxOrder = MaxOrder;
+  using Matrix = Eigen::Matrix<Scalar, kRows, 10>;
+  using BaseRows = Eigen::Matrix<Scalar, 6, 10>;
+
+  // ---- results, entries 0..order ----
+  std::array<Matrix, MaxOrder + 1> regressor{};               ///< body's columns of Y^(k)
+  std::array<BaseRows, MaxOrder + 1> base_frame_regressor{};  ///< of (Ad_C₁ᵀ Q₁)^(k)
+  int order = -1;  ///< order of the last successful call, −1 if none
+  int body = -1;   ///< body of the last successful call
+
+  // ---- workspace ----
+  using Workspace = detail::RegressorWorkspace<Tree, MaxOrder, Scalar>;
+  Workspace workspace{};
+  std::array<typename Workspace::RowSeries, 2> rows{};  ///< parent's and child's, in turn
+
+  BodyRegressorData() { clear_results(); }
+  void clear_results() {
+    for (auto& y : regressor) y.setZero();
+    for (auto& y : base_frame_regressor) y.setZero();
+    order = -1;
+    body = -1;
   }
 };
 
@@ -233,173 +282,241 @@ HODYN_ALWAYS_INLINE void inherit_rows(int k, const std::array<Lanes, NR>& in, co
   }
 }
 
+inline constexpr int kBaseFrameLane = 6;  ///< first base-frame lane of a body's rows
+inline constexpr int kLevelLane = 12;     ///< lane of the joint at level 0 of a path
+
+/// The kinematics of the joint-frame recursions (orders 0..r) and k!, 1/k!.
+template <int FixedOrder, class Tree, int MaxOrder, class S>
+void regressor_kinematics(int r, const Model<Tree, S>& model,
+                          RegressorWorkspace<Tree, MaxOrder, S>& ws,
+                          const MotionDerivatives<Tree, MaxOrder, S>& motion) {
+  ws.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
+  joint_frame_inverse_dynamics<FixedOrder, /*kKinematicsOnly=*/true>(
+      r, model, ws.body, ws.torque, ws.base_frame, ws.base_series, ws.scratch,
+      ws.joint_sine_cosine, motion, static_cast<const ExternalLoads<Tree, MaxOrder, S>*>(nullptr));
+  ws.factorial[0] = ws.inverse_factorial[0] = S(1);
+  for (int k = 1; k <= r; ++k) {
+    ws.factorial[k] = ws.factorial[k - 1] * S(k);
+    ws.inverse_factorial[k] = ws.inverse_factorial[k - 1] * reciprocal<S>(k);
+  }
+}
+
+/// The base's rows: lanes 0..5 the columns of Ad_{P₀}⁻¹_[k] (the world unit
+/// twists in its joint frame), lanes 6..11 those of Ad_{A⁰_0} (the base
+/// frame's, constant), no joint.
+template <class Tree, int MaxOrder, class S>
+void regressor_base_rows(int r, const Model<Tree, S>& model,
+                         const RegressorWorkspace<Tree, MaxOrder, S>& ws,
+                         typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows) {
+  const auto& frame = ws.base_frame;
+  for (int k = 0; k <= r; ++k) {
+    auto& x = rows[k].component;
+    for (auto& comp : x) comp.fill(S(0));
+    // Ad_{P₀}⁻¹ = [[Rᵀ, 0], [−Rᵀ[p], Rᵀ]]: lane ρ holds column ρ.
+    const M3<S>& rk = frame.rotation[k];
+    for (int row = 0; row < 3; ++row)
+      for (int col = 0; col < 3; ++col) {
+        x[row][col] = rk.a[3 * col + row];
+        x[3 + row][3 + col] = rk.a[3 * col + row];
+      }
+    for (int i = 0; i <= k; ++i) {  // −(Rᵀ[p])_[k] = −Σ R_[i]ᵀ [p_[k−i]]
+      const M3<S>& ri = frame.rotation[i];
+      const V3<S>& p = frame.origin[k - i];
+      for (int col = 0; col < 3; ++col) {
+        V3<S> unit{};
+        if (col == 0) unit.x = S(1);
+        if (col == 1) unit.y = S(1);
+        if (col == 2) unit.z = S(1);
+        const V3<S> column = ri.transpose_times(cross(p, unit));
+        x[3][col] -= column.x;
+        x[4][col] -= column.y;
+        x[5][col] -= column.z;
+      }
+    }
+  }
+  const Eigen::Matrix<S, 6, 6> home = adjoint_matrix(model.home_pose(0));
+  for (int comp = 0; comp < 6; ++comp)
+    for (int col = 0; col < 6; ++col)
+      rows[0].component[comp][kBaseFrameLane + col] = home(comp, col);
+}
+
+/// Body j's rows (j ≥ 1, `depth` joints on its path): its parent's through
+/// Ad_{X_j}⁻¹, and its own screw in the lane of its level, with the joint's
+/// sense (τ_j = s_j e·f_ang, revolute, or s_j e·f_lin, prismatic).
+template <class Tree, int MaxOrder, class S>
+void regressor_child_rows(int r, const Model<Tree, S>& model, int j, int depth,
+                          const RegressorWorkspace<Tree, MaxOrder, S>& ws,
+                          const MotionDerivatives<Tree, MaxOrder, S>& motion,
+                          const typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& parent,
+                          typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows) {
+  const auto& b = ws.body[j];
+  const V3<S> d = V3<S>::from(model.local_offset(j));
+  const V3<S> e = V3<S>::from(model.joint_axis(j));
+  const S sense = model.joint_sense(j);
+  std::array<S, MaxOrder + 1> q{};  // θ_[i] = s q^(i)/i!
+  for (int i = 0; i <= r; ++i) q[i] = ws.inverse_factorial[i] * (sense * motion.q[i](j - 1));
+  auto inherit = [&](auto kind, int) {
+    constexpr JointKind K = decltype(kind)::value;
+    for (int k = 0; k <= r; ++k) inherit_rows<K>(k, parent, d, e, b.cos_q, b.sin_q, q, rows[k]);
+    const int offset = is_revolute(K) ? 0 : 3;
+    const int lane = kLevelLane + depth - 1;
+    rows[0].component[offset + 0][lane] = sense * e.x;
+    rows[0].component[offset + 1][lane] = sense * e.y;
+    rows[0].component[offset + 2][lane] = sense * e.z;
+  };
+  dispatch_joint(Tree::kJoint[j], j, inherit);
+}
+
+/// Body j's columns of Y^(0..r): A_j and the rows in its body frame C_j, then
+/// block_[k] = k! Σ_m rows_[m] A_[k−m], handed to `store(k, p, lanes)` column
+/// by column (lanes as in RegressorWorkspace).
+template <class Tree, int MaxOrder, class S, class Store>
+void regressor_body_columns(int r, const Model<Tree, S>& model, int j,
+                            RegressorWorkspace<Tree, MaxOrder, S>& ws,
+                            const typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows,
+                            const Store& store) {
+  constexpr int L = RegressorWorkspace<Tree, MaxOrder, S>::kLanes;
+  const auto& b = ws.body[j];
+  // C_j in B_j: rotation R = home rotation (B_j has world axes at home),
+  // origin t = home origin − o_j; a row w goes to Ad_K⁻¹ w = (Rᵀω; Rᵀ(v − t × ω)).
+  const M3<S> rot = M3<S>::from(model.home_pose(j).rotation);
+  const V3<S> t = V3<S>::from(model.home_pose(j).translation - model.local_origin(j));
+  std::array<SV<S>, MaxOrder + 1> v{}, a{};  // twist, acceleration in C_j
+  const auto to_body = [&](const SV<S>& x) {
+    return SV<S>{rot.transpose_times(x.ang), rot.transpose_times(x.lin - cross(t, x.ang))};
+  };
+  S rt[9];
+  for (int row = 0; row < 3; ++row)
+    for (int col = 0; col < 3; ++col) rt[3 * row + col] = rot.a[3 * col + row];
+  for (int k = 0; k <= r; ++k) {
+    v[k] = to_body(b.twist[k]);
+    a[k] = to_body(b.acceleration[k]);
+    std::array<SV<S>, 10> body_frame{};
+    body_regressor_columns<MaxOrder>(k, v, a, body_frame);
+    for (int p = 0; p < 10; ++p) {
+      const SV<S>& f = body_frame[static_cast<std::size_t>(p)];
+      ws.columns[k][p] = {f.ang.x, f.ang.y, f.ang.z, f.lin.x, f.lin.y, f.lin.z};
+    }
+    const auto& w = rows[k].component;
+    auto& x = ws.body_rows[k].component;
+    std::array<std::array<S, L>, 3> u;
+    for (int l = 0; l < L; ++l) {
+      u[0][l] = w[3][l] - (t.y * w[2][l] - t.z * w[1][l]);
+      u[1][l] = w[4][l] - (t.z * w[0][l] - t.x * w[2][l]);
+      u[2][l] = w[5][l] - (t.x * w[1][l] - t.y * w[0][l]);
+    }
+    for (auto& comp : x) comp.fill(S(0));
+    add_matrix_times(rt, &w[0], &x[0]);
+    add_matrix_times(rt, &u[0], &x[3]);
+  }
+  for (int k = 0; k <= r; ++k) {
+    // block[p][l]: lane l of column p (a local: no aliasing with the rows)
+    alignas(64) std::array<std::array<S, L>, 10> block{};
+    for (int m = 0; m <= k; ++m) {
+      const auto& x = ws.body_rows[m].component;
+      const auto& col = ws.columns[k - m];
+      // Component by component, the ten columns' lanes accumulating together.
+      // In C_j the mass column is a pure force and the six inertia columns
+      // pure moments (structural zeros skipped).
+      for (int c = 0; c < 6; ++c) {
+        const auto& xc = x[c];
+        const int first = c < 3 ? 1 : 0, last = c < 3 ? 10 : 4;
+        for (int p = first; p < last; ++p) {
+          const S f = col[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)];
+          auto& acc = block[static_cast<std::size_t>(p)];
+          for (int l = 0; l < L; ++l) acc[l] += xc[l] * f;
+        }
+      }
+    }
+    for (int p = 0; p < 10; ++p) {
+      auto& acc = block[static_cast<std::size_t>(p)];
+      for (int l = 0; l < L; ++l) acc[l] *= ws.factorial[k];
+      store(k, p, acc);
+    }
+  }
+}
+
+/// Writes one column's lanes into a (Q₁; τ) column and a base-frame column:
+/// the joint of each level of body j's path into its row, the other joints 0.
+template <class Tree, int Rows, class S, std::size_t L>
+HODYN_ALWAYS_INLINE void scatter_regressor_column(int j, int depth, const std::array<S, L>& lanes,
+                                                  S* world, S* base) {
+  for (int l = 0; l < 6; ++l) world[l] = lanes[static_cast<std::size_t>(l)];
+  for (int l = 6; l < Rows; ++l) world[l] = S(0);
+  int level = depth;
+  for (int i = j; i > 0; i = Tree::kParent[i])
+    world[6 + i - 1] = lanes[static_cast<std::size_t>(kLevelLane + --level)];
+  for (int l = 0; l < 6; ++l) base[l] = lanes[static_cast<std::size_t>(kBaseFrameLane + l)];
+}
+
+template <class Tree>
+constexpr int path_depth(int j) {
+  int depth = 0;
+  for (int i = j; i > 0; i = Tree::kParent[i]) ++depth;
+  return depth;
+}
+
 /// The regressor kernel (FixedOrder ≥ 0: compiled for that order).
 ///
 /// Rather than carrying each body's ten column wrenches up to the root, the
 /// rows come down: for body j, the motion vectors whose dot products with its
 /// wrench f_j give its share of every output — the six world unit twists
-/// (Q₁ = Ad_{P₀}⁻ᵀ f₀), the screw of every joint on its path (τ_i = s_iᵀ f_i,
-/// zero lanes for the others) and the six base-frame unit twists
-/// (Ad_{A⁰_0}ᵀ f₀) — expressed in its joint frame as Taylor series, one lane
-/// each. A child inherits its parent's rows through Ad_{X_j}⁻¹ and adds its
-/// own screw, so body j's columns of Y^(k) are Σ_m rows_[m] A_j,[k−m], with
-/// A_j the 6 × 10 wrench-per-parameter matrix: one transform per row and
-/// level instead of ten (one per column), every lane operation a whole vector.
+/// (Q₁ = Ad_{P₀}⁻ᵀ f₀), the six base-frame unit twists (Ad_{A⁰_0}ᵀ f₀) and
+/// the screw of every joint on its path (τ_i = s_iᵀ f_i) — expressed in its
+/// joint frame as Taylor series, one vector lane each. A child inherits its
+/// parent's rows through Ad_{X_j}⁻¹ and adds its own screw, so body j's
+/// columns of Y^(k) are Σ_m rows_[m] A_j,[k−m], with A_j the 6 × 10
+/// wrench-per-parameter matrix: one transform per row and level instead of
+/// ten (one per column), every lane operation a whole vector.
 template <int FixedOrder, class Tree, int MaxOrder, class S>
 void regressor_kernel(int run_order, const Model<Tree, S>& model,
                       RegressorData<Tree, MaxOrder, S>& data,
                       const MotionDerivatives<Tree, MaxOrder, S>& motion) {
   using Data = RegressorData<Tree, MaxOrder, S>;
-  constexpr int L = Data::kLanes;
-  constexpr int kBaseFrameLane = 6, kLevelLane = 12;
   const int r = FixedOrder >= 0 ? FixedOrder : run_order;
-  constexpr int n = Tree::kNumBodies;
-  data.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
-  joint_frame_inverse_dynamics<FixedOrder, /*kKinematicsOnly=*/true>(
-      r, model, data.body, data.torque, data.base_frame, data.base_series, data.scratch,
-      data.joint_sine_cosine, motion,
-      static_cast<const ExternalLoads<Tree, MaxOrder, S>*>(nullptr));
-  std::array<S, MaxOrder + 1> fact{}, inv_fact{};  // k!, 1/k!
-  fact[0] = inv_fact[0] = S(1);
-  for (int k = 1; k <= r; ++k) {
-    fact[k] = fact[k - 1] * S(k);
-    inv_fact[k] = inv_fact[k - 1] * reciprocal<S>(k);
+  auto& ws = data.workspace;
+  regressor_kinematics<FixedOrder>(r, model, ws, motion);
+  for (int j = 0; j < Tree::kNumBodies; ++j) {
+    const int depth = path_depth<Tree>(j);
+    if (j == 0)
+      regressor_base_rows(r, model, ws, data.rows[0]);
+    else
+      regressor_child_rows(r, model, j, depth, ws, motion, data.rows[Tree::kParent[j]],
+                           data.rows[j]);
+    regressor_body_columns(r, model, j, ws, data.rows[j], [&](int k, int p, const auto& lanes) {
+      const auto column = static_cast<std::ptrdiff_t>(10 * j + p);
+      scatter_regressor_column<Tree, Data::kRows>(
+          j, depth, lanes, data.regressor[k].data() + column * Data::kRows,
+          data.base_frame_regressor[k].data() + column * 6);
+    });
   }
+}
 
-  // ---- the base's rows: columns of Ad_{P₀}⁻¹_[k] (world), of Ad_{A⁰_0} (base frame) ----
-  {
-    auto& rows = data.rows[0];
-    const auto& frame = data.base_frame;
-    for (int k = 0; k <= r; ++k) {
-      auto& x = rows[k].component;
-      for (auto& comp : x) comp.fill(S(0));
-      // Ad_{P₀}⁻¹ = [[Rᵀ, 0], [−Rᵀ[p], Rᵀ]]: lane ρ holds column ρ.
-      const M3<S>& rk = frame.rotation[k];
-      for (int row = 0; row < 3; ++row)
-        for (int col = 0; col < 3; ++col) {
-          x[row][col] = rk.a[3 * col + row];
-          x[3 + row][3 + col] = rk.a[3 * col + row];
-        }
-      for (int i = 0; i <= k; ++i) {  // −(Rᵀ[p])_[k] = −Σ R_[i]ᵀ [p_[k−i]]
-        const M3<S>& ri = frame.rotation[i];
-        const V3<S>& p = frame.origin[k - i];
-        for (int col = 0; col < 3; ++col) {
-          V3<S> unit{};
-          if (col == 0) unit.x = S(1);
-          if (col == 1) unit.y = S(1);
-          if (col == 2) unit.z = S(1);
-          const V3<S> column = ri.transpose_times(cross(p, unit));
-          x[3][col] -= column.x;
-          x[4][col] -= column.y;
-          x[5][col] -= column.z;
-        }
-      }
-    }
-    const Eigen::Matrix<S, 6, 6> home = adjoint_matrix(model.home_pose(0));
-    for (int comp = 0; comp < 6; ++comp)
-      for (int col = 0; col < 6; ++col)
-        rows[0].component[comp][kBaseFrameLane + col] = home(comp, col);
+/// The one-body kernel: the rows along the path root → body in two buffers.
+template <int FixedOrder, class Tree, int MaxOrder, class S>
+void body_regressor_kernel(int run_order, const Model<Tree, S>& model,
+                           BodyRegressorData<Tree, MaxOrder, S>& data,
+                           const MotionDerivatives<Tree, MaxOrder, S>& motion, int body) {
+  using Data = BodyRegressorData<Tree, MaxOrder, S>;
+  const int r = FixedOrder >= 0 ? FixedOrder : run_order;
+  auto& ws = data.workspace;
+  regressor_kinematics<FixedOrder>(r, model, ws, motion);
+  std::array<int, Tree::kNumBodies> path{};  // body, parent, …, 0
+  const int depth = path_depth<Tree>(body);
+  for (int i = body, level = depth; level >= 0; i = Tree::kParent[i], --level) path[level] = i;
+  regressor_base_rows(r, model, ws, data.rows[0]);
+  int current = 0;
+  for (int level = 1; level <= depth; ++level) {
+    regressor_child_rows(r, model, path[level], level, ws, motion, data.rows[current],
+                         data.rows[1 - current]);
+    current = 1 - current;
   }
-
-  for (int j = 0; j < n; ++j) {
-    const auto& b = data.body[j];
-    auto& rows = data.rows[j];
-    int depth = 0;  // joints on the path of j, its own included
-    for (int i = j; i > 0; i = Tree::kParent[i]) ++depth;
-
-    // ---- rows of body j ≥ 1: the parent's through Ad_{X_j}⁻¹, then its screw ----
-    if (j > 0) {
-      const auto& parent_rows = data.rows[Tree::kParent[j]];
-      const V3<S> d = V3<S>::from(model.local_offset(j));
-      const V3<S> e = V3<S>::from(model.joint_axis(j));
-      const S sense = model.joint_sense(j);
-      std::array<S, MaxOrder + 1> q{};  // θ_[i] = s q^(i)/i!
-      for (int i = 0; i <= r; ++i) q[i] = inv_fact[i] * (sense * motion.q[i](j - 1));
-      auto inherit = [&](auto kind, int) {
-        constexpr JointKind K = decltype(kind)::value;
-        for (int k = 0; k <= r; ++k)
-          inherit_rows<K>(k, parent_rows, d, e, b.cos_q, b.sin_q, q, rows[k]);
-        // τ_j = s_j (e · f_ang) (revolute) or s_j (e · f_lin) (prismatic), joint sense s_j.
-        const int offset = is_revolute(K) ? 0 : 3;
-        const int lane = kLevelLane + depth - 1;
-        rows[0].component[offset + 0][lane] = sense * e.x;
-        rows[0].component[offset + 1][lane] = sense * e.y;
-        rows[0].component[offset + 2][lane] = sense * e.z;
-      };
-      dispatch_joint(Tree::kJoint[j], j, inherit);
-    }
-
-    // ---- A_j in the body frame C_j, and the rows moved there ----
-    // C_j in B_j: rotation R = home rotation (B_j has world axes at home),
-    // origin t = home origin − o_j; a row w goes to Ad_K⁻¹ w = (Rᵀω; Rᵀ(v − t × ω)).
-    const M3<S> rot = M3<S>::from(model.home_pose(j).rotation);
-    const V3<S> t = V3<S>::from(model.home_pose(j).translation - model.local_origin(j));
-    std::array<SV<S>, MaxOrder + 1> v{}, a{};  // twist, acceleration in C_j
-    const auto to_body = [&](const SV<S>& x) {
-      return SV<S>{rot.transpose_times(x.ang), rot.transpose_times(x.lin - cross(t, x.ang))};
-    };
-    S rt[9];
-    for (int row = 0; row < 3; ++row)
-      for (int col = 0; col < 3; ++col) rt[3 * row + col] = rot.a[3 * col + row];
-    auto& columns = data.columns;
-    auto& body_rows = data.body_rows;
-    for (int k = 0; k <= r; ++k) {
-      v[k] = to_body(b.twist[k]);
-      a[k] = to_body(b.acceleration[k]);
-      std::array<SV<S>, 10> body_frame{};
-      body_regressor_columns<MaxOrder>(k, v, a, body_frame);
-      for (int p = 0; p < 10; ++p) {
-        const SV<S>& f = body_frame[static_cast<std::size_t>(p)];
-        columns[k][p] = {f.ang.x, f.ang.y, f.ang.z, f.lin.x, f.lin.y, f.lin.z};
-      }
-      const auto& w = rows[k].component;
-      auto& x = body_rows[k].component;
-      std::array<std::array<S, L>, 3> u;
-      for (int l = 0; l < L; ++l) {
-        u[0][l] = w[3][l] - (t.y * w[2][l] - t.z * w[1][l]);
-        u[1][l] = w[4][l] - (t.z * w[0][l] - t.x * w[2][l]);
-        u[2][l] = w[5][l] - (t.x * w[1][l] - t.y * w[0][l]);
-      }
-      for (auto& comp : x) comp.fill(S(0));
-      add_matrix_times(rt, &w[0], &x[0]);
-      add_matrix_times(rt, &u[0], &x[3]);
-    }
-
-    // ---- body j's columns of Y^(k): Σ_m rows_[m] A_[k−m] ----
-    // In C_j the mass column is a pure force and the six inertia columns are
-    // pure moments: three components instead of six.
-    for (int k = 0; k <= r; ++k) {
-      // block[p][l]: lane l of column p (a local: no aliasing with the rows)
-      alignas(64) std::array<std::array<S, L>, 10> block{};
-      for (int m = 0; m <= k; ++m) {
-        const auto& x = body_rows[m].component;
-        const auto& col = columns[k - m];
-        // Component by component, the ten columns' lanes accumulating together
-        // (20 vector registers with AVX-512, one load of each row component).
-        for (int c = 0; c < 6; ++c) {
-          const auto& xc = x[c];
-          const int first = c < 3 ? 1 : 0, last = c < 3 ? 10 : 4;  // structural zeros
-          for (int p = first; p < last; ++p) {
-            const S f = col[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)];
-            auto& acc = block[static_cast<std::size_t>(p)];
-            for (int l = 0; l < L; ++l) acc[l] += xc[l] * f;
-          }
-        }
-      }
-      const S scale = fact[k];
-      for (int p = 0; p < 10; ++p) {
-        const auto& acc = block[static_cast<std::size_t>(p)];
-        S* world = data.regressor[k].data() + static_cast<std::ptrdiff_t>(10 * j + p) * Data::kRows;
-        S* base = data.base_frame_regressor[k].data() + static_cast<std::ptrdiff_t>(10 * j + p) * 6;
-        for (int l = 0; l < 6; ++l) world[l] = scale * acc[l];
-        for (int l = 6; l < Data::kRows; ++l) world[l] = S(0);  // joints not on the path
-        int level = depth;
-        for (int i = j; i > 0; i = Tree::kParent[i])
-          world[6 + i - 1] = scale * acc[kLevelLane + --level];
-        for (int l = 0; l < 6; ++l) base[l] = scale * acc[kBaseFrameLane + l];
-      }
-    }
-  }
+  regressor_body_columns(r, model, body, ws, data.rows[current],
+                         [&](int k, int p, const auto& lanes) {
+                           scatter_regressor_column<Tree, Data::kRows>(
+                               body, depth, lanes, data.regressor[k].col(p).data(),
+                               data.base_frame_regressor[k].col(p).data());
+                         });
 }
 
 template <int Order, class Tree, int MaxOrder, class S>
@@ -414,6 +531,21 @@ void dispatch_regressor_kernel(int order, const Model<Tree, S>& model,
     regressor_kernel<Order>(Order, model, data, motion);
   } else {
     dispatch_regressor_kernel<Order + 1>(order, model, data, motion);
+  }
+}
+
+template <int Order, class Tree, int MaxOrder, class S>
+void dispatch_body_regressor_kernel(int order, const Model<Tree, S>& model,
+                                    BodyRegressorData<Tree, MaxOrder, S>& data,
+                                    const MotionDerivatives<Tree, MaxOrder, S>& motion, int body) {
+  if constexpr (Order > MaxOrder) {
+    (void)order, (void)model, (void)data, (void)motion, (void)body;
+  } else if constexpr (Order > kMaxFixedOrder) {
+    body_regressor_kernel<-1>(order, model, data, motion, body);
+  } else if (order == Order) {
+    body_regressor_kernel<Order>(Order, model, data, motion, body);
+  } else {
+    dispatch_body_regressor_kernel<Order + 1>(order, model, data, motion, body);
   }
 }
 
@@ -444,6 +576,38 @@ Status inverse_dynamics_regressor(const Model<Tree, Scalar>& model,
       return Status::kNonFiniteResult;
     }
   data.order = order;
+  return Status::kOk;
+}
+
+/// Body `body`'s ten columns of Y^(0..order) (and of the base-frame rows):
+/// what inverse_dynamics_regressor gives in columns 10 body .. 10 body + 9,
+/// at the cost of the kinematics and the rows along that body's path only.
+/// Errors as inverse_dynamics_regressor, and kInvalidArgument for a body
+/// outside 0..N−1; outputs zero.
+template <class Tree, int MaxOrder, class Scalar>
+Status inverse_dynamics_body_regressor(const Model<Tree, Scalar>& model,
+                                       BodyRegressorData<Tree, MaxOrder, Scalar>& data,
+                                       const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
+                                       int body, int order) noexcept {
+  if (body < 0 || body >= TreeTraits<Tree>::kNumBodies) {
+    data.clear_results();
+    return Status::kInvalidArgument;
+  }
+  const Status input = detail::check_inverse_dynamics_input(
+      motion, static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order);
+  if (input != Status::kOk) {
+    data.clear_results();
+    return input;
+  }
+  detail::dispatch_body_regressor_kernel<0>(order, model, data, motion, body);
+  for (int k = 0; k <= order; ++k)
+    if (!detail::all_finite_wide(data.regressor[k]) ||
+        !detail::all_finite_wide(data.base_frame_regressor[k])) {
+      data.clear_results();
+      return Status::kNonFiniteResult;
+    }
+  data.order = order;
+  data.body = body;
   return Status::kOk;
 }
 
