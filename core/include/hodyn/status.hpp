@@ -27,6 +27,9 @@ enum class Status : std::uint8_t {
   kCorruptInput,            ///< a frame failed its integrity check (checksum, length, version)
   kAbiMismatch,             ///< a plugin was built against another ABI version
   kRobotMismatch,           ///< the two ends (plugin/host, controller/simulator) fly other robots
+  // ---- core, added later: new values go last, as the values above cross the
+  // link and the plugin ABI as numbers ----
+  kNotPhysicallyConsistent,  ///< inertial parameters no mass distribution has (J ⪰ 0 fails)
 };
 
 /// Stable, human-readable name of a status (for logs and tools).
@@ -49,6 +52,7 @@ constexpr const char* to_string(Status status) noexcept {
     case Status::kCorruptInput: return "corrupt input";
     case Status::kAbiMismatch: return "plugin ABI mismatch";
     case Status::kRobotMismatch: return "robot mismatch";
+    case Status::kNotPhysicallyConsistent: return "not physically consistent";
   }
   return "unknown status";
 }
