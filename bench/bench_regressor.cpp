@@ -3,6 +3,10 @@
 // Slotine–Li ≤ 0.8 µs):
 //
 //   BM_Regressor/r            inverse_dynamics_regressor, Y^(0..r), r = 0..2
+//   BM_BodyRegressor          inverse_dynamics_body_regressor, Y^(0) of the
+//                             end effector (body 6): what an estimator needs
+//   BM_SlotineLiRegressor     slotine_li_regressor (ν_r, ν̇_r ≠ ν, ν̇)
+//   BM_MomentumRegressor/r    momentum_regressor, Y_p^(0..r)
 //   BM_InverseDynamics/r      inverse_dynamics at the same orders: the
 //                             yardstick (Y^(k) π equals it)
 //
@@ -76,6 +80,66 @@ void BM_Regressor(benchmark::State& st) {
   }
 }
 BENCHMARK(BM_Regressor)->DenseRange(0, kMaxOrder);
+
+void BM_BodyRegressor(benchmark::State& st) {
+  auto& p = pool();
+  if (p.status != hodyn::Status::kOk) return st.SkipWithError(hodyn::to_string(p.status));
+  auto data = std::make_unique<hodyn::BodyRegressorData<Tree, kMaxOrder>>();
+  std::size_t i = 0;
+  for (auto _ : st) {
+    hodyn::Status s = hodyn::inverse_dynamics_body_regressor(*p.model, *data, p.motion[i], 6, 0);
+    i = (i + 1) & (kPoolSize - 1);
+    benchmark::DoNotOptimize(s);
+    benchmark::DoNotOptimize(data->regressor[0].data());
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_BodyRegressor);
+
+void BM_SlotineLiRegressor(benchmark::State& st) {
+  auto& p = pool();
+  if (p.status != hodyn::Status::kOk) return st.SkipWithError(hodyn::to_string(p.status));
+  std::vector<hodyn::SlotineLiInput<Tree>> inputs(kPoolSize);
+  for (std::size_t i = 0; i < kPoolSize; ++i) {
+    const Motion& m = p.motion[i];
+    const Motion& r = p.motion[(i + 1) & (kPoolSize - 1)];  // another state's rates
+    auto& in = inputs[i];
+    in.base_pose = m.base_pose;
+    in.base_twist = m.base_twist[0];
+    in.q = m.q[0];
+    in.q_dot = m.q[1];
+    in.reference_base_twist = r.base_twist[0];
+    in.reference_q_dot = r.q[1];
+    in.reference_base_acceleration = r.base_twist[1];
+    in.reference_q_ddot = r.q[2];
+  }
+  auto data = std::make_unique<hodyn::RegressorData<Tree, 0>>();
+  std::size_t i = 0;
+  for (auto _ : st) {
+    hodyn::Status s = hodyn::slotine_li_regressor(*p.model, *data, inputs[i]);
+    i = (i + 1) & (kPoolSize - 1);
+    benchmark::DoNotOptimize(s);
+    benchmark::DoNotOptimize(data->regressor[0].data());
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_SlotineLiRegressor);
+
+void BM_MomentumRegressor(benchmark::State& st) {
+  auto& p = pool();
+  const int order = static_cast<int>(st.range(0));
+  if (p.status != hodyn::Status::kOk) return st.SkipWithError(hodyn::to_string(p.status));
+  auto data = std::make_unique<hodyn::RegressorData<Tree, kMaxOrder>>();
+  std::size_t i = 0;
+  for (auto _ : st) {
+    hodyn::Status s = hodyn::momentum_regressor(*p.model, *data, p.motion[i], order);
+    i = (i + 1) & (kPoolSize - 1);
+    benchmark::DoNotOptimize(s);
+    benchmark::DoNotOptimize(data->regressor[0].data());
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_MomentumRegressor)->DenseRange(0, 1);
 
 void BM_InverseDynamics(benchmark::State& st) {
   auto& p = pool();

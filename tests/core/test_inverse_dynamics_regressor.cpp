@@ -303,3 +303,228 @@ TEST(InverseDynamicsBodyRegressor, IsHeapFree) {
 }
 
 }  // namespace
+
+namespace {
+
+/// M̄, C (Lemma 1) and g of equations_of_motion at the state of `state`.
+template <class Tree, class M>
+hodyn::EquationsOfMotion<Tree, double> closed_forms(const M& model, const State<double>& state) {
+  hodyn::MotionDerivatives<Tree, 1, double> motion;
+  fill_motion(state, motion);
+  auto eom = std::make_unique<hodyn::EquationsOfMotionData<Tree, double>>();
+  EXPECT_EQ(hodyn::equations_of_motion(
+                model, *eom, motion,
+                static_cast<const hodyn::ExternalLoads<Tree, 1, double>*>(nullptr), false),
+            Status::kOk);
+  return eom->result;
+}
+
+template <class Tree>
+Eigen::VectorXd nu_of(const State<double>& s, int derivative) {
+  constexpr int nj = hodyn::TreeTraits<Tree>::kNumJoints;
+  constexpr int nb = hodyn::TreeTraits<Tree>::kBaseDofs;
+  Eigen::VectorXd nu(nb + nj);
+  if (nb > 0) nu.head(nb) = s.V1[static_cast<std::size_t>(derivative)];
+  nu.tail(nj) = s.q[static_cast<std::size_t>(derivative + 1)];
+  return nu;
+}
+
+/// Y(q, ν, ν_r, ν̇_r) π = M̄ ν̇_r + C ν_r + g with the closed forms of
+/// equations_of_motion (dense 6x6 composite sums of seed 000 Prop. 1 and
+/// Lemma 1, not the regressor's rows), for random ν_r, ν̇_r ≠ ν, ν̇.
+template <class Tree, class M>
+void check_slotine_li(const M& model, unsigned seed, double& worst) {
+  constexpr int nj = hodyn::TreeTraits<Tree>::kNumJoints;
+  constexpr bool fixed = hodyn::TreeTraits<Tree>::kFixedBase;
+  const auto state = random_state<double>(seed, nj);
+  const auto refs = random_state<double>(seed + 1000, nj);
+  const auto eom = closed_forms<Tree>(model, state);
+  hodyn::SlotineLiInput<Tree, double> in;
+  in.base_pose = Pose<double>::from_matrix(state.C1);
+  in.base_twist = state.V1[0];
+  in.q = state.q[0];
+  in.q_dot = state.q[1];
+  in.reference_base_twist = refs.V1[0];
+  in.reference_q_dot = refs.q[1];
+  in.reference_base_acceleration = refs.V1[1];
+  in.reference_q_ddot = refs.q[2];
+  const Eigen::VectorXd nu_r = nu_of<Tree>(refs, 0), nu_r_dot = nu_of<Tree>(refs, 1);
+  auto data = std::make_unique<RegressorData<Tree, 0, double>>();
+  ASSERT_EQ(hodyn::slotine_li_regressor(model, *data, in), Status::kOk);
+  const auto pi = hodyn::model_parameters(model);
+  const Eigen::VectorXd got = data->regressor[0] * pi;
+  const Eigen::VectorXd full =
+      eom.mass_matrix * nu_r_dot + eom.coriolis_matrix * nu_r + eom.gravity;
+  Eigen::VectorXd want(data->regressor[0].rows());  // fixed base: rows 0..5 are the mount's wrench
+  if (fixed) {
+    want.head(6) = got.head(6);
+    want.tail(nj) = full;
+  } else {
+    want = full;
+  }
+  const double e = rel(got, want);
+  worst = std::max(worst, e);
+  EXPECT_LT(e, 1e-12) << "seed " << seed;
+  // Without gravity, ν = 0, ν_r = 0: ∂(M̄ x)/∂π π = M̄ x.
+  in.gravity = false;
+  in.base_twist.setZero();
+  in.q_dot.setZero();
+  in.reference_base_twist.setZero();
+  in.reference_q_dot.setZero();
+  ASSERT_EQ(hodyn::slotine_li_regressor(model, *data, in), Status::kOk);
+  const Eigen::VectorXd mx = data->regressor[0] * pi;
+  EXPECT_LT(rel(Eigen::VectorXd(mx.tail(eom.mass_matrix.rows())),
+                Eigen::VectorXd(eom.mass_matrix * nu_r_dot)),
+            1e-12);
+}
+
+TEST(SlotineLiRegressor, IsMassMatrixCoriolisAndGravityOfTheClosedForms) {
+  double worst = 0.0;
+  const auto am = core_aerial_manipulator();
+  const auto tree = core_model<OracleTree>(random_reference_tree<OracleTree, double>(31));
+  const auto fixed =
+      core_model<OracleFixedTree>(random_reference_tree<OracleFixedTree, double>(32));
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    check_slotine_li<AMTree>(am, seed, worst);
+    check_slotine_li<OracleTree>(tree, seed, worst);
+    check_slotine_li<OracleFixedTree>(fixed, seed, worst);
+  }
+  std::cout << "slotine_li_vs_closed_forms worst relative error: " << worst << std::endl;
+}
+
+TEST(SlotineLiRegressor, WithTheActualReferenceIsTheRegressor) {
+  const auto tree = core_model<OracleTree>(random_reference_tree<OracleTree, double>(33));
+  const auto state = random_state<double>(4, OracleTree::kNumBodies - 1);
+  hodyn::MotionDerivatives<OracleTree, 0, double> motion;
+  fill_motion(state, motion);
+  auto y = std::make_unique<RegressorData<OracleTree, 0, double>>();
+  auto sl = std::make_unique<RegressorData<OracleTree, 0, double>>();
+  ASSERT_EQ(inverse_dynamics_regressor(tree, *y, motion, 0), Status::kOk);
+  hodyn::SlotineLiInput<OracleTree, double> in;
+  in.base_pose = motion.base_pose;
+  in.base_twist = in.reference_base_twist = motion.base_twist[0];
+  in.reference_base_acceleration = motion.base_twist[1];
+  in.q = motion.q[0];
+  in.q_dot = in.reference_q_dot = motion.q[1];
+  in.reference_q_ddot = motion.q[2];
+  ASSERT_EQ(hodyn::slotine_li_regressor(tree, *sl, in), Status::kOk);
+  EXPECT_LT(rel(sl->regressor[0], y->regressor[0]), 1e-13);
+  EXPECT_LT(rel(sl->base_frame_regressor[0], y->base_frame_regressor[0]), 1e-13);
+  in.q(2) = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(hodyn::slotine_li_regressor(tree, *sl, in), Status::kNonFiniteInput);
+  EXPECT_EQ(sl->regressor[0].norm(), 0.0);
+}
+
+/// p = M̄ ν; Y_p^(1) the derivative of Y_p along the motion (central
+/// differences of the Taylor oracle are not needed: d/dt (M̄ ν) = Ṁ̄ ν + M̄ ν̇
+/// from equations_of_motion's rates); and the momentum identity
+/// Cᵀν − g = Y_p^(1) π − Y^(0) π at ν̇ = 0.
+template <class Tree, class M>
+void check_momentum(const M& model, unsigned seed, double& worst) {
+  constexpr int nj = hodyn::TreeTraits<Tree>::kNumJoints;
+  auto state = random_state<double>(seed, nj);
+  hodyn::MotionDerivatives<Tree, 1, double> motion;
+  fill_motion(state, motion);
+  auto eom = std::make_unique<hodyn::EquationsOfMotionData<Tree, double>>();
+  ASSERT_EQ(hodyn::equations_of_motion(
+                model, *eom, motion,
+                static_cast<const hodyn::ExternalLoads<Tree, 1, double>*>(nullptr), true),
+            Status::kOk);
+  const auto& r = eom->result;
+  const Eigen::VectorXd nu = nu_of<Tree>(state, 0), nu_dot = nu_of<Tree>(state, 1);
+  auto yp = std::make_unique<RegressorData<Tree, 1, double>>();
+  ASSERT_EQ(hodyn::momentum_regressor(model, *yp, motion, 1), Status::kOk);
+  const auto pi = hodyn::model_parameters(model);
+  const int dofs = static_cast<int>(nu.size());
+  const Eigen::VectorXd p = (yp->regressor[0] * pi).tail(dofs);
+  const Eigen::VectorXd p_dot = (yp->regressor[1] * pi).tail(dofs);
+  const double e0 = rel(p, Eigen::VectorXd(r.mass_matrix * nu));
+  const double e1 = rel(p_dot, Eigen::VectorXd(r.mass_matrix_rate * nu + r.mass_matrix * nu_dot));
+  worst = std::max({worst, e0, e1});
+  EXPECT_LT(e0, 1e-12);
+  EXPECT_LT(e1, 1e-12);
+  // ν̇ = 0: Y_p^(1) π − Y^(0) π = Ṁ̄ν − Cν − g = Cᵀν − g.
+  for (auto& v : motion.base_twist) v.setZero();
+  motion.base_twist[0] = state.V1[0];
+  motion.q[2].setZero();
+  ASSERT_EQ(hodyn::momentum_regressor(model, *yp, motion, 1), Status::kOk);
+  hodyn::MotionDerivatives<Tree, 0, double> at_rest_acc;
+  at_rest_acc.base_pose = motion.base_pose;
+  at_rest_acc.base_twist[0] = motion.base_twist[0];
+  at_rest_acc.q[0] = motion.q[0];
+  at_rest_acc.q[1] = motion.q[1];
+  auto y = std::make_unique<RegressorData<Tree, 0, double>>();
+  ASSERT_EQ(inverse_dynamics_regressor(model, *y, at_rest_acc, 0), Status::kOk);
+  const Eigen::VectorXd beta = ((yp->regressor[1] - y->regressor[0]) * pi).tail(dofs);
+  const double eb = rel(beta, Eigen::VectorXd(r.coriolis_matrix.transpose() * nu - r.gravity));
+  worst = std::max(worst, eb);
+  EXPECT_LT(eb, 1e-12);
+}
+
+TEST(MomentumRegressor, IsMassMatrixTimesVelocityAndItsRate) {
+  double worst = 0.0;
+  const auto am = core_aerial_manipulator();
+  const auto tree = core_model<OracleTree>(random_reference_tree<OracleTree, double>(41));
+  const auto fixed =
+      core_model<OracleFixedTree>(random_reference_tree<OracleFixedTree, double>(42));
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    check_momentum<AMTree>(am, seed, worst);
+    check_momentum<OracleTree>(tree, seed, worst);
+    check_momentum<OracleFixedTree>(fixed, seed, worst);
+  }
+  std::cout << "momentum_regressor_vs_closed_forms worst relative error: " << worst << std::endl;
+}
+
+TEST(MomentumRegressor, HigherOrdersAgainstTheReference) {
+  // p^(k) against the dense reference's Σ Π_j (spatial momenta) projected on
+  // the screws, in Taylor arithmetic: p_base = Σ Π_j, p_j = S_jᵀ Σ_subtree Π.
+  const auto tree = random_reference_tree<OracleTree, double>(43);
+  const auto model = core_model<OracleTree>(tree);
+  const auto state = random_state<double>(6, OracleTree::kNumBodies - 1);
+  const auto out = reference<S7>(tree, state);
+  hodyn::MotionDerivatives<OracleTree, 4, double> motion;
+  fill_motion(state, motion);
+  auto yp = std::make_unique<RegressorData<OracleTree, 4, double>>();
+  ASSERT_EQ(hodyn::momentum_regressor(model, *yp, motion, 4), Status::kOk);
+  const auto pi = hodyn::model_parameters(model);
+  constexpr int n = OracleTree::kNumBodies;
+  std::vector<ref::Vec6<S7>> composite(out.momentum.begin(), out.momentum.end());
+  for (int j = n - 1; j >= 1; --j)
+    composite[static_cast<std::size_t>(OracleTree::kParent[j])] +=
+        composite[static_cast<std::size_t>(j)];
+  for (int k = 0; k <= 4; ++k) {  // Π exact through t^{D−1} = 6: orders ≤ 5
+    Eigen::VectorXd want(6 + n - 1);
+    for (int i = 0; i < 6; ++i) want(i) = composite[0](i).derivative_value(k);
+    for (int j = 1; j < n; ++j) {
+      const S7 pj =
+          out.screw[static_cast<std::size_t>(j)].dot(composite[static_cast<std::size_t>(j)]);
+      want(6 + j - 1) = pj.derivative_value(k);
+    }
+    EXPECT_LT(rel(Eigen::VectorXd(yp->regressor[static_cast<std::size_t>(k)] * pi), want), 1e-12)
+        << "order " << k;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(EnergyRegressor, KineticAndPotentialEnergyOfTheReference) {
+  // T and U of the dense reference (T = ½ Σ V_jᵀ M_j V_j, U = −Σ m_j g·c_j).
+  const auto tree = random_reference_tree<OracleTree, double>(51);
+  const auto model = core_model<OracleTree>(tree);
+  const auto pi = hodyn::model_parameters(model);
+  auto data = std::make_unique<hodyn::EnergyRegressorData<OracleTree, double>>();
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    const auto state = random_state<double>(seed, OracleTree::kNumBodies - 1);
+    const auto out = reference<S7>(tree, state);
+    hodyn::MotionDerivatives<OracleTree, 0, double> motion;
+    fill_motion(state, motion);
+    ASSERT_EQ(hodyn::energy_regressor(model, *data, motion), Status::kOk);
+    const double t = data->kinetic * pi, u = data->potential * pi;
+    EXPECT_NEAR(t, out.kinetic_energy.coeff(0), 1e-13 * std::abs(out.kinetic_energy.coeff(0)));
+    EXPECT_NEAR(u, out.potential_energy.coeff(0), 1e-13 * (1.0 + std::abs(u)));
+  }
+}
+
+}  // namespace

@@ -44,6 +44,7 @@
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/inertial_parameters.hpp"
 #include "hodyn/inverse_dynamics.hpp"
+#include "hodyn/kinematics.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
 #include "hodyn/status.hpp"
@@ -86,6 +87,8 @@ struct RegressorWorkspace {
   std::array<SV<S>, MaxOrder + 2> base_series{};
   std::array<V3<S>, MaxOrder + 1> scratch{};
   JointSineCosine<S, kNumBodies> joint_sine_cosine{};
+  /// Slotine–Li only: every body's reference twist v_r in its joint frame.
+  std::array<SV<S>, kNumBodies> reference_twist{};
   std::array<S, MaxOrder + 1> factorial{};          ///< k!
   std::array<S, MaxOrder + 1> inverse_factorial{};  ///< 1/k!
   /// The current body's rows moved into its body frame C_j.
@@ -208,6 +211,69 @@ void body_regressor_columns(int k, const std::array<SV<S>, MaxOrder + 1>& twist,
     }
 }
 
+/// Coefficient k of a body's ten momentum columns M v (M v = Y_p π per body):
+/// m: (0; u), h: (h × u; ω × h), I: (I ω; 0), for the twist (ω; u) in its frame.
+template <int MaxOrder, class S>
+void body_momentum_columns(int k, const std::array<SV<S>, MaxOrder + 1>& twist,
+                           std::array<SV<S>, 10>& out) {
+  const V3<S>& w = twist[k].ang;
+  const V3<S>& u = twist[k].lin;
+  const S wi[3] = {w.x, w.y, w.z};
+  out[0] = {V3<S>{}, u};
+  for (int b = 0; b < 3; ++b) {
+    V3<S> e{};
+    (b == 0 ? e.x : b == 1 ? e.y : e.z) = S(1);
+    out[1 + b] = {cross(e, u), cross(w, e)};
+  }
+  for (int b = 0; b < 3; ++b)
+    for (int a = 0; a <= b; ++a) {  // E_ab ω
+      V3<S> ang{};
+      (a == 0 ? ang.x : a == 1 ? ang.y : ang.z) += wi[b];
+      if (a != b) (b == 0 ? ang.x : b == 1 ? ang.y : ang.z) += wi[a];
+      out[static_cast<std::size_t>(inertia_parameter_index(a, b))] = {ang, V3<S>{}};
+    }
+}
+
+/// A body's ten Slotine–Li columns, f = M a_r − ad_vᵀ(M v_r) (seed 000 Lemma 1
+/// per body, see slotine_li_regressor), for its twist v = (ω; u), reference
+/// twist v_r = (ω_r; u_r) and reference acceleration a_r = (ω̇_r; ȧ_r) in its frame:
+///   m: (u × u_r; ȧ_r + ω × u_r)
+///   h: (h × ȧ_r + ω × (h × u_r) − u × (h × ω_r); ω̇_r × h − ω × (h × ω_r))
+///   I: (I ω̇_r + ω × (I ω_r); 0)
+template <class S>
+void body_slotine_li_columns(const SV<S>& v, const SV<S>& vr, const SV<S>& ar,
+                             std::array<SV<S>, 10>& out) {
+  const V3<S>& w = v.ang;
+  const V3<S>& u = v.lin;
+  out[0] = {cross(u, vr.lin), ar.lin + cross(w, vr.lin)};
+  for (int b = 0; b < 3; ++b) {
+    V3<S> e{};
+    (b == 0 ? e.x : b == 1 ? e.y : e.z) = S(1);
+    out[1 + b] = {cross(e, ar.lin) + cross(w, cross(e, vr.lin)) - cross(u, cross(e, vr.ang)),
+                  cross(ar.ang, e) - cross(w, cross(e, vr.ang))};
+  }
+  const S wr[3] = {vr.ang.x, vr.ang.y, vr.ang.z};
+  const S wd[3] = {ar.ang.x, ar.ang.y, ar.ang.z};
+  for (int b = 0; b < 3; ++b)
+    for (int a = 0; a <= b; ++a) {  // E ω̇_r + ω × (E ω_r), E = E_ab
+      V3<S> ew{}, ed{};
+      (a == 0 ? ew.x : a == 1 ? ew.y : ew.z) += wr[b];
+      (a == 0 ? ed.x : a == 1 ? ed.y : ed.z) += wd[b];
+      if (a != b) {
+        (b == 0 ? ew.x : b == 1 ? ew.y : ew.z) += wr[a];
+        (b == 0 ? ed.x : b == 1 ? ed.y : ed.z) += wd[a];
+      }
+      out[static_cast<std::size_t>(inertia_parameter_index(a, b))] = {ed + cross(w, ew), V3<S>{}};
+    }
+}
+
+/// What a regressor's columns are (regressor_body_columns).
+enum class RegressorKind {
+  kInverseDynamics,  ///< f = M ã − ad_vᵀ(M v): (Q₁; τ)
+  kMomentum,         ///< M v: the generalized momentum M̄ ν
+  kSlotineLi,        ///< M a_r − ad_vᵀ(M v_r): M̄ ν̇_r + C ν_r + g (order 0)
+};
+
 /// out += M in on every lane, for a 3x3 matrix M (row-major `m`).
 template <class S, std::size_t L>
 HODYN_ALWAYS_INLINE void add_matrix_times(const S (&m)[9], const std::array<S, L>* in,
@@ -292,8 +358,8 @@ void regressor_kinematics(int r, const Model<Tree, S>& model,
                           const MotionDerivatives<Tree, MaxOrder, S>& motion) {
   ws.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
   joint_frame_inverse_dynamics<FixedOrder, /*kKinematicsOnly=*/true>(
-      r, model, ws.body, ws.torque, ws.base_frame, ws.base_series, ws.scratch,
-      ws.joint_sine_cosine, motion, static_cast<const ExternalLoads<Tree, MaxOrder, S>*>(nullptr));
+      r, model, ws.body, ws.torque, ws.base_frame, ws.base_series, ws.scratch, ws.joint_sine_cosine,
+      motion, static_cast<const ExternalLoads<Tree, MaxOrder, S>*>(nullptr));
   ws.factorial[0] = ws.inverse_factorial[0] = S(1);
   for (int k = 1; k <= r; ++k) {
     ws.factorial[k] = ws.factorial[k - 1] * S(k);
@@ -367,10 +433,10 @@ void regressor_child_rows(int r, const Model<Tree, S>& model, int j, int depth,
   dispatch_joint(Tree::kJoint[j], j, inherit);
 }
 
-/// Body j's columns of Y^(0..r): A_j and the rows in its body frame C_j, then
-/// block_[k] = k! Σ_m rows_[m] A_[k−m], handed to `store(k, p, lanes)` column
-/// by column (lanes as in RegressorWorkspace).
-template <class Tree, int MaxOrder, class S, class Store>
+/// Body j's columns of Y^(0..r) (of the kind's wrench): A_j and the rows in its body frame C_j,
+/// then block_[k] = k! Σ_m rows_[m] A_[k−m], handed to `store(k, p, lanes)` column by column (lanes
+/// as in RegressorWorkspace).
+template <RegressorKind Kind, class Tree, int MaxOrder, class S, class Store>
 void regressor_body_columns(int r, const Model<Tree, S>& model, int j,
                             RegressorWorkspace<Tree, MaxOrder, S>& ws,
                             const typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows,
@@ -390,9 +456,16 @@ void regressor_body_columns(int r, const Model<Tree, S>& model, int j,
     for (int col = 0; col < 3; ++col) rt[3 * row + col] = rot.a[3 * col + row];
   for (int k = 0; k <= r; ++k) {
     v[k] = to_body(b.twist[k]);
-    a[k] = to_body(b.acceleration[k]);
     std::array<SV<S>, 10> body_frame{};
-    body_regressor_columns<MaxOrder>(k, v, a, body_frame);
+    if constexpr (Kind == RegressorKind::kInverseDynamics) {
+      a[k] = to_body(b.acceleration[k]);
+      body_regressor_columns<MaxOrder>(k, v, a, body_frame);
+    } else if constexpr (Kind == RegressorKind::kMomentum) {
+      body_momentum_columns<MaxOrder>(k, v, body_frame);
+    } else {  // Slotine–Li, order 0: `acceleration` holds a_r
+      body_slotine_li_columns(v[0], to_body(ws.reference_twist[j]), to_body(b.acceleration[0]),
+                              body_frame);
+    }
     for (int p = 0; p < 10; ++p) {
       const SV<S>& f = body_frame[static_cast<std::size_t>(p)];
       ws.columns[k][p] = {f.ang.x, f.ang.y, f.ang.z, f.lin.x, f.lin.y, f.lin.z};
@@ -416,11 +489,12 @@ void regressor_body_columns(int r, const Model<Tree, S>& model, int j,
       const auto& x = ws.body_rows[m].component;
       const auto& col = ws.columns[k - m];
       // Component by component, the ten columns' lanes accumulating together.
-      // In C_j the mass column is a pure force and the six inertia columns
-      // pure moments (structural zeros skipped).
+      // In C_j the six inertia columns are pure moments, and but for
+      // Slotine–Li (u × u_r) the mass column a pure force: zeros skipped.
+      constexpr int kMassMoment = Kind == RegressorKind::kSlotineLi ? 0 : 1;
       for (int c = 0; c < 6; ++c) {
         const auto& xc = x[c];
-        const int first = c < 3 ? 1 : 0, last = c < 3 ? 10 : 4;
+        const int first = c < 3 ? kMassMoment : 0, last = c < 3 ? 10 : 4;
         for (int p = first; p < last; ++p) {
           const S f = col[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)];
           auto& acc = block[static_cast<std::size_t>(p)];
@@ -468,14 +542,15 @@ constexpr int path_depth(int j) {
 /// columns of Y^(k) are Σ_m rows_[m] A_j,[k−m], with A_j the 6 × 10
 /// wrench-per-parameter matrix: one transform per row and level instead of
 /// ten (one per column), every lane operation a whole vector.
-template <int FixedOrder, class Tree, int MaxOrder, class S>
+template <int FixedOrder, RegressorKind Kind, class Tree, int MaxOrder, class S>
 void regressor_kernel(int run_order, const Model<Tree, S>& model,
                       RegressorData<Tree, MaxOrder, S>& data,
                       const MotionDerivatives<Tree, MaxOrder, S>& motion) {
   using Data = RegressorData<Tree, MaxOrder, S>;
   const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   auto& ws = data.workspace;
-  regressor_kinematics<FixedOrder>(r, model, ws, motion);
+  if constexpr (Kind != RegressorKind::kSlotineLi)  // (Slotine–Li: its own forward pass, done)
+    regressor_kinematics<FixedOrder>(r, model, ws, motion);
   for (int j = 0; j < Tree::kNumBodies; ++j) {
     const int depth = path_depth<Tree>(j);
     if (j == 0)
@@ -483,17 +558,18 @@ void regressor_kernel(int run_order, const Model<Tree, S>& model,
     else
       regressor_child_rows(r, model, j, depth, ws, motion, data.rows[Tree::kParent[j]],
                            data.rows[j]);
-    regressor_body_columns(r, model, j, ws, data.rows[j], [&](int k, int p, const auto& lanes) {
-      const auto column = static_cast<std::ptrdiff_t>(10 * j + p);
-      scatter_regressor_column<Tree, Data::kRows>(
-          j, depth, lanes, data.regressor[k].data() + column * Data::kRows,
-          data.base_frame_regressor[k].data() + column * 6);
-    });
+    regressor_body_columns<Kind>(
+        r, model, j, ws, data.rows[j], [&](int k, int p, const auto& lanes) {
+          const auto column = static_cast<std::ptrdiff_t>(10 * j + p);
+          scatter_regressor_column<Tree, Data::kRows>(
+              j, depth, lanes, data.regressor[k].data() + column * Data::kRows,
+              data.base_frame_regressor[k].data() + column * 6);
+        });
   }
 }
 
 /// The one-body kernel: the rows along the path root → body in two buffers.
-template <int FixedOrder, class Tree, int MaxOrder, class S>
+template <int FixedOrder, RegressorKind Kind, class Tree, int MaxOrder, class S>
 void body_regressor_kernel(int run_order, const Model<Tree, S>& model,
                            BodyRegressorData<Tree, MaxOrder, S>& data,
                            const MotionDerivatives<Tree, MaxOrder, S>& motion, int body) {
@@ -511,26 +587,26 @@ void body_regressor_kernel(int run_order, const Model<Tree, S>& model,
                          data.rows[1 - current]);
     current = 1 - current;
   }
-  regressor_body_columns(r, model, body, ws, data.rows[current],
-                         [&](int k, int p, const auto& lanes) {
-                           scatter_regressor_column<Tree, Data::kRows>(
-                               body, depth, lanes, data.regressor[k].col(p).data(),
-                               data.base_frame_regressor[k].col(p).data());
-                         });
+  regressor_body_columns<Kind>(
+      r, model, body, ws, data.rows[current], [&](int k, int p, const auto& lanes) {
+        scatter_regressor_column<Tree, Data::kRows>(body, depth, lanes,
+                                                    data.regressor[k].col(p).data(),
+                                                    data.base_frame_regressor[k].col(p).data());
+      });
 }
 
-template <int Order, class Tree, int MaxOrder, class S>
+template <int Order, RegressorKind Kind, class Tree, int MaxOrder, class S>
 void dispatch_regressor_kernel(int order, const Model<Tree, S>& model,
                                RegressorData<Tree, MaxOrder, S>& data,
                                const MotionDerivatives<Tree, MaxOrder, S>& motion) {
   if constexpr (Order > MaxOrder) {
     (void)order, (void)model, (void)data, (void)motion;
   } else if constexpr (Order > kMaxFixedOrder) {
-    regressor_kernel<-1>(order, model, data, motion);
+    regressor_kernel<-1, Kind>(order, model, data, motion);
   } else if (order == Order) {
-    regressor_kernel<Order>(Order, model, data, motion);
+    regressor_kernel<Order, Kind>(Order, model, data, motion);
   } else {
-    dispatch_regressor_kernel<Order + 1>(order, model, data, motion);
+    dispatch_regressor_kernel<Order + 1, Kind>(order, model, data, motion);
   }
 }
 
@@ -541,9 +617,9 @@ void dispatch_body_regressor_kernel(int order, const Model<Tree, S>& model,
   if constexpr (Order > MaxOrder) {
     (void)order, (void)model, (void)data, (void)motion, (void)body;
   } else if constexpr (Order > kMaxFixedOrder) {
-    body_regressor_kernel<-1>(order, model, data, motion, body);
+    body_regressor_kernel<-1, RegressorKind::kInverseDynamics>(order, model, data, motion, body);
   } else if (order == Order) {
-    body_regressor_kernel<Order>(Order, model, data, motion, body);
+    body_regressor_kernel<Order, RegressorKind::kInverseDynamics>(Order, model, data, motion, body);
   } else {
     dispatch_body_regressor_kernel<Order + 1>(order, model, data, motion, body);
   }
@@ -568,7 +644,8 @@ Status inverse_dynamics_regressor(const Model<Tree, Scalar>& model,
     data.clear_results();
     return input;
   }
-  detail::dispatch_regressor_kernel<0>(order, model, data, motion);
+  detail::dispatch_regressor_kernel<0, detail::RegressorKind::kInverseDynamics>(order, model, data,
+                                                                                motion);
   for (int k = 0; k <= order; ++k)
     if (!detail::all_finite_wide(data.regressor[k]) ||
         !detail::all_finite_wide(data.base_frame_regressor[k])) {
@@ -608,6 +685,241 @@ Status inverse_dynamics_body_regressor(const Model<Tree, Scalar>& model,
     }
   data.order = order;
   data.body = body;
+  return Status::kOk;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace hodyn
+
+// ===========================================================================
+// The generalized-momentum regressor, the Slotine–Li regressor, the energy
+// regressor
+// ===========================================================================
+
+namespace hodyn {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// The generalized momentum p = M̄ ν = Y_p π and its time derivatives of any
+/// order, p^(k) = Y_p^(k) π, k = 0..order: rows (the system's spatial momentum,
+/// world axes, moment about the world origin; the joints' momenta s_jᵀ Σ M V
+/// over the subtree), columns as the regressor's. Reads base_pose,
+/// V₁^(0..order) and q^(0..order+1) (the entries beyond are not needed).
+/// Momentum-based identification uses it without measured accelerations
+/// (docs/regressors.md): ṗ = τ̄ + Cᵀν − g, and Cᵀν − g = Y_p^(1)π − Y^(0)π
+/// both evaluated with ν̇ = 0 (Ṁ̄ = C + Cᵀ). Errors and outputs as
+/// inverse_dynamics_regressor (`base_frame_regressor`: Ad_C₁ᵀ of the momentum).
+template <class Tree, int MaxOrder, class Scalar>
+Status momentum_regressor(const Model<Tree, Scalar>& model,
+                          RegressorData<Tree, MaxOrder, Scalar>& data,
+                          const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
+                          int order) noexcept {
+  if (order < 0 || order > MaxOrder) {
+    data.clear_results();
+    return Status::kOrderOutOfRange;
+  }
+  Status input = Status::kOk;
+  if constexpr (!TreeTraits<Tree>::kFixedBase) {
+    input = detail::check_pose(motion.base_pose);
+    for (int k = 0; input == Status::kOk && k <= order; ++k)
+      if (!detail::all_finite(motion.base_twist[k])) input = Status::kNonFiniteInput;
+  }
+  for (int k = 0; input == Status::kOk && k <= order + 1; ++k)
+    if (!detail::all_finite(motion.q[k])) input = Status::kNonFiniteInput;
+  if (input != Status::kOk) {
+    data.clear_results();
+    return input;
+  }
+  // The kinematic pass also forms accelerations from V₁^(order+1) and
+  // q^(order+2), which the momentum columns never read: zeros keep them finite.
+  MotionDerivatives<Tree, MaxOrder, Scalar> held = motion;
+  held.base_twist[order + 1].setZero();
+  held.q[order + 2].setZero();
+  detail::dispatch_regressor_kernel<0, detail::RegressorKind::kMomentum>(order, model, data, held);
+  for (int k = 0; k <= order; ++k)
+    if (!detail::all_finite_wide(data.regressor[k]) ||
+        !detail::all_finite_wide(data.base_frame_regressor[k])) {
+      data.clear_results();
+      return Status::kNonFiniteResult;
+    }
+  data.order = order;
+  return Status::kOk;
+}
+
+/// The state and reference of the Slotine–Li regressor.
+template <class Tree, class Scalar = double>
+struct SlotineLiInput {
+  using JointVector = typename Model<Tree, Scalar>::JointVector;
+  Pose<Scalar> base_pose{};                                           ///< C₁
+  Twist<Scalar> base_twist = Twist<Scalar>::Zero();                   ///< V₁ (spatial)
+  JointVector q = JointVector::Zero();                                ///< q
+  JointVector q_dot = JointVector::Zero();                            ///< q̇
+  Twist<Scalar> reference_base_twist = Twist<Scalar>::Zero();         ///< V_r
+  JointVector reference_q_dot = JointVector::Zero();                  ///< q̇_r
+  Twist<Scalar> reference_base_acceleration = Twist<Scalar>::Zero();  ///< V̇_r (spatial)
+  JointVector reference_q_ddot = JointVector::Zero();                 ///< q̈_r
+  bool gravity = true;  ///< include g (false: M̄ ν̇_r + C ν_r only)
+};
+
+HODYN_ISA_NAMESPACE_END
+namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// The Slotine–Li forward pass in joint frames: every body's twist v, reference
+/// twist v_r (the twist recursion with ν_r) and reference acceleration
+///   a_r,j = Ad_{X_j}⁻¹ a_r,p − q̇_r,j ad_{s_j}(Ad_{X_j}⁻¹ v_p) + s_j q̈_r,j,
+///   a_r,0 = Ad_{P₀}⁻¹ (V̇_r − G)
+/// — the acceleration recursion with the reference rates multiplying the
+/// actual velocities' products, which is what C of Lemma 1 does (ṡ_i = ad_{V_i} s_i
+/// times ν_r,i; the base's screws are constant).
+template <class Tree, int MaxOrder, class S>
+void slotine_li_kinematics(const Model<Tree, S>& model, RegressorWorkspace<Tree, MaxOrder, S>& ws,
+                           const SlotineLiInput<Tree, S>& in) {
+  ws.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * in.q(j - 1); });
+  const Pose<S> p0 = root_pose(model, in.base_pose) * model.base_home_pose_inverse();
+  const M3<S> r0 = M3<S>::from(p0.rotation);
+  const V3<S> x0 = V3<S>::from(p0.translation);
+  ws.base_frame.start(r0, x0);
+  const auto in_base = [&](const Twist<S>& w) {
+    const SV<S> sv = SV<S>::from(root_twist<Tree>(w));
+    return SV<S>{r0.transpose_times(sv.ang), r0.transpose_times(sv.lin - cross(x0, sv.ang))};
+  };
+  Twist<S> accel = in.reference_base_acceleration;
+  if constexpr (TreeTraits<Tree>::kFixedBase) accel.setZero();
+  if (in.gravity) accel.template tail<3>() -= model.gravity();
+  ws.body[0].twist[0] = in_base(in.base_twist);
+  ws.reference_twist[0] = in_base(in.reference_base_twist);
+  {  // the gravity of a fixed base enters although its root does not move
+    const SV<S> g = SV<S>::from(accel);
+    ws.body[0].acceleration[0] = {r0.transpose_times(g.ang),
+                                  r0.transpose_times(g.lin - cross(x0, g.ang))};
+  }
+  for_each_joint<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    auto& b = ws.body[j];
+    const auto& parent = ws.body[Tree::kParent[j]];
+    b.cos_q[0] = ws.joint_sine_cosine.cosine[static_cast<std::size_t>(j)];
+    b.sin_q[0] = ws.joint_sine_cosine.sine[static_cast<std::size_t>(j)];
+    const S sense = model.joint_sense(j);
+    const V3<S> d = V3<S>::from(model.local_offset(j));
+    const V3<S> e = V3<S>::from(model.joint_axis(j));
+    const S theta = sense * in.q(j - 1);
+    const auto into = [&](const SV<S>& w) {  // Ad_{X_j}⁻¹ w
+      if constexpr (is_revolute(K)) {
+        const M3<S> rot = axis_rotation<K>(e, S(1), b.cos_q[0], b.sin_q[0]);
+        return SV<S>{rot.transpose_times(w.ang), rot.transpose_times(w.lin - cross(d, w.ang))};
+      } else {
+        return SV<S>{w.ang, w.lin - cross(d + theta * e, w.ang)};
+      }
+    };
+    const auto along = [&](const S& rate) {  // s_j θ̇
+      return is_revolute(K) ? SV<S>{rate * e, V3<S>{}} : SV<S>{V3<S>{}, rate * e};
+    };
+    const SV<S> u = into(parent.twist[0]);
+    b.twist[0] = u + along(sense * in.q_dot(j - 1));
+    ws.reference_twist[j] =
+        into(ws.reference_twist[Tree::kParent[j]]) + along(sense * in.reference_q_dot(j - 1));
+    const SV<S> ad_s_u =
+        is_revolute(K) ? SV<S>{cross(e, u.ang), cross(e, u.lin)} : SV<S>{V3<S>{}, cross(e, u.ang)};
+    b.acceleration[0] = into(parent.acceleration[0]) -
+                        (sense * in.reference_q_dot(j - 1)) * ad_s_u +
+                        along(sense * in.reference_q_ddot(j - 1));
+  });
+  ws.factorial[0] = ws.inverse_factorial[0] = S(1);
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// The Slotine–Li regressor (seed 000 Lemma 1, seed 004 Rem. 4):
+///   M̄(q) ν̇_r + C(q, ν) ν_r + g(q) = Y(q, ν, ν_r, ν̇_r) π
+/// with hodyn's admissible C (Ṁ̄ − 2C skew; equations_of_motion's), rows
+/// (Q₁ world; τ) as the regressor's, in data.regressor[0] (and the base-frame
+/// rows). With ν_r = ν and ν̇_r = ν̇ it is the regressor Y^(0). Its pieces are
+/// the parameter derivatives of the closed forms, applied to a vector:
+///   ∂(M̄ x)/∂π = Y(q, 0, 0, x) without gravity,  ∂(C y)/∂π = Y(q, ν, y, 0)
+///   without gravity,  ∂g/∂π = Y(q, 0, 0, 0) with gravity.
+/// Errors: kNonOrthonormalRotation, kNonFiniteInput, kNonFiniteResult; outputs zero.
+template <class Tree, int MaxOrder, class Scalar>
+Status slotine_li_regressor(const Model<Tree, Scalar>& model,
+                            RegressorData<Tree, MaxOrder, Scalar>& data,
+                            const SlotineLiInput<Tree, Scalar>& in) noexcept {
+  Status input = Status::kOk;
+  if constexpr (!TreeTraits<Tree>::kFixedBase) {
+    input = detail::check_pose(in.base_pose);
+    if (input == Status::kOk &&
+        (!detail::all_finite(in.base_twist) || !detail::all_finite(in.reference_base_twist) ||
+         !detail::all_finite(in.reference_base_acceleration)))
+      input = Status::kNonFiniteInput;
+  }
+  if (input == Status::kOk &&
+      (!detail::all_finite(in.q) || !detail::all_finite(in.q_dot) ||
+       !detail::all_finite(in.reference_q_dot) || !detail::all_finite(in.reference_q_ddot)))
+    input = Status::kNonFiniteInput;
+  if (input != Status::kOk) {
+    data.clear_results();
+    return input;
+  }
+  detail::slotine_li_kinematics(model, data.workspace, in);
+  MotionDerivatives<Tree, MaxOrder, Scalar> at;  // q for the rows of prismatic joints
+  at.q[0] = in.q;
+  detail::regressor_kernel<0, detail::RegressorKind::kSlotineLi>(0, model, data, at);
+  if (!detail::all_finite_wide(data.regressor[0]) ||
+      !detail::all_finite_wide(data.base_frame_regressor[0])) {
+    data.clear_results();
+    return Status::kNonFiniteResult;
+  }
+  data.order = 0;
+  return Status::kOk;
+}
+
+/// Results and workspace of `energy_regressor`.
+template <class Tree, class Scalar = double>
+struct EnergyRegressorData {
+  static constexpr int kColumns = 10 * TreeTraits<Tree>::kNumBodies;
+  using Row = Eigen::Matrix<Scalar, 1, kColumns>;
+  Row kinetic = Row::Zero();    ///< T = ½ νᵀ M̄ ν = kinetic π
+  Row potential = Row::Zero();  ///< U = −Σ m_j gᵀ c_j = potential π (zero at the world origin)
+  // ---- workspace ----
+  RegressorData<Tree, 0, Scalar> momentum{};
+  KinematicsData<Tree, 0, Scalar> kinematics{};
+};
+
+/// The energy regressor: T = ½ νᵀ Y_p π (the momentum regressor's rows
+/// weighted by ν) and U = −Σ_j gᵀ (m_j p_j + R_j h_j) with C_j = (R_j, p_j) the
+/// body frames: linear in π (seed 004 Prop. 2), for identification from energy
+/// balance (Ṫ + U̇ = νᵀ τ̄ without gravity). Reads base_pose, V₁^(0), q^(0..1).
+template <class Tree, int MaxOrder, class Scalar>
+Status energy_regressor(const Model<Tree, Scalar>& model, EnergyRegressorData<Tree, Scalar>& data,
+                        const MotionDerivatives<Tree, MaxOrder, Scalar>& motion) noexcept {
+  MotionDerivatives<Tree, 0, Scalar> at;  // the state only; higher entries zero
+  at.base_pose = motion.base_pose;
+  at.base_twist[0] = motion.base_twist[0];
+  at.q[0] = motion.q[0];
+  at.q[1] = motion.q[1];
+  data.kinetic.setZero();
+  data.potential.setZero();
+  Status s = momentum_regressor(model, data.momentum, at, 0);
+  if (s == Status::kOk) s = forward_kinematics(model, data.kinematics, at, 0);
+  if (s != Status::kOk) return s;
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
+  constexpr int kJoints = TreeTraits<Tree>::kNumJoints;
+  // ν = (V₁; q̇) against the rows (Q₁ rows for the base, none for a fixed one).
+  Eigen::Matrix<Scalar, 6 + kJoints, 1> nu = Eigen::Matrix<Scalar, 6 + kJoints, 1>::Zero();
+  if constexpr (kBase > 0) nu.template head<6>() = at.base_twist[0];
+  nu.template tail<kJoints>() = at.q[1];
+  data.kinetic = Scalar(0.5) * (nu.transpose() * data.momentum.regressor[0]);
+  const Vector3<Scalar>& g = model.gravity();
+  for (int j = 0; j < TreeTraits<Tree>::kNumBodies; ++j) {
+    const Pose<Scalar>& c = data.kinematics.body_pose[j];
+    data.potential(10 * j) = -g.dot(c.translation);
+    data.potential.template segment<3>(10 * j + 1) = -(c.rotation.transpose() * g).transpose();
+  }
+  if (!detail::all_finite(data.kinetic) || !detail::all_finite(data.potential)) {
+    data.kinetic.setZero();
+    data.potential.setZero();
+    return Status::kNonFiniteResult;
+  }
   return Status::kOk;
 }
 
