@@ -89,6 +89,8 @@ struct RegressorWorkspace {
   JointSineCosine<S, kNumBodies> joint_sine_cosine{};
   /// Slotine–Li only: every body's reference twist v_r in its joint frame.
   std::array<SV<S>, kNumBodies> reference_twist{};
+  /// Σ (x − x) over every stored lane: all 0 while the outputs are finite.
+  alignas(64) std::array<S, kLanes> finite{};
   std::array<S, MaxOrder + 1> factorial{};          ///< k!
   std::array<S, MaxOrder + 1> inverse_factorial{};  ///< 1/k!
   /// The current body's rows moved into its body frame C_j.
@@ -185,30 +187,23 @@ void body_regressor_columns(int k, const std::array<SV<S>, MaxOrder + 1>& twist,
   }
   for (int a = 0; a < 3; ++a)
     for (int b = 0; b < a; ++b) p[a][b] = p[b][a];
-  const V3<S>& wdot = acceleration[k].ang;
+  const V3<S>& d = acceleration[k].ang;  // ω̇
   const S trace = p[0][0] + p[1][1] + p[2][2];
-  const auto column = [&](int b) { return V3<S>{p[0][b], p[1][b], p[2][b]}; };
-  const auto unit = [](int a) {
-    return V3<S>{a == 0 ? S(1) : S(0), a == 1 ? S(1) : S(0), a == 2 ? S(1) : S(0)};
-  };
-  out[0] = {V3<S>{}, alpha};  // m
-  for (int b = 0; b < 3; ++b) {
-    // h = e_b: (e_b × α; ω̇ × e_b + (ω ωᵀ) e_b − |ω|² e_b)
-    const V3<S> e = unit(b);
-    V3<S> lin = cross(wdot, e) + column(b);
-    lin -= trace * e;
-    out[1 + b] = {cross(e, alpha), lin};
-  }
+  const V3<S>& al = alpha;
+  const V3<S> o{};
+  out[0] = {o, al};  // m
+  // h = e_b: (e_b × α; ω̇ × e_b + (ω ωᵀ) e_b − |ω|² e_b)
+  out[1] = {{S(0), -al.z, al.y}, {p[0][0] - trace, d.z + p[1][0], p[2][0] - d.y}};
+  out[2] = {{al.z, S(0), -al.x}, {p[0][1] - d.z, p[1][1] - trace, d.x + p[2][1]}};
+  out[3] = {{-al.y, al.x, S(0)}, {d.y + p[0][2], p[1][2] - d.x, p[2][2] - trace}};
   // I = E_ab (ones at (a,b) and (b,a)): E ω̇ + ω × (E ω), with
-  // ω × (E_ab ω) = (ω ωᵀ)e_b × e_a + [a ≠ b] (ω ωᵀ)e_a × e_b.
-  const S wd[3] = {wdot.x, wdot.y, wdot.z};
-  for (int b = 0; b < 3; ++b)
-    for (int a = 0; a <= b; ++a) {
-      const V3<S> ea = unit(a), eb = unit(b);
-      V3<S> ang = wd[b] * ea + cross(column(b), ea);
-      if (a != b) ang += wd[a] * eb + cross(column(a), eb);
-      out[static_cast<std::size_t>(inertia_parameter_index(a, b))] = {ang, V3<S>{}};
-    }
+  // ω × (E_ab ω) = (ω ωᵀ)e_b × e_a + [a ≠ b] (ω ωᵀ)e_a × e_b, written out:
+  out[4] = {{d.x, p[2][0], -p[1][0]}, o};                           // I_xx
+  out[5] = {{d.y - p[2][0], d.x + p[2][1], p[0][0] - p[1][1]}, o};  // I_xy
+  out[6] = {{-p[2][1], d.y, p[0][1]}, o};                           // I_yy
+  out[7] = {{d.z + p[1][0], p[2][2] - p[0][0], d.x - p[1][2]}, o};  // I_xz
+  out[8] = {{p[1][1] - p[2][2], d.z - p[0][1], d.y + p[0][2]}, o};  // I_yz
+  out[9] = {{p[1][2], -p[0][2], d.z}, o};                           // I_zz
 }
 
 /// Coefficient k of a body's ten momentum columns M v (M v = Y_p π per body):
@@ -356,6 +351,7 @@ template <int FixedOrder, class Tree, int MaxOrder, class S>
 void regressor_kinematics(int r, const Model<Tree, S>& model,
                           RegressorWorkspace<Tree, MaxOrder, S>& ws,
                           const MotionDerivatives<Tree, MaxOrder, S>& motion) {
+  ws.finite.fill(S(0));
   ws.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
   joint_frame_inverse_dynamics<FixedOrder, /*kKinematicsOnly=*/true>(
       r, model, ws.body, ws.torque, ws.base_frame, ws.base_series, ws.scratch, ws.joint_sine_cosine,
@@ -452,11 +448,15 @@ void regressor_body_columns(int r, const Model<Tree, S>& model, int j,
     return SV<S>{rot.transpose_times(x.ang), rot.transpose_times(x.lin - cross(t, x.ang))};
   };
   S rt[9];
+  bool unrotated = true;  // R = 1 exactly (e.g. URDF links parallel at home)
   for (int row = 0; row < 3; ++row)
-    for (int col = 0; col < 3; ++col) rt[3 * row + col] = rot.a[3 * col + row];
+    for (int col = 0; col < 3; ++col) {
+      rt[3 * row + col] = rot.a[3 * col + row];
+      unrotated = unrotated && rot.a[3 * col + row] == (row == col ? S(1) : S(0));
+    }
   for (int k = 0; k <= r; ++k) {
     v[k] = to_body(b.twist[k]);
-    std::array<SV<S>, 10> body_frame{};
+    std::array<SV<S>, 10> body_frame;  // every entry written below
     if constexpr (Kind == RegressorKind::kInverseDynamics) {
       a[k] = to_body(b.acceleration[k]);
       body_regressor_columns<MaxOrder>(k, v, a, body_frame);
@@ -472,6 +472,17 @@ void regressor_body_columns(int r, const Model<Tree, S>& model, int j,
     }
     const auto& w = rows[k].component;
     auto& x = ws.body_rows[k].component;
+    if (unrotated) {  // a body frame parallel to the world at home: (ω; v − t × ω)
+      for (int l = 0; l < L; ++l) {
+        x[0][l] = w[0][l];
+        x[1][l] = w[1][l];
+        x[2][l] = w[2][l];
+        x[3][l] = w[3][l] - (t.y * w[2][l] - t.z * w[1][l]);
+        x[4][l] = w[4][l] - (t.z * w[0][l] - t.x * w[2][l]);
+        x[5][l] = w[5][l] - (t.x * w[1][l] - t.y * w[0][l]);
+      }
+      continue;
+    }
     std::array<std::array<S, L>, 3> u;
     for (int l = 0; l < L; ++l) {
       u[0][l] = w[3][l] - (t.y * w[2][l] - t.z * w[1][l]);
@@ -504,23 +515,43 @@ void regressor_body_columns(int r, const Model<Tree, S>& model, int j,
     }
     for (int p = 0; p < 10; ++p) {
       auto& acc = block[static_cast<std::size_t>(p)];
-      for (int l = 0; l < L; ++l) acc[l] *= ws.factorial[k];
+      if (k >= 2)
+        for (int l = 0; l < L; ++l) acc[l] *= ws.factorial[k];
+      for (int l = 0; l < L; ++l) ws.finite[l] += acc[l] - acc[l];  // 0, or NaN at NaN/±∞
       store(k, p, acc);
     }
   }
 }
 
+/// Every lane stored since the kinematics ran was finite.
+template <class Tree, int MaxOrder, class S>
+bool regressor_outputs_finite(const RegressorWorkspace<Tree, MaxOrder, S>& ws) {
+  S sum(0);
+  for (const S& x : ws.finite) sum += x;
+  return sum == S(0);
+}
+
 /// Writes one column's lanes into a (Q₁; τ) column and a base-frame column:
 /// the joint of each level of body j's path into its row, the other joints 0.
 template <class Tree, int Rows, class S, std::size_t L>
-HODYN_ALWAYS_INLINE void scatter_regressor_column(int j, int depth, const std::array<S, L>& lanes,
-                                                  S* world, S* base) {
+HODYN_ALWAYS_INLINE void scatter_regressor_column(
+    int depth, const std::array<int, Tree::kNumBodies>& row_of_level, const std::array<S, L>& lanes,
+    S* world, S* base) {
   for (int l = 0; l < 6; ++l) world[l] = lanes[static_cast<std::size_t>(l)];
   for (int l = 6; l < Rows; ++l) world[l] = S(0);
-  int level = depth;
-  for (int i = j; i > 0; i = Tree::kParent[i])
-    world[6 + i - 1] = lanes[static_cast<std::size_t>(kLevelLane + --level)];
+  for (int level = 0; level < depth; ++level)
+    world[row_of_level[static_cast<std::size_t>(level)]] =
+        lanes[static_cast<std::size_t>(kLevelLane + level)];
   for (int l = 0; l < 6; ++l) base[l] = lanes[static_cast<std::size_t>(kBaseFrameLane + l)];
+}
+
+/// The output row (6 + joint − 1) of the joint at each level of body j's path.
+template <class Tree>
+std::array<int, Tree::kNumBodies> rows_of_levels(int j, int depth) {
+  std::array<int, Tree::kNumBodies> rows{};
+  int level = depth;
+  for (int i = j; i > 0; i = Tree::kParent[i]) rows[static_cast<std::size_t>(--level)] = 6 + i - 1;
+  return rows;
 }
 
 template <class Tree>
@@ -558,11 +589,12 @@ void regressor_kernel(int run_order, const Model<Tree, S>& model,
     else
       regressor_child_rows(r, model, j, depth, ws, motion, data.rows[Tree::kParent[j]],
                            data.rows[j]);
+    const auto level_rows = rows_of_levels<Tree>(j, depth);
     regressor_body_columns<Kind>(
         r, model, j, ws, data.rows[j], [&](int k, int p, const auto& lanes) {
           const auto column = static_cast<std::ptrdiff_t>(10 * j + p);
           scatter_regressor_column<Tree, Data::kRows>(
-              j, depth, lanes, data.regressor[k].data() + column * Data::kRows,
+              depth, level_rows, lanes, data.regressor[k].data() + column * Data::kRows,
               data.base_frame_regressor[k].data() + column * 6);
         });
   }
@@ -587,9 +619,10 @@ void body_regressor_kernel(int run_order, const Model<Tree, S>& model,
                          data.rows[1 - current]);
     current = 1 - current;
   }
+  const auto level_rows = rows_of_levels<Tree>(body, depth);
   regressor_body_columns<Kind>(
       r, model, body, ws, data.rows[current], [&](int k, int p, const auto& lanes) {
-        scatter_regressor_column<Tree, Data::kRows>(body, depth, lanes,
+        scatter_regressor_column<Tree, Data::kRows>(depth, level_rows, lanes,
                                                     data.regressor[k].col(p).data(),
                                                     data.base_frame_regressor[k].col(p).data());
       });
@@ -646,12 +679,10 @@ Status inverse_dynamics_regressor(const Model<Tree, Scalar>& model,
   }
   detail::dispatch_regressor_kernel<0, detail::RegressorKind::kInverseDynamics>(order, model, data,
                                                                                 motion);
-  for (int k = 0; k <= order; ++k)
-    if (!detail::all_finite_wide(data.regressor[k]) ||
-        !detail::all_finite_wide(data.base_frame_regressor[k])) {
-      data.clear_results();
-      return Status::kNonFiniteResult;
-    }
+  if (!detail::regressor_outputs_finite(data.workspace)) {
+    data.clear_results();
+    return Status::kNonFiniteResult;
+  }
   data.order = order;
   return Status::kOk;
 }
@@ -677,12 +708,10 @@ Status inverse_dynamics_body_regressor(const Model<Tree, Scalar>& model,
     return input;
   }
   detail::dispatch_body_regressor_kernel<0>(order, model, data, motion, body);
-  for (int k = 0; k <= order; ++k)
-    if (!detail::all_finite_wide(data.regressor[k]) ||
-        !detail::all_finite_wide(data.base_frame_regressor[k])) {
-      data.clear_results();
-      return Status::kNonFiniteResult;
-    }
+  if (!detail::regressor_outputs_finite(data.workspace)) {
+    data.clear_results();
+    return Status::kNonFiniteResult;
+  }
   data.order = order;
   data.body = body;
   return Status::kOk;
@@ -735,12 +764,10 @@ Status momentum_regressor(const Model<Tree, Scalar>& model,
   held.base_twist[order + 1].setZero();
   held.q[order + 2].setZero();
   detail::dispatch_regressor_kernel<0, detail::RegressorKind::kMomentum>(order, model, data, held);
-  for (int k = 0; k <= order; ++k)
-    if (!detail::all_finite_wide(data.regressor[k]) ||
-        !detail::all_finite_wide(data.base_frame_regressor[k])) {
-      data.clear_results();
-      return Status::kNonFiniteResult;
-    }
+  if (!detail::regressor_outputs_finite(data.workspace)) {
+    data.clear_results();
+    return Status::kNonFiniteResult;
+  }
   data.order = order;
   return Status::kOk;
 }
@@ -774,6 +801,7 @@ HODYN_ISA_NAMESPACE_BEGIN
 template <class Tree, int MaxOrder, class S>
 void slotine_li_kinematics(const Model<Tree, S>& model, RegressorWorkspace<Tree, MaxOrder, S>& ws,
                            const SlotineLiInput<Tree, S>& in) {
+  ws.finite.fill(S(0));
   ws.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * in.q(j - 1); });
   const Pose<S> p0 = root_pose(model, in.base_pose) * model.base_home_pose_inverse();
   const M3<S> r0 = M3<S>::from(p0.rotation);
@@ -864,8 +892,7 @@ Status slotine_li_regressor(const Model<Tree, Scalar>& model,
   MotionDerivatives<Tree, MaxOrder, Scalar> at;  // q for the rows of prismatic joints
   at.q[0] = in.q;
   detail::regressor_kernel<0, detail::RegressorKind::kSlotineLi>(0, model, data, at);
-  if (!detail::all_finite_wide(data.regressor[0]) ||
-      !detail::all_finite_wide(data.base_frame_regressor[0])) {
+  if (!detail::regressor_outputs_finite(data.workspace)) {
     data.clear_results();
     return Status::kNonFiniteResult;
   }
