@@ -182,7 +182,8 @@ TEST(GeometricLqr, ErrorStateFollowsLinearizeConventions) {
   EXPECT_LT((x.segment<6>(12).array() - 0.1).abs().maxCoeff(), 1e-14);
   EXPECT_LT((x.segment<6>(18).array() + 0.3).abs().maxCoeff(), 1e-14);
   const Lqr::RotorVector sq = m.rotor_speed.cwiseProduct(m.rotor_speed);
-  EXPECT_LT((x.tail<6>() - (lqr->allocation().matrix() * sq - w_ref)).norm(), 1e-9);
+  EXPECT_LT((x.segment<6>(24) - (lqr->allocation().matrix() * sq - w_ref)).norm(), 1e-9);
+  EXPECT_TRUE(x.tail<Lqr::kIntegral>().isZero(0.0));  // ι after configure()
 }
 
 TEST(GeometricLqr, ScheduleInterpolatesBetweenDesignedGains) {

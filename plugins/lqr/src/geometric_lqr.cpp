@@ -24,7 +24,9 @@ void clamp_norm3(Vector& x, int offset, double limit) {
 }  // namespace
 
 bool LqrWeights::valid() const noexcept {
-  const double q[] = {position, attitude, joint, base_velocity, base_rate, joint_rate, wrench};
+  const double q[] = {position,          attitude,      joint,  base_velocity,
+                      base_rate,         joint_rate,    wrench, attitude_integral,
+                      position_integral, joint_integral};
   for (double v : q)
     if (!finite_nonnegative(v)) return false;
   return positive_finite(force_effort) && positive_finite(moment_effort) &&
@@ -82,18 +84,24 @@ Status GeometricLqr::design_gain(const Model<Tree, double>& model, const Referen
   d.augmented.topLeftCorner<n, n>() = lin.a * dt;
   d.augmented.block<n, 6>(0, n) = lin.b.leftCols<6>() * dt;  // B_W
   d.augmented.block<6, 6>(n, n).diagonal().setConstant(-lag * dt);
-  d.augmented.block<6, 6>(n, kState).diagonal().setConstant(lag * dt);  // δW_cmd → δW
-  d.augmented.block<n, kNumJoints>(0, kState + 6) = lin.b.rightCols<kNumJoints>() * dt;  // B_τ
+  d.augmented.block<6, 6>(n, kPlant).diagonal().setConstant(lag * dt);  // δW_cmd → δW
+  d.augmented.block<n, kNumJoints>(0, kPlant + 6) = lin.b.rightCols<kNumJoints>() * dt;  // B_τ
   s = matrix_exponential(d.augmented, d.exponential, d.term);
   if (s != Status::kOk) return s;
-  d.a = d.exponential.topLeftCorner<kState, kState>();
-  d.b = d.exponential.topRightCorner<kState, kInput>();
+  d.a.setZero();
+  d.b.setZero();
+  d.a.topLeftCorner<kPlant, kPlant>() = d.exponential.topLeftCorner<kPlant, kPlant>();
+  d.b.topRows<kPlant>() = d.exponential.topRightCorner<kPlant, kInput>();
+  // The integrators, as update() runs them: ι_[k+1] = ι_[k] + Δt (ξ, δq)_[k].
+  d.a.bottomRightCorner<kIntegral, kIntegral>().setIdentity();
+  d.a.block<kIntegral, kIntegral>(kPlant, 0).diagonal().setConstant(dt);
   // Q, R diagonal: ξ = (angular; linear), δq, δV = (angular; linear), δq̇, δW = (moment; force).
   Eigen::Matrix<double, kState, 1> q;
   q << Eigen::Vector3d::Constant(w.attitude), Eigen::Vector3d::Constant(w.position),
       JointVector::Constant(w.joint), Eigen::Vector3d::Constant(w.base_rate),
       Eigen::Vector3d::Constant(w.base_velocity), JointVector::Constant(w.joint_rate),
-      Vector6<double>::Constant(w.wrench);
+      Vector6<double>::Constant(w.wrench), Eigen::Vector3d::Constant(w.attitude_integral),
+      Eigen::Vector3d::Constant(w.position_integral), JointVector::Constant(w.joint_integral);
   InputVector r;
   r << Eigen::Vector3d::Constant(w.moment_effort), Eigen::Vector3d::Constant(w.force_effort),
       w.joint_acceleration_effort * joint_inertia.cwiseProduct(joint_inertia).cwiseInverse();
@@ -114,12 +122,13 @@ Status GeometricLqr::configure(const GeometricLqrConfig& c) noexcept {
   if (!finite_nonnegative(c.torque_loop_gain) || c.torque_loop_gain > 50.0 ||
       !positive_finite(c.torque_loop_damping) || c.torque_loop_damping > 5.0)
     return Status::kInvalidArgument;
-  const double limits[] = {c.max_position_error, c.max_attitude_error,  c.max_joint_error,
-                           c.max_base_speed,     c.max_base_rate,       c.max_joint_rate,
-                           c.hold_timeout,       c.safe_torque_fraction};
+  const double limits[] = {c.max_position_error, c.max_attitude_error,   c.max_joint_error,
+                           c.max_base_speed,     c.max_base_rate,        c.max_joint_rate,
+                           c.hold_timeout,       c.safe_torque_fraction, c.max_integral,
+                           c.integration_zone};
   for (double v : limits)
     if (!positive_finite(v)) return Status::kInvalidArgument;
-  if (c.safe_torque_fraction > 1.0) return Status::kInvalidArgument;
+  if (c.safe_torque_fraction > 1.0 || c.integration_zone > 1.0) return Status::kInvalidArgument;
 
   Description robot;
   Status s = Robot::describe<double>(robot);
@@ -131,7 +140,7 @@ Status GeometricLqr::configure(const GeometricLqrConfig& c) noexcept {
   double lag = 0.0;
   for (int i = 0; i < kNumRotors; ++i) lag += robot.rotors[i].time_constant / kNumRotors;
 
-  // The designs (stack: GainDesign is 147.5 KB, the gains 46 KB; configure-time only).
+  // The designs (stack: GainDesign and the gains; sizeof in docs/lqr.md; configure-time only).
   GainDesign design;
   const double dt = 1.0 / c.rate_hz;
   std::array<Gain, kMaxSchedulePoints> gains;
@@ -217,6 +226,7 @@ Status GeometricLqr::configure(const GeometricLqrConfig& c) noexcept {
 
 void GeometricLqr::reset() noexcept {
   last_time_ = -1e300;
+  integral_.setZero();
   bad_steps_ = 0;
   have_last_good_ = false;
   last_good_ = Output{};
@@ -249,6 +259,7 @@ void GeometricLqr::error_state(const Measurement& m, const ReferenceState& ref,
   x.segment<kNumJoints>(12 + kNumJoints) = m.q_dot - ref.q_dot;
   const RotorVector squared = m.rotor_speed.cwiseProduct(m.rotor_speed);
   x.segment<6>(2 * kDofs) = allocation_.matrix() * squared - w_ref;
+  x.tail<kIntegral>() = integral_;
 }
 
 Status GeometricLqr::check_measurement(const Measurement& m) const noexcept {
@@ -337,6 +348,19 @@ Status GeometricLqr::update(const Measurement& m, const Reference& r, double ref
   }
   InputVector& du = diagnostics_.feedback;
   feedback(reference_time, x, du);
+  // ι_[k+1] = ι_[k] + Δt (ξ, δq)_[k] (the design's integrator), within ±max_integral,
+  // and only inside the integration zone (an error group beyond it — a start
+  // far from the reference, a jump — is the proportional terms' to remove:
+  // integrating it would only wind up an overshoot).
+  const double zone = config_.integration_zone;
+  if (x.head<3>().norm() <= zone * config_.max_attitude_error)
+    integral_.head<3>() += dt_ * x.head<3>();
+  if (x.segment<3>(3).norm() <= zone * config_.max_position_error)
+    integral_.segment<3>(3) += dt_ * x.segment<3>(3);
+  for (int j = 0; j < kNumJoints; ++j)
+    if (std::fabs(x(6 + j)) <= zone * config_.max_joint_error) integral_(6 + j) += dt_ * x(6 + j);
+  const double bound = config_.max_integral;
+  integral_ = integral_.cwiseMin(bound).cwiseMax(-bound);
   diagnostics_.feedforward << w_ref, tau_ref;
 
   // Rotors: W_cmd = W_ref + δW_cmd through the allocation, speeds within limits.

@@ -27,7 +27,7 @@ struct ParameterSpec {
 
 // Ranges are what GeometricLqr::configure accepts (weights of Q may be 0,
 // those of R must be positive).
-const std::array<ParameterSpec, 20> kParameters{{
+const std::array<ParameterSpec, 24> kParameters{{
     HODYN_LQR_PARAMETER("rate_hz", "Hz", 500.0, 4000.0, rate_hz),
     ParameterSpec{
         "schedule_points", "1", 2.0, GeometricLqr::kMaxSchedulePoints,
@@ -45,6 +45,11 @@ const std::array<ParameterSpec, 20> kParameters{{
     HODYN_LQR_PARAMETER("base_rate_weight", "s2/rad2", 0.0, 1e8, weights.base_rate),
     HODYN_LQR_PARAMETER("joint_rate_weight", "s2/rad2", 0.0, 1e8, weights.joint_rate),
     HODYN_LQR_PARAMETER("wrench_weight", "1/N2", 0.0, 1e8, weights.wrench),
+    HODYN_LQR_PARAMETER("attitude_integral_weight", "1/(rad s)2", 0.0, 1e8,
+                        weights.attitude_integral),
+    HODYN_LQR_PARAMETER("position_integral_weight", "1/(m s)2", 0.0, 1e8,
+                        weights.position_integral),
+    HODYN_LQR_PARAMETER("joint_integral_weight", "1/(rad s)2", 0.0, 1e8, weights.joint_integral),
     HODYN_LQR_PARAMETER("force_effort", "1/N2", 1e-8, 1e8, weights.force_effort),
     HODYN_LQR_PARAMETER("moment_effort", "1/(N m)2", 1e-8, 1e8, weights.moment_effort),
     HODYN_LQR_PARAMETER("joint_acceleration_effort", "s4/rad2", 1e-8, 1e8,
@@ -54,6 +59,7 @@ const std::array<ParameterSpec, 20> kParameters{{
     HODYN_LQR_PARAMETER("max_position_error", "m", 1e-3, 10.0, max_position_error),
     HODYN_LQR_PARAMETER("max_attitude_error", "rad", 1e-3, 3.14, max_attitude_error),
     HODYN_LQR_PARAMETER("max_joint_error", "rad", 1e-3, 3.14, max_joint_error),
+    HODYN_LQR_PARAMETER("max_integral", "m s or rad s", 1e-6, 10.0, max_integral),
     HODYN_LQR_PARAMETER("hold_timeout", "s", 1e-3, 10.0, hold_timeout),
     HODYN_LQR_PARAMETER("safe_torque_fraction", "1", 1e-3, 1.0, safe_torque_fraction),
 }};

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 #include "hodyn/closed_loop/robot_reference.hpp"
 #include "hodyn/closed_loop/runner.hpp"
 #include "hodyn/closed_loop/tracking.hpp"
+#include "hodyn/control/feedback_linearization_plugin.hpp"
 #include "hodyn/plugin/frames.hpp"
 #include "hodyn/plugin/plugin_instance.hpp"
 #include "hodyn/plugin/registry.hpp"
@@ -165,6 +167,16 @@ Status run_closed_loop(const RobotRunOptions<Robot>& o, RunSummary& summary,
     if (s == Status::kOk) s = plant.step(input, dt);
     if (s != Status::kOk) break;
     statistics.add_plant_step(plant.last_step_saturated());
+  }
+  // The payload estimate of the feedback-linearization plugin (its instance
+  // read directly: the ABI carries no estimate); NaN for any other plugin.
+  using FlPlugin = control::BasicFeedbackLinearizationPlugin<Robot, double>;
+  if (s == Status::kOk && std::strcmp(api->name, FlPlugin::kName) == 0 &&
+      api->instance_size == sizeof(FlPlugin) && api->robot_id == Robot::kId) {
+    const auto* fl = static_cast<const FlPlugin*>(controller.instance());
+    if (fl->settings().config.payload_estimation)
+      summary.payload_mass_estimate =
+          static_cast<double>(fl->controller().diagnostics().payload_mass);
   }
   controller.close();
   if (s != Status::kOk) return s;

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "hodyn/closed_loop/scenario.hpp"
@@ -84,6 +85,12 @@ struct RunSummary {
   long safe_mode_steps = 0;      ///< commands in hold or hover
   long plant_saturated_steps = 0;
   double payload_recovery_time = -1.0;  ///< s after the payload step; −1: none/never
+  /// RMS of |x_d − x| from the payload step (from 1 s without one) to the end (m).
+  double position_rms_after_event = 0.0;
+  /// The controller's final payload mass estimate (kg); NaN when estimation
+  /// is off or the controller is not the in-process feedback-linearization
+  /// plugin.
+  double payload_mass_estimate = std::numeric_limits<double>::quiet_NaN();
   bool stable = false;                  ///< finite, position error < 0.5 m, never in a safe mode
   std::size_t controller_workspace_bytes = 0;
 };

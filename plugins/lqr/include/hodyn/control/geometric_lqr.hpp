@@ -11,7 +11,10 @@
 // input is δu = (δW_cmd, δτ). Continuous model (blocks 24 + 6 states):
 //   d/dt (z, δW) = [A  B_W; 0  −I/T] (z, δW) + [0  B_τ; I/T  0] δu,
 // A, B = (B_W, B_τ) from linearize at the reference with its feedforward; the
-// zero-order-hold pair at the control rate by Van Loan's exponential.
+// zero-order-hold pair at the control rate by Van Loan's exponential. Integral
+// action: 12 more states, the sums ι_[k+1] = ι_[k] + Δt e_[k] of the errors
+// e = (ξ angular, ξ linear, δq), clamped to ±max_integral (anti-windup), so a
+// constant disturbance — a wrong mass, a payload — leaves no steady offset.
 //
 // u_ref = inverse dynamics of the reference (hodyn's base-frame wrench
 // Ad_C₁ᵀ Q₁ and τ); u = u_ref + δu, δu = −K(t) (z, δW) with K(t) linearly
@@ -23,8 +26,8 @@
 // (u_m = τ_cmd + k_τ (τ_cmd − τ_s) − d_τ τ̇_s + F θ̇ + B q̈_ref, τ_s = K(θ − q)).
 //
 // Fixed size, no heap, no exceptions. configure() designs the gains (one
-// linearization, a 42×42 exponential and a 30×30 Riccati solve per point) with
-// ~200 KB of stack (GainDesign 147.5 KB, the new gains 46 KB); update() is a
+// linearization, a 42×42 exponential and a 42×42 Riccati solve per point) with
+// ~250 KB of stack (GainDesign 219 KB, the new gains 32 KB); update() is a
 // fixed-cost step.
 #pragma once
 
@@ -47,15 +50,18 @@ namespace control {
 /// Diagonal weights of the LQR cost Σ zᵀ Q z + δuᵀ R δu (SI units: a weight
 /// 1/e² penalises an error e like one unit of cost, Bryson's rule).
 struct LqrWeights {
-  double position = 4.0e3;       ///< ξ linear (1/m²)
-  double attitude = 2.0e3;       ///< ξ angular (1/rad²)
-  double joint = 1.0e3;          ///< δq (1/rad²)
-  double base_velocity = 1.0e2;  ///< δV linear (s²/m²)
-  double base_rate = 50.0;       ///< δV angular (s²/rad²)
-  double joint_rate = 1.0;       ///< δq̇ (s²/rad²)
-  double wrench = 0.0;           ///< δW state, moments and forces (1/N², 1/(N m)²)
-  double force_effort = 0.05;    ///< R of δW_cmd forces (1/N²)
-  double moment_effort = 1.0;    ///< R of δW_cmd moments (1/(N m)²)
+  double position = 4.0e3;           ///< ξ linear (1/m²)
+  double attitude = 2.0e3;           ///< ξ angular (1/rad²)
+  double joint = 1.0e3;              ///< δq (1/rad²)
+  double base_velocity = 1.0e2;      ///< δV linear (s²/m²)
+  double base_rate = 50.0;           ///< δV angular (s²/rad²)
+  double joint_rate = 1.0;           ///< δq̇ (s²/rad²)
+  double wrench = 0.0;               ///< δW state, moments and forces (1/N², 1/(N m)²)
+  double attitude_integral = 2.0e4;  ///< ∫ξ angular (1/(rad s)²); 0: no integral action
+  double position_integral = 2.0e4;  ///< ∫ξ linear (1/(m s)²)
+  double joint_integral = 2.0e3;     ///< ∫δq (1/(rad s)²)
+  double force_effort = 0.05;        ///< R of δW_cmd forces (1/N²)
+  double moment_effort = 1.0;        ///< R of δW_cmd moments (1/(N m)²)
   /// R of δτ_j as an acceleration: R_j = this / M_jj² (s⁴/rad², M̄'s joint
   /// diagonal at hover), so every joint gets the same bandwidth
   /// ≈ (joint / this)^¼ whatever its inertia (a wrist's is 37× below a shoulder's).
@@ -68,7 +74,7 @@ struct LqrWeights {
 /// The controller's settings (SI units).
 struct GeometricLqrConfig {
   double rate_hz = 1000.0;    ///< control rate = the LQR's sampling rate, 500..4000 Hz
-  int schedule_points = 16;   ///< N gains along the Table 3 reference, 2..kMaxSchedulePoints
+  int schedule_points = 8;    ///< N gains along the Table 3 reference, 2..kMaxSchedulePoints
   bool gain_schedule = true;  ///< false: the hover gain at every time
   LqrWeights weights{};
   double torque_loop_gain = 3.0;     ///< k_τ of the elastic joints' torque loop, 0..50
@@ -77,6 +83,10 @@ struct GeometricLqrConfig {
   double max_position_error = 0.25;  ///< |ξ linear| (m)
   double max_attitude_error = 0.5;   ///< |ξ angular| (rad)
   double max_joint_error = 0.5;      ///< |δq_j| (rad)
+  double max_integral = 0.05;        ///< |ι_i| of every integral state (m s or rad s)
+  /// Integrate an error group only while it is within this fraction of its
+  /// clamp (position 0.25 m → 1 cm at 0.04), 0..1.
+  double integration_zone = 0.04;
   // Physical ranges of the measurements.
   double max_base_speed = 20.0;  ///< m/s
   double max_base_rate = 20.0;   ///< rad/s
@@ -96,9 +106,12 @@ class GeometricLqr {
   static constexpr int kNumJoints = Fl::kNumJoints;
   static constexpr int kNumRotors = Fl::kNumRotors;
   static constexpr int kDofs = 6 + kNumJoints;
-  static constexpr int kState = 2 * kDofs + 6;  ///< z (24) and δW (6)
-  static constexpr int kInput = kDofs;          ///< δW_cmd (6), δτ (6)
-  static constexpr int kMaxSchedulePoints = 16;
+  static constexpr int kPlant = 2 * kDofs + 6;       ///< z (24) and δW (6)
+  static constexpr int kIntegral = 6 + kNumJoints;   ///< ι: ∫ξ (6), ∫δq (6)
+  static constexpr int kState = kPlant + kIntegral;  ///< (z, δW, ι)
+  static constexpr int kInput = kDofs;               ///< δW_cmd (6), δτ (6)
+  /// 8 gains of 12 × 42: 32 KB (16 points track no better, docs/lqr.md).
+  static constexpr int kMaxSchedulePoints = 8;
   using JointVector = Fl::JointVector;
   using RotorVector = Fl::RotorVector;
   using StateVector = Eigen::Matrix<double, kState, 1>;
@@ -131,7 +144,7 @@ class GeometricLqr {
     MotionDerivatives<Tree, 0> motion{};
     InverseDynamicsData<Tree, 0> inverse{};
     ForwardDynamicsInput<Tree, 0> point{};
-    Eigen::Matrix<double, kState + kInput, kState + kInput> augmented{}, exponential{}, term{};
+    Eigen::Matrix<double, kPlant + kInput, kPlant + kInput> augmented{}, exponential{}, term{};
   };
 
   /// Statistics of the last configure()'s designs.
@@ -142,7 +155,7 @@ class GeometricLqr {
   };
 
   struct Diagnostics {
-    StateVector error = StateVector::Zero();        ///< (z, δW) after clamping
+    StateVector error = StateVector::Zero();        ///< (z, δW, ι) after clamping
     InputVector feedback = InputVector::Zero();     ///< δu = −K z
     InputVector feedforward = InputVector::Zero();  ///< u_ref
     double schedule_position = 0.0;                 ///< s ∈ [0, N − 1]: the gains used
@@ -212,6 +225,8 @@ class GeometricLqr {
 
   // ---- state ----
   double last_time_ = -1e300;
+  Eigen::Matrix<double, kIntegral, 1> integral_ =
+      Eigen::Matrix<double, kIntegral, 1>::Zero();  ///< ι
   long bad_steps_ = 0;
   bool have_last_good_ = false;
   Output last_good_{};

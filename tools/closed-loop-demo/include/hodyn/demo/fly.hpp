@@ -195,6 +195,17 @@ int fly(const DemoArgs& args) {
     run.settle_time = args.settle_time;
     run.seed = args.seed;
     run.plugin = api;
+    // --payload-estimation on: the plugin's parameters (the feedback-
+    // linearization plugin's; another plugin refuses them).
+    hodyn_parameter estimation[2]{};
+    if (args.payload_estimation) {
+      hodyn::plugin::copy_name(estimation[0].name, "payload_estimation");
+      estimation[0].value = 1.0;
+      hodyn::plugin::copy_name(estimation[1].name, "payload_body");
+      estimation[1].value = hodyn::closed_loop::payload_body<Robot>();
+      run.parameters = estimation;
+      run.num_parameters = 2;
+    }
     RunSummary summary;
     std::vector<Sample> samples;
     const hodyn::Status s = run_closed_loop(run, summary, &samples);
