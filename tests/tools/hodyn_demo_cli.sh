@@ -164,5 +164,33 @@ else
   fail "unwritable --summary-json (exit $code)"; cat "$WORK/f.err"
 fi
 
+# ---- --payload-estimation (docs/payload-estimation.md): the two payload keys ----
+if "$DEMO" --scenario unknown_payload --duration 1 --no-plots --out "$WORK/p" \
+  --payload-estimation on --summary-json "$WORK/p.json" >"$WORK/p.out" 2>&1 &&
+  "$DEMO" --scenario unknown_payload --duration 1 --no-plots --out "$WORK/p" \
+  --summary-json "$WORK/q.json" >"$WORK/q.out" 2>&1 &&
+  "$PY" - "$WORK/p.json" "$WORK/q.json" <<'PYEOF'; then
+import json, sys
+on = json.load(open(sys.argv[1]))["scenarios"][0]
+off = json.load(open(sys.argv[2]))["scenarios"][0]
+assert on["scenario"] == "unknown_payload"
+assert abs(on["payload_mass_estimate_kg"] - 0.2) < 0.01, on["payload_mass_estimate_kg"]
+assert off["payload_mass_estimate_kg"] is None
+for r in (on, off):
+    assert r["base_position_error_rms_after_event_m"] > 0
+assert on["base_position_error_rms_after_event_m"] < off["base_position_error_rms_after_event_m"]
+PYEOF
+  pass "--payload-estimation on: payload_mass_estimate_kg, base_position_error_rms_after_event_m"
+else
+  fail "--payload-estimation"; cat "$WORK/p.out" "$WORK/q.out"
+fi
+"$DEMO" --payload-estimation maybe >"$WORK/r.out" 2>"$WORK/r.err"
+code=$?
+if [ "$code" -eq 2 ] && grep -q "payload-estimation needs on or off" "$WORK/r.err"; then
+  pass "--payload-estimation maybe -> exit 2"
+else
+  fail "--payload-estimation maybe (exit $code)"; cat "$WORK/r.err"
+fi
+
 echo "$failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -48,6 +48,11 @@ void print_run_summary(const RunSummary& s, std::FILE* out, bool controller_timi
   if (s.payload_recovery_time >= 0.0)
     std::fprintf(out, ", payload recovered in %.3f s", s.payload_recovery_time);
   std::fprintf(out, ", %s\n", s.stable ? "stable" : "NOT STABLE");
+  std::fprintf(out, "  base position RMS after the event %9.4f mm",
+               s.position_rms_after_event * 1e3);
+  if (std::isfinite(s.payload_mass_estimate))
+    std::fprintf(out, ", payload mass estimate %.4f kg", s.payload_mass_estimate);
+  std::fprintf(out, "\n");
 }
 
 std::string json_number(double v) {
@@ -103,6 +108,8 @@ std::string run_summary_json_members(const RunSummary& s, const std::string& ind
   member("safe_mode_commands", std::to_string(s.safe_mode_steps));
   member("payload_recovery_time_s",
          s.payload_recovery_time >= 0.0 ? json_number(s.payload_recovery_time) : "null");
+  member("base_position_error_rms_after_event_m", json_number(s.position_rms_after_event));
+  member("payload_mass_estimate_kg", json_number(s.payload_mass_estimate));
   member("stable", s.stable ? "true" : "false");
   return o;
 }

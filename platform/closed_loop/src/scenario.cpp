@@ -18,6 +18,8 @@ const char* scenario_name(Scenario s) {
       return "payload";
     case Scenario::kNoiseDelay:
       return "noise_delay";
+    case Scenario::kUnknownPayload:
+      return "unknown_payload";
   }
   return "unknown";
 }
@@ -34,6 +36,8 @@ const char* scenario_description(Scenario s) {
       return "0.1 kg picked up by an end effector at t = 15 s";
     case Scenario::kNoiseDelay:
       return "realistic sensor noise + 2 ms delay";
+    case Scenario::kUnknownPayload:
+      return "0.2 kg on an end effector from t = 0, unannounced";
   }
   return "";
 }

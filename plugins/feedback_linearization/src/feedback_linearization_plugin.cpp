@@ -30,7 +30,7 @@ struct ParameterSpec {
 // limit, a clamp or the safe torque fraction of 0, so their minimum is
 // positive (found by tests/fuzz/fuzz_plugin_parameters: max_integral and
 // safe_torque_fraction advertised 0, which configure() refused).
-const std::array<ParameterSpec, 18> kParameters{{
+const std::array<ParameterSpec, 24> kParameters{{
     HODYN_PARAMETER("rate_hz", "Hz", 500.0, 4000.0, config.rate_hz),
     HODYN_PARAMETER("position_bandwidth", "rad/s", 0.5, 100.0, position_bandwidth),
     HODYN_PARAMETER("attitude_bandwidth", "rad/s", 0.5, 100.0, attitude_bandwidth),
@@ -51,6 +51,19 @@ const std::array<ParameterSpec, 18> kParameters{{
     HODYN_PARAMETER("max_base_speed", "m/s", 0.1, 200.0, config.max_base_speed),
     HODYN_PARAMETER("max_base_rate", "rad/s", 0.1, 200.0, config.max_base_rate),
     HODYN_PARAMETER("max_joint_rate", "rad/s", 0.1, 200.0, config.max_joint_rate),
+    // Online payload estimation (payload_estimator.hpp); any configure() or
+    // reset() forgets the estimate. payload_body 0, or one beyond the robot's
+    // joints: the robot's last body.
+    ParameterSpec{"payload_estimation", "0/1", 0.0, 1.0,
+                  [](const Settings& s) { return s.config.payload_estimation ? 1.0 : 0.0; },
+                  [](Settings& s, double v) { s.config.payload_estimation = v >= 0.5; }},
+    ParameterSpec{"payload_body", "1", 0.0, static_cast<double>(HODYN_MAX_JOINTS),
+                  [](const Settings& s) { return static_cast<double>(s.config.payload.body); },
+                  [](Settings& s, double v) { s.config.payload.body = static_cast<int>(v); }},
+    HODYN_PARAMETER("payload_bandwidth", "rad/s", 1.0, 200.0, config.payload.bandwidth),
+    HODYN_PARAMETER("payload_forgetting_time", "s", 0.05, 100.0, config.payload.forgetting_time),
+    HODYN_PARAMETER("payload_max_mass", "kg", 1e-3, 100.0, config.payload.max_mass),
+    HODYN_PARAMETER("payload_max_offset", "m", 1e-3, 10.0, config.payload.max_offset),
 }};
 
 #undef HODYN_PARAMETER

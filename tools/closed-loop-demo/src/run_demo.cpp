@@ -27,8 +27,8 @@ yaw oscillation, joint sinusoids within the limits; docs/closed-loop.md).
 
   --robot NAME        the robot to fly (default: the first of --list-robots)
   --list-robots       print the robot names, one a line, and exit
-  --scenario NAME     nominal | mismatch | gust | payload | noise_delay | all
-                      (default: all, in that order)
+  --scenario NAME     nominal | mismatch | gust | payload | noise_delay |
+                      unknown_payload | all (default: all, in that order)
   --duration S        simulated time (default 30)
   --rate HZ           controller rate, 500..4000 (default 1000)
   --plant-rate HZ     integration rate, a multiple of --rate (default 8000)
@@ -36,6 +36,10 @@ yaw oscillation, joint sinusoids within the limits; docs/closed-loop.md).
   --out DIR           where the CSV logs and PNG plots go (default closed-loop-output)
   --no-plots          CSV only
   --summary-json FILE the printed numbers as JSON (SI units)
+  --payload-estimation on|off
+                      the controller estimates the payload on the payload
+                      body online and feeds it back (default off;
+                      docs/payload-estimation.md)
   --plugin PATH       load the controller from a plugin shared library built
                       for the robot (default: the statically linked
                       "feedback_linearization" of the robot)
@@ -105,6 +109,15 @@ int parse_args(const DemoProgram& program, int argc, char** argv, DemoArgs& a) {
       const char* s = value();
       if (s == nullptr) return 2;
       a.summary_json = s;
+    } else if (opt == "--payload-estimation") {
+      const char* s = value();
+      if (s == nullptr) return 2;
+      const std::string given = s;
+      if (given != "on" && given != "off") {
+        std::cerr << tool << ": --payload-estimation needs on or off, got '" << given << "'\n";
+        return 2;
+      }
+      a.payload_estimation = given == "on";
     } else if (opt == "--plugin") {
       const char* s = value();
       if (s == nullptr) return 2;
@@ -125,7 +138,7 @@ int parse_args(const DemoProgram& program, int argc, char** argv, DemoArgs& a) {
     Scenario s;
     if (!parse_scenario(scenario.c_str(), s)) {
       std::cerr << tool << ": unknown scenario '" << scenario
-                << "' (nominal, mismatch, gust, payload, noise_delay, all)\n";
+                << "' (nominal, mismatch, gust, payload, noise_delay, unknown_payload, all)\n";
       return 2;
     }
     a.scenarios.push_back(s);

@@ -73,6 +73,10 @@ class PluginInstance {
     }
     return static_cast<Status>(api_->update(storage_, &sensors, &reference, &command));
   }
+  /// The open plugin's instance (null when closed), for a host that knows
+  /// the plugin's type (the closed-loop runner reads the feedback-linearization
+  /// controller's payload estimate, which the ABI does not carry).
+  const void* instance() const noexcept { return api_ == nullptr ? nullptr : storage_; }
   std::size_t parameter_count() const noexcept {
     return api_ == nullptr ? 0 : api_->parameter_count(storage_);
   }

@@ -14,6 +14,9 @@
 //                −z of that body's frame from its centre of mass
 //   noise_delay  realistic sensor noise (sim::SensorNoise::realistic) and a
 //                2 ms measurement delay
+//   unknown_payload  0.2 kg carried from t = 0 on the payload body, where the
+//                `payload` scenario puts its 0.1 kg, unannounced (the start is
+//                the equilibrium without it)
 #pragma once
 
 #include <array>
@@ -24,13 +27,20 @@
 namespace hodyn {
 namespace closed_loop {
 
-enum class Scenario : std::uint8_t { kNominal, kMismatch, kGust, kPayload, kNoiseDelay };
+enum class Scenario : std::uint8_t {
+  kNominal,
+  kMismatch,
+  kGust,
+  kPayload,
+  kNoiseDelay,
+  kUnknownPayload
+};
 
-inline constexpr std::array<Scenario, 5> kAllScenarios{Scenario::kNominal, Scenario::kMismatch,
-                                                       Scenario::kGust, Scenario::kPayload,
-                                                       Scenario::kNoiseDelay};
+inline constexpr std::array<Scenario, 6> kAllScenarios{
+    Scenario::kNominal, Scenario::kMismatch,   Scenario::kGust,
+    Scenario::kPayload, Scenario::kNoiseDelay, Scenario::kUnknownPayload};
 
-/// "nominal", "mismatch", "gust", "payload", "noise_delay".
+/// "nominal", "mismatch", "gust", "payload", "noise_delay", "unknown_payload".
 const char* scenario_name(Scenario s);
 /// One line saying what the scenario does.
 const char* scenario_description(Scenario s);
@@ -111,6 +121,13 @@ RobotScenarioSetup<Robot> make_robot_scenario(Scenario s, double plant_step, dou
     case Scenario::kNoiseDelay:
       setup.sensors.noise = sim::SensorNoise::realistic();
       setup.sensors.delay = 0.002;
+      break;
+    case Scenario::kUnknownPayload:
+      setup.disturbances.has_payload = true;
+      setup.disturbances.payload.time = 0.0;
+      setup.disturbances.payload.body = payload_body<Robot>();
+      setup.disturbances.payload.mass = 0.2;
+      setup.disturbances.payload.offset = payload_offset<Robot>(setup.plant.robot.model);
       break;
   }
   return setup;

@@ -46,6 +46,9 @@ class RobotRunStatistics {
   static constexpr int kNumJoints = Robot::Tree::kNumBodies - 1;
   using TrackingErrors = BasicTrackingErrors<kNumJoints>;
 
+  /// Without a payload step, the position RMS "after the event" starts here (s).
+  static constexpr double kEventTime = 1.0;
+
   /// `payload_time` < 0: no payload step (no recovery time).
   RobotRunStatistics(double settle_time, double payload_time) noexcept
       : settle_time_(settle_time), payload_time_(payload_time) {}
@@ -69,6 +72,8 @@ class RobotRunStatistics {
         joints_[static_cast<std::size_t>(j)].add(std::abs(e.joints(j)));
     }
     if (payload_time_ >= 0.0 && t >= payload_time_ && out_of_band(e)) last_out_of_band_ = t;
+    if (t >= (payload_time_ >= 0.0 ? payload_time_ : kEventTime))
+      position_after_event_.add(e.position.norm());
     return e;
   }
 
@@ -86,7 +91,8 @@ class RobotRunStatistics {
 
   /// Writes robot, position, attitude, joints, joint_prismatic,
   /// saturated_steps, saturation_switches, safe_mode_steps,
-  /// plant_saturated_steps, payload_recovery_time and stable (`dt`: the
+  /// plant_saturated_steps, payload_recovery_time, position_rms_after_event
+  /// and stable (`dt`: the
   /// control period).
   void finish(double dt, RunSummary& summary) const {
     summary.robot = Robot::kName;
@@ -106,6 +112,7 @@ class RobotRunStatistics {
     if (payload_time_ >= 0.0)
       summary.payload_recovery_time =
           last_out_of_band_ < 0.0 ? 0.0 : last_out_of_band_ + dt - payload_time_;
+    summary.position_rms_after_event = position_after_event_.stats().rms;
     summary.stable = finite_ && summary.position.max < 0.5 && safe_mode_ == 0;
   }
 
@@ -135,7 +142,7 @@ class RobotRunStatistics {
 
   double settle_time_;
   double payload_time_;
-  Accumulator position_, attitude_;
+  Accumulator position_, attitude_, position_after_event_;
   std::array<Accumulator, kNumJoints> joints_{};
   bool finite_ = true;
   double last_out_of_band_ = -1.0;

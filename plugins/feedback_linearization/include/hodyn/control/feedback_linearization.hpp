@@ -52,6 +52,15 @@
 // last commanded (at the first step: the static torque of the measured
 // configuration).
 //
+// Payload estimation (config.payload_estimation, off by default;
+// payload_estimator.hpp, docs/payload-estimation.md): each good step, before
+// 2., a point-mass payload on one body is estimated from the measured state
+// and generalized force (W_prop = A ω² of the measured rotor speeds; elastic
+// joints K (θ − q), rigid ones the torque last commanded) and the model(s)
+// of the step get that body's nominal inertia ⊕ the point mass. Bad input
+// (kHold, kHover) skips it and restarts its filters. Off, the step is the
+// same apart from one branch.
+//
 // Fixed size, no heap, no exceptions; Scalar = double or float.
 #pragma once
 
@@ -60,6 +69,7 @@
 #include <type_traits>
 
 #include "hodyn/control/base_output.hpp"
+#include "hodyn/control/payload_estimator.hpp"
 #include "hodyn/control/rotor_allocation.hpp"
 #include "hodyn/control/tracking_gains.hpp"
 #include "hodyn/detail/validation.hpp"
@@ -108,6 +118,9 @@ struct FeedbackLinearizationConfig {
   // Safe command.
   double hold_timeout = 0.1;          ///< s of bad input before kHold becomes kHover
   double safe_torque_fraction = 0.5;  ///< |u| ≤ fraction · u_max while input is bad
+  // Online payload estimation (payload_estimator.hpp).
+  bool payload_estimation = false;   ///< estimate a payload and feed it back
+  PayloadEstimatorConfig payload{};  ///< its settings (body 0: the last body)
 };
 
 /// The feedback-linearizing controller of the robot type `Robot`
@@ -171,6 +184,10 @@ class FeedbackLinearization {
     bool rotors_saturated = false;
     bool motors_saturated = false;
     bool reference_jumped = false;
+    // Payload estimation (zero while it is off).
+    Scalar payload_mass = Scalar(0);  ///< m̂ (kg)
+    V3 payload_offset = V3::Zero();   ///< ĉ in the payload body's frame (m)
+    long payload_rejected_steps = 0;  ///< steps the estimator skipped (gate, non-finite)
   };
 
   FeedbackLinearization() noexcept = default;
@@ -186,8 +203,13 @@ class FeedbackLinearization {
     return configure(robot, config);
   }
 
-  /// Forgets integrators, the extension states and the last good command.
+  /// Forgets integrators, the extension states, the last good command and
+  /// the payload estimate.
   void reset() noexcept;
+  /// Forgets the payload estimate: the model is the nominal one again.
+  void reset_payload_estimate() noexcept;
+  /// The payload estimator (its body, estimate, covariance).
+  const PayloadEstimator<Tree, Scalar>& payload_estimator() const noexcept { return payload_; }
 
   /// One control step; `out` is always finite and within the actuator limits.
   Status update(const Measurement& measurement, const Reference& reference, Output& out) noexcept;
@@ -215,6 +237,7 @@ class FeedbackLinearization {
   bool reference_jumped(const Reference& r) const noexcept;
   void synchronise_extension(const Measurement& m) noexcept;
   void remember_reference(const Reference& r) noexcept;
+  void update_payload(const Measurement& m, bool restarted) noexcept;
 
   FeedbackLinearizationConfig config_{};
   Description robot_{};
@@ -259,6 +282,8 @@ class FeedbackLinearization {
   Matrix3<Scalar> predicted_orientation_ = Matrix3<Scalar>::Identity();
   JointVector predicted_joints_ = JointVector::Zero();
   Diagnostics diagnostics_{};
+  PayloadEstimator<Tree, Scalar> payload_{};  ///< configured iff config_.payload_estimation
+  SpatialInertia<Scalar> payload_nominal_{};  ///< the payload body's nominal inertia
 
   // ---- workspaces (fixed size, reused every step; the entries that are
   // zero in every step are set once in configure()) ----
@@ -347,6 +372,14 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
   Allocation allocation;
   const Status alloc = allocation.configure(robot.rotors);
   if (alloc != Status::kOk) return alloc;
+  PayloadEstimator<Tree, Scalar> payload;
+  const int payload_body = c.payload.body == 0 ? kNumJoints : c.payload.body;
+  if (c.payload_estimation) {
+    if (payload_body < 1 || payload_body > kNumJoints) return Status::kInvalidArgument;
+    const Status p = payload.configure(c.payload, payload_body,
+                                       robot.model.body_inertia(payload_body), 1.0 / c.rate_hz);
+    if (p != Status::kOk) return p;
+  }
 
   // Hover and holding torques: inverse dynamics at rest at home, level — the
   // wrench and joint torques that balance gravity (moments from an
@@ -365,6 +398,8 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
   inertia_model_ = robot.model;
   (void)inertia_model_.set_gravity(Vector3<Scalar>::Zero());
   allocation_ = allocation;
+  payload_ = payload;
+  if (c.payload_estimation) payload_nominal_ = robot.model.body_inertia(payload_body);
   const double dt = 1.0 / c.rate_hz;
   has_rigid_ = false;
   for (int j = 0; j < kNumJoints; ++j) {
@@ -431,6 +466,18 @@ void FeedbackLinearization<Robot, Scalar>::reset() noexcept {
   joint_integral_.setZero();
   last_good_ = Output{};
   diagnostics_ = Diagnostics{};
+  reset_payload_estimate();
+}
+
+template <class Robot, class Scalar>
+void FeedbackLinearization<Robot, Scalar>::reset_payload_estimate() noexcept {
+  if (!config_.payload_estimation) return;
+  payload_.reset();
+  const int body = payload_.body();
+  (void)robot_.model.set_body(body, robot_.model.home_pose(body), payload_nominal_);
+  (void)inertia_model_.set_body(body, inertia_model_.home_pose(body), payload_nominal_);
+  diagnostics_.payload_mass = Scalar(0);
+  diagnostics_.payload_offset.setZero();
 }
 
 template <class Robot, class Scalar>
@@ -534,6 +581,32 @@ void FeedbackLinearization<Robot, Scalar>::synchronise_extension(const Measureme
 }
 
 template <class Robot, class Scalar>
+void FeedbackLinearization<Robot, Scalar>::update_payload(const Measurement& m,
+                                                          bool restarted) noexcept {
+  // Measured generalized force: W_prop = A ω² (base frame); elastic joints
+  // K (θ − q), rigid ones the torque last commanded (held over the period).
+  if (restarted) payload_.restart_filters();
+  typename PayloadEstimator<Tree, Scalar>::Generalized force;
+  force.template head<6>() = allocation_.matrix() * m.rotor_speed.cwiseProduct(m.rotor_speed);
+  JointVector tau = elastic_.cwiseProduct(stiffness_.cwiseProduct(m.motor_position - m.q));
+  if (has_rigid_) tau += rigid_.cwiseProduct(commanded_torque_);
+  force.template tail<kNumJoints>() = tau;
+  const auto step = payload_.update(robot_.model, m.base_pose, m.base_twist, m.q, m.q_dot, force);
+  diagnostics_.payload_rejected_steps = payload_.rejected_steps();
+  if (step != PayloadEstimator<Tree, Scalar>::Step::kUpdated) return;
+  // Both models or neither (set_body leaves a model unchanged when it refuses).
+  const int body = payload_.body();
+  const SpatialInertia<Scalar> previous = robot_.model.body_inertia(body);
+  if (payload_.apply(robot_.model) != Status::kOk) return;
+  if (payload_.apply(inertia_model_) != Status::kOk) {
+    (void)robot_.model.set_body(body, robot_.model.home_pose(body), previous);
+    return;
+  }
+  diagnostics_.payload_mass = payload_.mass();
+  diagnostics_.payload_offset = payload_.offset();
+}
+
+template <class Robot, class Scalar>
 void FeedbackLinearization<Robot, Scalar>::safe_command(Output& out) noexcept {
   if (!configured_) {
     out = Output{};
@@ -567,6 +640,7 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
   last_time_ = m.time;
   const bool jumped = reference_jumped(ref);
   remember_reference(ref);
+  const bool restarted = !synchronised_;
   if (!synchronised_) synchronise_extension(m);
 
   const Scalar dt = dt_;
@@ -581,6 +655,8 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
     tau = elastic_.cwiseProduct(tau) + torque_;
     tau_rate = elastic_.cwiseProduct(tau_rate) + torque_rate_;
   }
+
+  if (config_.payload_estimation) update_payload(m, restarted);
 
   // 2. Acceleration, jerk and the snap the state would have with Ẅ_prop = 0,
   // τ̈ = 0: forward dynamics of order 2 (its order-2 part is the "drift"

@@ -115,7 +115,11 @@ Status BasicFeedbackLinearizationPlugin<Robot, Scalar>::configure(
   FeedbackLinearizationSettings candidate = settings_;
   Status s = detail::apply_parameters(candidate, parameters, count);
   if (s != Status::kOk) return s;
-  s = controller_.configure(candidate.resolved());
+  // The table is robot independent: a payload_body beyond this robot's
+  // joints means its last body (0), as every value in range is accepted.
+  FeedbackLinearizationConfig config = candidate.resolved();
+  if (config.payload.body > Controller::kNumJoints) config.payload.body = 0;
+  s = controller_.configure(config);
   if (s != Status::kOk) return s;
   settings_ = candidate;
   return Status::kOk;

@@ -39,6 +39,7 @@ struct DemoArgs {
   std::string out_dir = "closed-loop-output";
   bool plots = true;
   std::string summary_json;
+  bool payload_estimation = false;  ///< --payload-estimation on|off
   std::string plugin_path;
   std::string plugin_name;  ///< --plugin NAME, registered (empty: "feedback_linearization")
   const hodyn_plugin_api* plugin = nullptr;  ///< from --plugin, else null (the registry's)
@@ -65,7 +66,7 @@ struct DemoProgram {
 
 /// The whole program: parses argv (--help, --list-robots, --robot, --scenario,
 /// --duration, --rate, --plant-rate, --seed, --out, --no-plots,
-/// --summary-json, --plugin), loads the plugin, flies. Returns main's exit
+/// --summary-json, --payload-estimation, --plugin), loads the plugin, flies. Returns main's exit
 /// code: 0 stable, 3 a scenario unstable, 2 a bad command line, 1 an error.
 int run_demo(const DemoProgram& program, int argc, char** argv);
 

@@ -57,7 +57,8 @@ robot:
                        unknown name: exit 2)
   --list-robots        print the robot names, one a line, and exit
 scenario (as hodyn-demo):
-  --scenario NAME      nominal | mismatch | gust | payload | noise_delay (default nominal)
+  --scenario NAME      nominal | mismatch | gust | payload | noise_delay |
+                       unknown_payload (default nominal)
   --duration S         simulated time (default 10)
   --rate HZ            control rate, 100..4000 (default 1000)
   --plant-rate HZ      integration rate, a multiple of --rate (default 8000)
