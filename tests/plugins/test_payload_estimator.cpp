@@ -12,6 +12,8 @@
 #include "hodyn/models/aerial_manipulator_robot.hpp"
 #include "support/heap_counter.hpp"
 
+#include "controller_fixture.hpp"
+
 namespace {
 
 using namespace hodyn;
@@ -221,6 +223,95 @@ TEST(PayloadEstimator, NoHeap) {
   (void)e.apply(model);
   EXPECT_EQ(probe.count(), 0);
   EXPECT_EQ(step, Estimator<double>::Step::kUpdated);
+}
+
+// ---- in the controller (FeedbackLinearizationConfig::payload_estimation) ----
+
+// At rest, level, joints at q, with the rotors and motors holding the nominal
+// robot plus 0.1 kg on body 3 (the controller's model does not have it).
+test::Controller::Measurement loaded_rest(const test::Controller& c) {
+  const Model<Tree, double> truth = loaded_model(0.1, Vector3<double>(0.0, 0.0, -0.06));
+  test::Controller::Measurement m;
+  m.base_pose.translation = Vector3<double>(0, 0, 1);
+  m.q << 0.2, 0.1, 0.0, -0.2, -0.1, 0.0;
+  MotionDerivatives<Tree, 0> motion;
+  motion.base_pose = m.base_pose;
+  motion.q[0] = m.q;
+  InverseDynamicsData<Tree, 0> id;
+  EXPECT_EQ(inverse_dynamics(truth, id, motion, 0), Status::kOk);
+  for (int j = 0; j < 6; ++j)
+    m.motor_position(j) = m.q(j) + id.joint_torque[0](j) / c.robot().actuator(j).stiffness;
+  test::RotorVector squared;
+  EXPECT_EQ(c.allocation().speeds_squared(id.base_wrench_body[0], squared), Status::kOk);
+  m.rotor_speed = squared.cwiseSqrt();
+  return m;
+}
+
+control::FeedbackLinearizationConfig estimating(int body) {
+  control::FeedbackLinearizationConfig c;
+  c.payload_estimation = true;
+  c.payload.body = body;
+  return c;
+}
+
+TEST(ControllerPayloadEstimation, LearnsTheMassHoldsOnBadInputAndResets) {
+  test::Controller c;
+  ASSERT_EQ(c.configure(estimating(kBody)), Status::kOk);
+  EXPECT_EQ(c.payload_estimator().body(), kBody);
+  const double nominal_mass = to_parameters(c.model().body_inertia(kBody))(0);
+  const test::Controller::Measurement m = loaded_rest(c);
+  const test::Controller::Reference r = test::hold_reference(m);
+  test::Controller::Output out;
+  int step = 0;
+  const auto tick = [&](const test::Controller::Measurement& x) {
+    test::Controller::Measurement timed = x;
+    timed.time = kDt * ++step;
+    return c.update(timed, r, out);
+  };
+  for (int i = 0; i < 500; ++i) (void)tick(m);
+  EXPECT_NEAR(c.diagnostics().payload_mass, 0.1, 0.005);
+  EXPECT_NEAR(to_parameters(c.model().body_inertia(kBody))(0), nominal_mass + 0.1, 0.005);
+  // Bad input: kHold, the estimator does not run.
+  const long updates = c.payload_estimator().updates();
+  const double mass = c.diagnostics().payload_mass;
+  test::Controller::Measurement bad = m;
+  bad.q_dot(2) = std::numeric_limits<double>::quiet_NaN();
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(tick(bad), Status::kNonFiniteInput);
+    EXPECT_EQ(out.mode, control::CommandMode::kHold);
+  }
+  EXPECT_EQ(c.payload_estimator().updates(), updates);
+  EXPECT_EQ(c.diagnostics().payload_mass, mass);
+  // Good input again: the filters restart (one step without an update).
+  (void)tick(m);
+  EXPECT_EQ(c.payload_estimator().updates(), updates);
+  (void)tick(m);
+  EXPECT_EQ(c.payload_estimator().updates(), updates + 1);
+  // Reset: the nominal body again.
+  c.reset_payload_estimate();
+  EXPECT_EQ(c.diagnostics().payload_mass, 0.0);
+  EXPECT_EQ(to_parameters(c.model().body_inertia(kBody))(0), nominal_mass);
+}
+
+TEST(ControllerPayloadEstimation, OffLeavesTheModelAndRefusesABadBody) {
+  test::Controller c;
+  EXPECT_EQ(c.configure(estimating(7)), Status::kInvalidArgument);  // 6 joints
+  EXPECT_FALSE(c.configured());
+  ASSERT_EQ(c.configure(estimating(0)), Status::kOk);  // 0: the last body
+  EXPECT_EQ(c.payload_estimator().body(), 6);
+  ASSERT_EQ(c.configure(control::FeedbackLinearizationConfig{}), Status::kOk);
+  const BodyParameters<double> nominal = to_parameters(c.model().body_inertia(kBody));
+  const test::Controller::Measurement m = loaded_rest(c);
+  const test::Controller::Reference r = test::hold_reference(m);
+  test::Controller::Output out;
+  for (int i = 1; i <= 100; ++i) {
+    test::Controller::Measurement timed = m;
+    timed.time = kDt * i;
+    (void)c.update(timed, r, out);
+  }
+  EXPECT_EQ(c.payload_estimator().updates(), 0);
+  EXPECT_EQ(c.diagnostics().payload_mass, 0.0);
+  EXPECT_EQ(to_parameters(c.model().body_inertia(kBody)), nominal);
 }
 
 }  // namespace
