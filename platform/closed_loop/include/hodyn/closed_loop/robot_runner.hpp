@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 
+#include <Eigen/Geometry>
+
 #include "hodyn/closed_loop/robot_reference.hpp"
 #include "hodyn/closed_loop/runner.hpp"
 #include "hodyn/closed_loop/tracking.hpp"
@@ -24,6 +26,31 @@ namespace detail {
 inline constexpr std::size_t kInstanceCapacity = 64 * 1024;
 
 inline double yaw_of(const Matrix3<double>& r) { return std::atan2(r(1, 0), r(0, 0)); }
+
+/// The identification columns of a sample: the plant's true base attitude,
+/// twist, joint rates, and the loads it applies now (docs/state-format.md).
+template <class Robot>
+void record_plant_loads(const sim::RobotPlant<Robot>& plant, const hodyn_command& command,
+                        Sample& row) {
+  const sim::RobotPlantState<Robot>& x = plant.state();
+  Eigen::Quaterniond r(x.base_pose.rotation);
+  if (r.w() < 0.0) r.coeffs() = -r.coeffs();
+  row.base_quaternion = {r.w(), r.x(), r.y(), r.z()};
+  const Wrench<double> w = plant.propulsion_wrench();
+  const auto tau_el = plant.elastic_torque();
+  for (int i = 0; i < 6; ++i) {
+    row.base_twist[static_cast<std::size_t>(i)] = x.base_twist(i);
+    row.propulsion_wrench[static_cast<std::size_t>(i)] = w(i);
+  }
+  for (int j = 0; j < sim::PlantTraits<Robot>::kNumJoints; ++j) {
+    const auto jj = static_cast<std::size_t>(j);
+    row.q_dot[jj] = x.q_dot(j);
+    const double limit = plant.actuators().torque_limit(j);
+    row.joint_torque[jj] = plant.actuators().elastic(j)
+                               ? tau_el(j)
+                               : std::clamp(command.motor_torque[j], -limit, limit);
+  }
+}
 
 }  // namespace detail
 
@@ -160,6 +187,7 @@ Status run_closed_loop(const RobotRunOptions<Robot>& o, RunSummary& summary,
       }
       row.status = command.status;
       row.mode = static_cast<int>(command.mode);
+      detail::record_plant_loads(plant, command, row);
       samples->push_back(row);
     }
 

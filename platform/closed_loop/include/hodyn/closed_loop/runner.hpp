@@ -63,6 +63,14 @@ struct Sample {
   std::array<double, HODYN_MAX_ROTORS> rotor_speed{}, rotor_command{};
   int status = 0;
   int mode = 0;
+  // The plant's true state and the loads it applies, for identification
+  // (hodyn-identify, docs/identification.md; CSV columns appended last):
+  std::array<double, 4> base_quaternion{};  ///< C₁'s rotation (w, x, y, z), w ≥ 0
+  std::array<double, 6> base_twist{};       ///< V₁ spatial (ω; ṗ − ω × p), world axes
+  std::array<double, HODYN_MAX_JOINTS> q_dot{};
+  /// τ on the links: τ_el = K(θ − q) + D(θ̇ − q̇) (elastic), the clamped u (rigid).
+  std::array<double, HODYN_MAX_JOINTS> joint_torque{};
+  std::array<double, 6> propulsion_wrench{};  ///< A ω² (n; f), base frame
 };
 
 struct ErrorStats {

@@ -66,7 +66,12 @@ inline bool write_csv(const std::string& path, const std::vector<hodyn::closed_l
   for (int j = 1; j <= num_rotors; ++j) f << ",rotor" << j;
   for (int j = 1; j <= num_rotors; ++j) f << ",rotor" << j << "_cmd";
   for (int j = 1; j <= num_joints; ++j) f << ",u" << j;
-  f << ",status,mode\n";
+  f << ",status,mode";
+  // Identification columns (docs/state-format.md), appended after the first ones.
+  f << ",qw,qx,qy,qz,V1_wx,V1_wy,V1_wz,V1_vx,V1_vy,V1_vz";
+  for (int j = 1; j <= num_joints; ++j) f << ",qd" << j;
+  for (int j = 1; j <= num_joints; ++j) f << ",tau" << j;
+  f << ",Wprop_nx,Wprop_ny,Wprop_nz,Wprop_fx,Wprop_fy,Wprop_fz\n";
   f.precision(10);
   const auto nj = static_cast<std::size_t>(num_joints);
   const auto nr = static_cast<std::size_t>(num_rotors);
@@ -81,7 +86,13 @@ inline bool write_csv(const std::string& path, const std::vector<hodyn::closed_l
     for (std::size_t i = 0; i < nr; ++i) f << ',' << r.rotor_speed[i];
     for (std::size_t i = 0; i < nr; ++i) f << ',' << r.rotor_command[i];
     for (std::size_t j = 0; j < nj; ++j) f << ',' << r.motor_torque[j];
-    f << ',' << r.status << ',' << r.mode << '\n';
+    f << ',' << r.status << ',' << r.mode;
+    for (double v : r.base_quaternion) f << ',' << v;
+    for (double v : r.base_twist) f << ',' << v;
+    for (std::size_t j = 0; j < nj; ++j) f << ',' << r.q_dot[j];
+    for (std::size_t j = 0; j < nj; ++j) f << ',' << r.joint_torque[j];
+    for (double v : r.propulsion_wrench) f << ',' << v;
+    f << '\n';
   }
   return write_file_atomically(path, f.str());
 }

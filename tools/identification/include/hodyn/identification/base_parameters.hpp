@@ -13,8 +13,9 @@
 // π_b = Pᵀπ's first b entries (the independent parameters), π_d the rest, and
 // the regressor in base-parameter form Y_b = Y P[:, :b] for every state:
 // Y π = Y_b β. β = B π with B = [1 K_d] Pᵀ (b × 10N). The QR gives the
-// rank; the independent set is then chosen in π order (the first columns that
-// add to the span), so that it and K_d depend on the model, not on the seed.
+// rank; the independent set is then chosen in a fixed order (preference_order:
+// the first columns that add to the span), so that it and K_d depend on the
+// model, not on the seed.
 //
 // Desktop code (std::vector, Eigen dynamic matrices); bad input gives a
 // Status, never a crash or NaN.
@@ -138,6 +139,18 @@ Status regressor_rows(const Model<Tree, double>& model, RegressorData<Tree, 0, d
   return Status::kOk;
 }
 
+/// The order in which columns are offered to the independent set: bodies in
+/// tree order, each body's inertia (I_zz, I_yy, I_xx, I_yz, I_xz, I_xy), then
+/// h (z, y, x), then m.
+inline std::vector<int> preference_order(int num_parameters) {
+  static const int kWithinBody[10] = {9, 6, 4, 8, 7, 5, 3, 2, 1, 0};
+  std::vector<int> order;
+  for (int body = 0; body < num_parameters / 10; ++body)
+    for (int k : kWithinBody) order.push_back(10 * body + k);
+  for (int c = num_parameters / 10 * 10; c < num_parameters; ++c) order.push_back(c);
+  return order;
+}
+
 /// The base parameters from a stacked regressor W (rows × 10N). kInvalidArgument
 /// for an empty or non-finite W, or a tolerance outside (0, 1).
 inline Status base_parameters_from_stack(const Eigen::MatrixXd& w, double tolerance,
@@ -162,15 +175,17 @@ inline Status base_parameters_from_stack(const Eigen::MatrixXd& w, double tolera
   out.rank = b;
   out.smallest_kept_pivot = std::abs(r(b - 1, b - 1)) / r00;
   out.largest_dropped_pivot = b < r.rows() ? std::abs(r(b, b)) / r00 : 0.0;
-  // The independent set: the first columns in π order that add to the span
-  // (parents before children, m before h before I — Khalil's regrouping keeps
-  // the same kind of set), found by Gram–Schmidt on the unit columns with the
-  // same tolerance. It depends on the model only, not on the random states
+  // The independent set: the first columns in `preference_order` that add to
+  // the span (parents before children, a body's I before its h before its m:
+  // a child's m, its first moment along the joint axis and one inertia
+  // regroup into its parent with coefficients the size of the link lengths,
+  // as in Khalil's regrouping), found by Gram–Schmidt on the unit columns
+  // with the same tolerance. It depends on the model only, not on the random states
   // (which the pivots of the QR do). If it disagrees with the QR's rank (an
   // ill-conditioned stack), the QR's pivots are kept.
   std::vector<int> independent, dependent;
   Eigen::MatrixXd basis(unit.rows(), b);
-  for (int c = 0; c < p; ++c) {
+  for (int c : preference_order(p)) {
     Eigen::VectorXd v = unit.col(c);
     const int kept = static_cast<int>(independent.size());
     for (int pass = 0; pass < 2; ++pass)  // twice is enough (Kahan–Parlett)
@@ -186,8 +201,10 @@ inline Status base_parameters_from_stack(const Eigen::MatrixXd& w, double tolera
   const auto& perm = qr.colsPermutation().indices();
   out.permutation.resize(static_cast<std::size_t>(p));
   if (static_cast<int>(independent.size()) == b) {
-    for (int i = 0; i < b; ++i) out.permutation[static_cast<std::size_t>(i)] = independent[i];
-    for (int d = 0; d < p - b; ++d) out.permutation[static_cast<std::size_t>(b + d)] = dependent[d];
+    for (int i = 0; i < b; ++i)
+      out.permutation[static_cast<std::size_t>(i)] = independent[static_cast<std::size_t>(i)];
+    for (int d = 0; d < p - b; ++d)
+      out.permutation[static_cast<std::size_t>(b + d)] = dependent[static_cast<std::size_t>(d)];
   } else {
     for (int c = 0; c < p; ++c) out.permutation[static_cast<std::size_t>(c)] = perm(c);
   }
