@@ -2,14 +2,17 @@
 # ctest hodyn_identify: hodyn-identify end to end (issue 18 item 5,
 # docs/identification.md). hodyn-demo flies the `mismatch` scenario (plant
 # masses and inertias ±10 %) for a short log; hodyn-identify estimates the base
-# parameters from it and compares them with that scenario's plant. Checked
+# parameters from it and compares them with that scenario's plant. The log
+# is recorded at every control step (--record-every 1: 1 kHz, 30 000 rows)
+# and identified with 0.2 s windows. Checked
 # here, not copied from the tool: the wrist's Izz (a base parameter alone)
 # is Table 3's 0.001 kg m² nominal and 0.0009 in the plant (depth 3: −10 %);
-# every well-determined parameter (relative std ≤ 5 %) whose plant value
-# differs from the nominal by more than 5 % is estimated nearer the plant than
-# the nominal, and is within the given error (default 6 %: measured 4.7 %,
-# the issue's target of 2 % is not met on this log) of the plant's; the total
-# mass (4.2 kg in the plant) within 0.01 %; errors are
+# every parameter whose plant value differs from the nominal by more than
+# 5 % is estimated nearer the plant than the nominal; every nonzero base
+# parameter within the given error (default 2 %, the issue's target) of the
+# plant's, except the base's Iyy combination (measured 22 %: checked < 30 %,
+# docs/identification.md); the estimate is physically consistent as it is;
+# the total mass (4.2 kg in the plant) within 0.01 %; errors are
 # recomputed from the printed values; bad logs give one line, exit 1, no stdout.
 # Usage: hodyn_identify.sh <hodyn-identify> <hodyn-demo> [duration s] [max relative error]
 set -uo pipefail
@@ -17,7 +20,7 @@ set -uo pipefail
 IDENTIFY=${1:?usage: hodyn_identify.sh <hodyn-identify> <hodyn-demo> [duration] [max error]}
 DEMO=${2:?usage: hodyn_identify.sh <hodyn-identify> <hodyn-demo> [duration] [max error]}
 DURATION=${3:-30}
-MAX_ERROR=${4:-0.06}  # measured 4.7 % on the 30 s Table 3 log; the issue asks 2 %
+MAX_ERROR=${4:-0.02}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
@@ -25,11 +28,11 @@ failures=0
 pass() { echo "ok   $1"; }
 fail() { echo "FAIL $1"; failures=$((failures + 1)); }
 
-if ! "$DEMO" --scenario mismatch --duration "$DURATION" --no-plots --out "$WORK/demo" >/dev/null; then
+if ! "$DEMO" --scenario mismatch --duration "$DURATION" --record-every 1 --no-plots --out "$WORK/demo" >/dev/null; then
   echo "FAIL hodyn-demo --scenario mismatch"; exit 1
 fi
 LOG="$WORK/demo/closed_loop_mismatch.csv"
-if "$IDENTIFY" --truth mismatch "$LOG" >"$WORK/out.json" 2>"$WORK/err"; then
+if "$IDENTIFY" --window 0.2 --truth mismatch "$LOG" >"$WORK/out.json" 2>"$WORK/err"; then
   pass "hodyn-identify --truth mismatch exits 0"
 else
   fail "hodyn-identify exit $?: $(cat "$WORK/err")"; exit 1
@@ -55,28 +58,30 @@ plant_mass = 2.5 * 1.1 + 2 * 0.25 * (0.9 + 1.1 + 0.9)
 check(len(total) == 1 and abs(total[0]["reference"] - plant_mass) < 1e-12
       and abs(total[0]["estimate"] - plant_mass) < 1e-4 * plant_mass,
       "total mass: plant %.4g kg, estimated within 0.01 %%" % plant_mass)
-worst, moved, nearer = 0.0, 0, 0
+worst, moved, nearer, weak = 0.0, 0, 0, None
 for p in out["base_parameters"]:
     ref, est, nom = p["reference"], p["estimate"], p["nominal"]
     if p["relative_error"] is not None:
         if abs(p["relative_error"] - abs(est - ref) / abs(ref)) > 1e-6 * max(1.0, p["relative_error"]):
             check(False, "relative error of %s recomputed" % p["name"])
-    if not p["well_determined"] or abs(ref) < 1e-9:
+    if abs(ref) < 1e-9:
         continue
     err = abs(est - ref) / abs(ref)
     print("     %-60.60s plant %+.6g est %+.6g err %.3g%%" % (p["name"], ref, est, 100 * err))
-    worst = max(worst, err)
+    if p["name"].startswith("body0.Iyy"):
+        weak = err
+    else:
+        worst = max(worst, err)
     if abs(ref - nom) > 0.05 * abs(ref):
         moved += 1
         nearer += abs(est - ref) < abs(nom - ref)
-determined = sum(1 for p in out["base_parameters"] if p["well_determined"])
-print("     well determined %d of %d, residual_relative %.3g, worst such nonzero error %.3g %%"
-      % (determined, out["rank"], out["residual_relative"], 100 * worst))
-check(abs(worst - out["max_relative_error_well_determined"]) <= 1e-6 * max(worst, 1e-9),
-      "max_relative_error_well_determined recomputed")
+print("     well determined %d of %d, residual_relative %.3g"
+      % (out["well_determined"], out["rank"], out["residual_relative"]))
+check(out["consistent"], "the estimate is realised by a physically consistent pi as it is")
 check(moved > 0 and nearer == moved, "%d of %d mismatched parameters estimated nearer the plant" % (nearer, moved))
-check(worst <= max_error, "every well-determined nonzero base parameter within %.3g %% (worst %.3g %%)"
+check(worst <= max_error, "every nonzero base parameter but the base's Iyy combination within %.3g %% (worst %.3g %%)"
       % (100 * max_error, 100 * worst))
+check(weak is not None and weak < 0.30, "the base's Iyy combination within 30 %% (%.3g %%)" % (100 * (weak or 0)))
 sys.exit(1 if bad else 0)
 PY
 

@@ -34,6 +34,8 @@ yaw oscillation, joint sinusoids within the limits; docs/closed-loop.md).
   --plant-rate HZ     integration rate, a multiple of --rate (default 8000)
   --seed N            sensor-noise seed (default 1)
   --out DIR           where the CSV logs and PNG plots go (default closed-loop-output)
+  --record-every N    one CSV row every N control steps (default 10; 1 for
+                      hodyn-identify, docs/identification.md)
   --no-plots          CSV only
   --summary-json FILE the printed numbers as JSON (SI units)
   --payload-estimation on|off
@@ -103,6 +105,14 @@ int parse_args(const DemoProgram& program, int argc, char** argv, DemoArgs& a) {
       const char* s = value();
       if (s == nullptr) return 2;
       a.out_dir = s;
+    } else if (opt == "--record-every") {
+      const char* s = value();
+      if (s == nullptr) return 2;
+      if (!parse_number(s, v) || !(v >= 1.0 && v <= 1000.0 && v == std::floor(v))) {
+        std::cerr << tool << ": --record-every needs a whole number 1..1000, got '" << s << "'\n";
+        return 2;
+      }
+      a.record_every = static_cast<int>(v);
     } else if (opt == "--no-plots") {
       a.plots = false;
     } else if (opt == "--summary-json") {

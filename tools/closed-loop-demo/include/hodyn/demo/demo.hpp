@@ -38,6 +38,7 @@ struct DemoArgs {
   std::uint64_t seed = 1;
   std::string out_dir = "closed-loop-output";
   bool plots = true;
+  int record_every = 10;  ///< --record-every: a CSV row every this many control steps
   std::string summary_json;
   bool payload_estimation = false;  ///< --payload-estimation on|off
   std::string plugin_path;

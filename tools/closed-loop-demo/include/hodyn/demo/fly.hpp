@@ -205,6 +205,7 @@ int fly(const DemoArgs& args) {
     run.plant_rate_hz = args.plant_rate_hz;
     run.settle_time = args.settle_time;
     run.seed = args.seed;
+    run.record_every = args.record_every;
     run.plugin = api;
     // --payload-estimation on: the plugin's parameters (the feedback-
     // linearization plugin's; another plugin refuses them).

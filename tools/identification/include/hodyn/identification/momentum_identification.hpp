@@ -128,27 +128,37 @@ Status identify_base_parameters(const Model<Tree, double>& model, const BasePara
 
   auto momentum = std::make_unique<RegressorData<Tree, 1, double>>();
   auto inverse = std::make_unique<RegressorData<Tree, 0, double>>();
-  // Per sample: Y_p, G = Y_p^(1) − Y^(0) (ν̇ = 0) and τ̄.
-  std::vector<Eigen::MatrixXd> yp(log.size()), g(log.size());
-  std::vector<Eigen::VectorXd> f(log.size());
-  for (std::size_t k = 0; k < log.size(); ++k) {
-    const Status st = momentum_rows(model, log[k], *momentum, *inverse, yp[k], g[k]);
-    if (st != Status::kOk) return st;
-    f[k] = generalized_force(log[k]);
-  }
   // Windows back to back; the integrals by composite Simpson over the window's
-  // even number of intervals (trapezoid for a last odd one), O(h⁴) on the
-  // smooth signals of a log sampled at 100 Hz.
+  // even number of intervals (trapezoid for a last odd one or uneven steps),
+  // O(h⁴) on smooth signals. Per sample of the current window only: Y_p,
+  // G = Y_p^(1) − Y^(0) (ν̇ = 0) and τ̄ (a 1 kHz log of 30 s holds 30 000).
+  std::vector<Eigen::MatrixXd> g;
+  std::vector<Eigen::VectorXd> f;
+  std::vector<double> time;
+  Eigen::MatrixXd yp_start, yp, g_k;
   std::vector<Eigen::MatrixXd> blocks_a;
   std::vector<Eigen::VectorXd> blocks_b;
   std::size_t start = 0;
+  {
+    const Status st = momentum_rows(model, log[0], *momentum, *inverse, yp_start, g_k);
+    if (st != Status::kOk) return st;
+    g.push_back(g_k);
+    f.push_back(generalized_force(log[0]));
+    time.push_back(log[0].time);
+  }
   for (std::size_t k = 1; k < log.size(); ++k) {
+    const Status st = momentum_rows(model, log[k], *momentum, *inverse, yp, g_k);
+    if (st != Status::kOk) return st;
+    g.push_back(g_k);
+    f.push_back(generalized_force(log[k]));
+    time.push_back(log[k].time);
     if (log[k].time - log[start].time < o.window * (1.0 - 1e-9)) continue;
     Eigen::MatrixXd integral_g = Eigen::MatrixXd::Zero(kRows, p);
     Eigen::VectorXd integral_f = Eigen::VectorXd::Zero(kRows);
-    std::size_t i = start;
-    for (; i + 2 <= k; i += 2) {
-      const double h0 = log[i + 1].time - log[i].time, h1 = log[i + 2].time - log[i + 1].time;
+    const std::size_t last = g.size() - 1;
+    std::size_t i = 0;
+    for (; i + 2 <= last; i += 2) {
+      const double h0 = time[i + 1] - time[i], h1 = time[i + 2] - time[i + 1];
       if (std::abs(h0 - h1) > 1e-6 * (h0 + h1)) {  // uneven: two trapezoids
         integral_g += 0.5 * h0 * (g[i] + g[i + 1]) + 0.5 * h1 * (g[i + 1] + g[i + 2]);
         integral_f += 0.5 * h0 * (f[i] + f[i + 1]) + 0.5 * h1 * (f[i + 1] + f[i + 2]);
@@ -158,14 +168,18 @@ Status identify_base_parameters(const Model<Tree, double>& model, const BasePara
       integral_g += w * (g[i] + 4.0 * g[i + 1] + g[i + 2]);
       integral_f += w * (f[i] + 4.0 * f[i + 1] + f[i + 2]);
     }
-    if (i < k) {
-      const double h = log[k].time - log[i].time;
-      integral_g += 0.5 * h * (g[i] + g[k]);
-      integral_f += 0.5 * h * (f[i] + f[k]);
+    if (i < last) {
+      const double h = time[last] - time[i];
+      integral_g += 0.5 * h * (g[i] + g[last]);
+      integral_f += 0.5 * h * (f[i] + f[last]);
     }
-    blocks_a.push_back(base_regressor(bp, yp[k] - yp[start] - integral_g));
+    blocks_a.push_back(base_regressor(bp, yp - yp_start - integral_g));
     blocks_b.push_back(integral_f);
     start = k;
+    yp_start = yp;
+    g.erase(g.begin(), g.end() - 1);  // the window's end starts the next
+    f.erase(f.begin(), f.end() - 1);
+    time.erase(time.begin(), time.end() - 1);
   }
   if (blocks_a.empty()) return Status::kInvalidArgument;
   const int b = bp.rank;
