@@ -372,14 +372,11 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
   Allocation allocation;
   const Status alloc = allocation.configure(robot.rotors);
   if (alloc != Status::kOk) return alloc;
-  PayloadEstimator<Tree, Scalar> payload;
+  // The estimator's settings are checked here and applied in place below (no
+  // copy of its ~5 KB (float) on the stack).
   const int payload_body = c.payload.body == 0 ? kNumJoints : c.payload.body;
-  if (c.payload_estimation) {
-    if (payload_body < 1 || payload_body > kNumJoints) return Status::kInvalidArgument;
-    const Status p = payload.configure(c.payload, payload_body,
-                                       robot.model.body_inertia(payload_body), 1.0 / c.rate_hz);
-    if (p != Status::kOk) return p;
-  }
+  if (c.payload_estimation && (payload_body < 1 || payload_body > kNumJoints || !c.payload.valid()))
+    return Status::kInvalidArgument;
 
   // Hover and holding torques: inverse dynamics at rest at home, level — the
   // wrench and joint torques that balance gravity (moments from an
@@ -398,8 +395,10 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
   inertia_model_ = robot.model;
   (void)inertia_model_.set_gravity(Vector3<Scalar>::Zero());
   allocation_ = allocation;
-  payload_ = payload;
-  if (c.payload_estimation) payload_nominal_ = robot.model.body_inertia(payload_body);
+  if (c.payload_estimation) {
+    payload_nominal_ = robot.model.body_inertia(payload_body);
+    (void)payload_.configure(c.payload, payload_body, payload_nominal_, 1.0 / c.rate_hz);
+  }
   const double dt = 1.0 / c.rate_hz;
   has_rigid_ = false;
   for (int j = 0; j < kNumJoints; ++j) {
