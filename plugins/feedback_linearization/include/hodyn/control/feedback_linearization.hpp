@@ -59,7 +59,10 @@
 // joints K (θ − q), rigid ones the torque last commanded) and the model(s)
 // of the step get that body's nominal inertia ⊕ the point mass. Bad input
 // (kHold, kHover) skips it and restarts its filters. Off, the step is the
-// same apart from one branch.
+// same apart from one branch. Bare-metal builds (no OS: arm-none-eabi) leave
+// the estimator out altogether (HODYN_PAYLOAD_ESTIMATION = 0: its 9.4 KB of
+// RAM in double do not fit the Cortex-M7 image's 64 KiB), and configure()
+// refuses payload_estimation there with kInvalidArgument.
 //
 // Fixed size, no heap, no exceptions; Scalar = double or float.
 #pragma once
@@ -79,8 +82,24 @@
 #include "hodyn/models/aerial_manipulator_robot.hpp"
 #include "hodyn/models/robot.hpp"
 
+/// Whether FeedbackLinearization carries the payload estimator: 1 by default,
+/// 0 on bare metal (see the header); define it to choose.
+#ifndef HODYN_PAYLOAD_ESTIMATION
+#if defined(__arm__) && !defined(__linux__) && !defined(__APPLE__)
+#define HODYN_PAYLOAD_ESTIMATION 0
+#else
+#define HODYN_PAYLOAD_ESTIMATION 1
+#endif
+#endif
+
 namespace hodyn {
 namespace control {
+
+/// True when the payload estimator is compiled in (HODYN_PAYLOAD_ESTIMATION).
+inline constexpr bool kPayloadEstimationBuilt = HODYN_PAYLOAD_ESTIMATION != 0;
+
+/// Stands in for PayloadEstimator where it is not compiled in.
+struct NoPayloadEstimator {};
 
 /// How a command was produced (the values of hodyn_mode in plugin/abi.h).
 enum class CommandMode : std::uint8_t {
@@ -209,7 +228,7 @@ class FeedbackLinearization {
   /// Forgets the payload estimate: the model is the nominal one again.
   void reset_payload_estimate() noexcept;
   /// The payload estimator (its body, estimate, covariance).
-  const PayloadEstimator<Tree, Scalar>& payload_estimator() const noexcept { return payload_; }
+  const auto& payload_estimator() const noexcept { return payload_; }
 
   /// One control step; `out` is always finite and within the actuator limits.
   Status update(const Measurement& measurement, const Reference& reference, Output& out) noexcept;
@@ -282,7 +301,9 @@ class FeedbackLinearization {
   Matrix3<Scalar> predicted_orientation_ = Matrix3<Scalar>::Identity();
   JointVector predicted_joints_ = JointVector::Zero();
   Diagnostics diagnostics_{};
-  PayloadEstimator<Tree, Scalar> payload_{};  ///< configured iff config_.payload_estimation
+  /// Configured iff config_.payload_estimation (absent without kPayloadEstimationBuilt).
+  std::conditional_t<kPayloadEstimationBuilt, PayloadEstimator<Tree, Scalar>, NoPayloadEstimator>
+      payload_{};
   SpatialInertia<Scalar> payload_nominal_{};  ///< the payload body's nominal inertia
 
   // ---- workspaces (fixed size, reused every step; the entries that are
@@ -375,7 +396,8 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
   // The estimator's settings are checked here and applied in place below (no
   // copy of its ~5 KB (float) on the stack).
   const int payload_body = c.payload.body == 0 ? kNumJoints : c.payload.body;
-  if (c.payload_estimation && (payload_body < 1 || payload_body > kNumJoints || !c.payload.valid()))
+  if (c.payload_estimation && (!kPayloadEstimationBuilt || payload_body < 1 ||
+                               payload_body > kNumJoints || !c.payload.valid()))
     return Status::kInvalidArgument;
 
   // Hover and holding torques: inverse dynamics at rest at home, level — the
@@ -395,9 +417,11 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
   inertia_model_ = robot.model;
   (void)inertia_model_.set_gravity(Vector3<Scalar>::Zero());
   allocation_ = allocation;
-  if (c.payload_estimation) {
-    payload_nominal_ = robot.model.body_inertia(payload_body);
-    (void)payload_.configure(c.payload, payload_body, payload_nominal_, 1.0 / c.rate_hz);
+  if constexpr (kPayloadEstimationBuilt) {
+    if (c.payload_estimation) {
+      payload_nominal_ = robot.model.body_inertia(payload_body);
+      (void)payload_.configure(c.payload, payload_body, payload_nominal_, 1.0 / c.rate_hz);
+    }
   }
   const double dt = 1.0 / c.rate_hz;
   has_rigid_ = false;
@@ -470,13 +494,15 @@ void FeedbackLinearization<Robot, Scalar>::reset() noexcept {
 
 template <class Robot, class Scalar>
 void FeedbackLinearization<Robot, Scalar>::reset_payload_estimate() noexcept {
-  if (!config_.payload_estimation) return;
-  payload_.reset();
-  const int body = payload_.body();
-  (void)robot_.model.set_body(body, robot_.model.home_pose(body), payload_nominal_);
-  (void)inertia_model_.set_body(body, inertia_model_.home_pose(body), payload_nominal_);
-  diagnostics_.payload_mass = Scalar(0);
-  diagnostics_.payload_offset.setZero();
+  if constexpr (kPayloadEstimationBuilt) {
+    if (!config_.payload_estimation) return;
+    payload_.reset();
+    const int body = payload_.body();
+    (void)robot_.model.set_body(body, robot_.model.home_pose(body), payload_nominal_);
+    (void)inertia_model_.set_body(body, inertia_model_.home_pose(body), payload_nominal_);
+    diagnostics_.payload_mass = Scalar(0);
+    diagnostics_.payload_offset.setZero();
+  }
 }
 
 template <class Robot, class Scalar>
@@ -582,27 +608,31 @@ void FeedbackLinearization<Robot, Scalar>::synchronise_extension(const Measureme
 template <class Robot, class Scalar>
 void FeedbackLinearization<Robot, Scalar>::update_payload(const Measurement& m,
                                                           bool restarted) noexcept {
-  // Measured generalized force: W_prop = A ω² (base frame); elastic joints
-  // K (θ − q), rigid ones the torque last commanded (held over the period).
-  if (restarted) payload_.restart_filters();
-  typename PayloadEstimator<Tree, Scalar>::Generalized force;
-  force.template head<6>() = allocation_.matrix() * m.rotor_speed.cwiseProduct(m.rotor_speed);
-  JointVector tau = elastic_.cwiseProduct(stiffness_.cwiseProduct(m.motor_position - m.q));
-  if (has_rigid_) tau += rigid_.cwiseProduct(commanded_torque_);
-  force.template tail<kNumJoints>() = tau;
-  const auto step = payload_.update(robot_.model, m.base_pose, m.base_twist, m.q, m.q_dot, force);
-  diagnostics_.payload_rejected_steps = payload_.rejected_steps();
-  if (step != PayloadEstimator<Tree, Scalar>::Step::kUpdated) return;
-  // Both models or neither (set_body leaves a model unchanged when it refuses).
-  const int body = payload_.body();
-  const SpatialInertia<Scalar> previous = robot_.model.body_inertia(body);
-  if (payload_.apply(robot_.model) != Status::kOk) return;
-  if (payload_.apply(inertia_model_) != Status::kOk) {
-    (void)robot_.model.set_body(body, robot_.model.home_pose(body), previous);
-    return;
+  if constexpr (!kPayloadEstimationBuilt) {
+    (void)m, (void)restarted;
+  } else {
+    // Measured generalized force: W_prop = A ω² (base frame); elastic joints
+    // K (θ − q), rigid ones the torque last commanded (held over the period).
+    if (restarted) payload_.restart_filters();
+    typename PayloadEstimator<Tree, Scalar>::Generalized force;
+    force.template head<6>() = allocation_.matrix() * m.rotor_speed.cwiseProduct(m.rotor_speed);
+    JointVector tau = elastic_.cwiseProduct(stiffness_.cwiseProduct(m.motor_position - m.q));
+    if (has_rigid_) tau += rigid_.cwiseProduct(commanded_torque_);
+    force.template tail<kNumJoints>() = tau;
+    const auto step = payload_.update(robot_.model, m.base_pose, m.base_twist, m.q, m.q_dot, force);
+    diagnostics_.payload_rejected_steps = payload_.rejected_steps();
+    if (step != PayloadEstimator<Tree, Scalar>::Step::kUpdated) return;
+    // Both models or neither (set_body leaves a model unchanged when it refuses).
+    const int body = payload_.body();
+    const SpatialInertia<Scalar> previous = robot_.model.body_inertia(body);
+    if (payload_.apply(robot_.model) != Status::kOk) return;
+    if (payload_.apply(inertia_model_) != Status::kOk) {
+      (void)robot_.model.set_body(body, robot_.model.home_pose(body), previous);
+      return;
+    }
+    diagnostics_.payload_mass = payload_.mass();
+    diagnostics_.payload_offset = payload_.offset();
   }
-  diagnostics_.payload_mass = payload_.mass();
-  diagnostics_.payload_offset = payload_.offset();
 }
 
 template <class Robot, class Scalar>
@@ -639,7 +669,7 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
   last_time_ = m.time;
   const bool jumped = reference_jumped(ref);
   remember_reference(ref);
-  const bool restarted = !synchronised_;
+  [[maybe_unused]] const bool restarted = !synchronised_;  // (payload estimation)
   if (!synchronised_) synchronise_extension(m);
 
   const Scalar dt = dt_;
@@ -655,7 +685,9 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
     tau_rate = elastic_.cwiseProduct(tau_rate) + torque_rate_;
   }
 
-  if (config_.payload_estimation) update_payload(m, restarted);
+  if constexpr (kPayloadEstimationBuilt) {
+    if (config_.payload_estimation) update_payload(m, restarted);
+  }
 
   // 2. Acceleration, jerk and the snap the state would have with Ẅ_prop = 0,
   // τ̈ = 0: forward dynamics of order 2 (its order-2 part is the "drift"
