@@ -15,8 +15,8 @@
 #     -mcpu=native (on ARM, -march=native selects the ISA only; -mcpu=native
 #     also tunes for the core);
 #   only when the compiler accepts the flag (check_cxx_compiler_flag); with
-#   g++ also -Wno-maybe-uninitialized (its false positives inside the AVX-512
-#   intrinsics where Eigen's packet code is inlined);
+#   g++ also -Wno-maybe-uninitialized -Wno-uninitialized (its false positives
+#   inside the AVX-512 intrinsics where Eigen's packet code is inlined);
 #   Nothing anywhere else: cross builds (the build machine is not the target:
 #   add e.g. -mcpu=cortex-a72 to CMAKE_CXX_FLAGS, docs/cross-linux.md), bare
 #   metal (the toolchain's -mcpu/-mfpu already name the core), other systems
@@ -46,13 +46,13 @@ function(hodyn_native_arch_options out)
       check_cxx_compiler_flag(${flag} ${check})
       if(${check})
         set(options ${flag})
-        # g++ 12 reports "may be used uninitialized" inside its own AVX-512
+        # g++ 12 reports "(may be) used uninitialized" inside its own AVX-512
         # intrinsics headers wherever Eigen's packet code (GEMM packing,
         # reductions, JacobiSVD) is inlined — false positives that fail a
         # -Werror build on an AVX-512 machine (the README's custom robot
         # example, 2026-11-26); the native code generation is what brings them.
         if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-          list(APPEND options -Wno-maybe-uninitialized)
+          list(APPEND options -Wno-maybe-uninitialized -Wno-uninitialized)
         endif()
       endif()
     endif()

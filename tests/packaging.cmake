@@ -101,11 +101,11 @@ else()
   set(_packaging_args -DCXX_COMPILER=${CMAKE_CXX_COMPILER})
   # What hodyn::native must be here (cmake/hodyn_native.cmake, by the rule,
   # not by asking it): -march=native for GCC/Clang on x86-64 Linux, and with
-  # GCC -Wno-maybe-uninitialized after it ('|' between the options).
+  # GCC -Wno-maybe-uninitialized -Wno-uninitialized after it ('|' between).
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64)$"
      AND CMAKE_CXX_COMPILER_ID MATCHES "^(GNU|Clang)$")
     if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
-      list(APPEND _packaging_args "-DEXPECT_NATIVE=-march=native|-Wno-maybe-uninitialized")
+      list(APPEND _packaging_args "-DEXPECT_NATIVE=-march=native|-Wno-maybe-uninitialized|-Wno-uninitialized")
     else()
       list(APPEND _packaging_args -DEXPECT_NATIVE=-march=native)
     endif()

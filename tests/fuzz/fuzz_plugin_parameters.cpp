@@ -61,13 +61,21 @@ double setting(const Settings& s, const std::string& name) {
   if (name == "max_base_speed") return c.max_base_speed;
   if (name == "max_base_rate") return c.max_base_rate;
   if (name == "max_joint_rate") return c.max_joint_rate;
+  if (name == "payload_estimation") return c.payload_estimation ? 1.0 : 0.0;
+  if (name == "payload_body") return static_cast<double>(c.payload.body);
+  if (name == "payload_bandwidth") return c.payload.bandwidth;
+  if (name == "payload_forgetting_time") return c.payload.forgetting_time;
+  if (name == "payload_max_mass") return c.payload.max_mass;
+  if (name == "payload_max_offset") return c.payload.max_offset;
   HODYN_FUZZ_CHECK(!"parameter_info lists a name docs/controller.md does not");
   return 0.0;
 }
 
-/// What a setting holds after `value` was applied (integral_action is a switch).
+/// What a setting holds after `value` was applied (integral_action and
+/// payload_estimation are switches, payload_body an index).
 double applied(const std::string& name, double value) {
-  if (name == "integral_action") return value >= 0.5 ? 1.0 : 0.0;
+  if (name == "integral_action" || name == "payload_estimation") return value >= 0.5 ? 1.0 : 0.0;
+  if (name == "payload_body") return static_cast<double>(static_cast<int>(value));  // a body index
   return value;
 }
 
