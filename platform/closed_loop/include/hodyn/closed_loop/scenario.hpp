@@ -96,6 +96,14 @@ RobotScenarioSetup<Robot> make_robot_scenario(Scenario s, double plant_step, dou
   setup.plant.step = plant_step;
   setup.sensors.sample_period = sample_period;
   setup.sensors.seed = seed;
+  // A point mass picked up by the payload body at `time` (payload_offset's place).
+  const auto attach_payload = [&setup](double time, double mass) {
+    setup.disturbances.has_payload = true;
+    setup.disturbances.payload.time = time;
+    setup.disturbances.payload.body = payload_body<Robot>();
+    setup.disturbances.payload.mass = mass;
+    setup.disturbances.payload.offset = payload_offset<Robot>(setup.plant.robot.model);
+  };
   switch (s) {
     case Scenario::kNominal:
       break;
@@ -112,22 +120,14 @@ RobotScenarioSetup<Robot> make_robot_scenario(Scenario s, double plant_step, dou
       break;
     }
     case Scenario::kPayload:
-      setup.disturbances.has_payload = true;
-      setup.disturbances.payload.time = 15.0;
-      setup.disturbances.payload.body = payload_body<Robot>();
-      setup.disturbances.payload.mass = 0.1;
-      setup.disturbances.payload.offset = payload_offset<Robot>(setup.plant.robot.model);
+      attach_payload(15.0, 0.1);
       break;
     case Scenario::kNoiseDelay:
       setup.sensors.noise = sim::SensorNoise::realistic();
       setup.sensors.delay = 0.002;
       break;
-    case Scenario::kUnknownPayload:
-      setup.disturbances.has_payload = true;
-      setup.disturbances.payload.time = 0.0;
-      setup.disturbances.payload.body = payload_body<Robot>();
-      setup.disturbances.payload.mass = 0.2;
-      setup.disturbances.payload.offset = payload_offset<Robot>(setup.plant.robot.model);
+    case Scenario::kUnknownPayload:  // carried, unannounced, from the start
+      attach_payload(0.0, 0.2);
       break;
   }
   return setup;
