@@ -30,6 +30,7 @@ enum class Status : std::uint8_t {
   // ---- core, added later: new values go last, as the values above cross the
   // link and the plugin ABI as numbers ----
   kNotPhysicallyConsistent,  ///< inertial parameters no mass distribution has (J ⪰ 0 fails)
+  kSingularConstraint,       ///< loop-closure constraints rank-deficient (redundant or singular)
 };
 
 /// Stable, human-readable name of a status (for logs and tools).
@@ -53,6 +54,7 @@ constexpr const char* to_string(Status status) noexcept {
     case Status::kAbiMismatch: return "plugin ABI mismatch";
     case Status::kRobotMismatch: return "robot mismatch";
     case Status::kNotPhysicallyConsistent: return "not physically consistent";
+    case Status::kSingularConstraint: return "singular constraint";
   }
   return "unknown status";
 }

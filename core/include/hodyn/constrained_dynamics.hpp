@@ -1,0 +1,365 @@
+// hodyn/constrained_dynamics.hpp — forward and inverse dynamics of a tree
+// closed by loop closures (seed 002 §3, eqs. 54–69), heap-free.
+//
+// The closed system is the spanning tree with the closures' forces:
+//   M̄ ν̇ + b = τ̄ + Aᵀ λ          (seed 002 eq. 54; b = h + g − τ_app)
+//   A ν̇ + Ȧ ν = 0               (the closures at acceleration level)
+// with ν = (V₁ spatial; q̇), τ̄ = (Q₁ world; τ) (fixed base: ν = q̇, τ̄ = τ), A and
+// λ those of loop_closure.hpp.
+//
+// `constrained_forward_dynamics` (eqs. 67–69, always unique when A has full
+// row rank): ν̇_r = M̄⁻¹(τ̄ − b) the tree's own answer, Y = M̄⁻¹ Aᵀ, and
+//   λ = −(A Y)⁻¹ (A ν̇_r + Ȧ ν + k_v A ν + k_p f),   ν̇ = ν̇_r + Y λ,
+// the last two terms Baumgarte's drift stabilisation (seed 002 has none;
+// digest §3.4): the loop error obeys f̈ + k_v ḟ + k_p f = 0 (k_v = 2α,
+// k_p = α² for critical damping); gains 0 give seed 002's equations. M̄⁻¹ is
+// the articulated-body recursion of inverse_mass_matrix.hpp — seed 002's m
+// "b-free" articulated-body calls M̄⁻¹ A^T e_i done at once — and b one
+// inverse dynamics pass with ν̇ = 0.
+//
+// `constrained_inverse_dynamics` (eqs. 56–66): for a motion (q, ν, ν̇) that
+// satisfies the closures, the coordinates of ν are split into actuated
+// (a) and passive (p) ones, the passive forces τ_p are given (zero for
+// free joints), and τ̄_r = M̄ ν̇ + b is inverse dynamics on the tree:
+//   A_pᵀ λ = τ_pr − τ_p,   τ_a = τ_ar − A_aᵀ λ.
+// λ is unique when A_p is square and invertible; with redundant actuation
+// (m > n_p) a family of λ solves it and the call chooses (eqs. 59–64):
+//   kMinimumConstraintForce   the λ nearest a commanded λ_c (‖λ − λ_c‖ least;
+//                             λ_c = 0: least constraint force, eq. 61 s = 0;
+//                             λ_c ≠ 0: a commanded squeeze of the loop),
+//   kMinimumActuatorEffort    the least ‖τ_a‖ (eqs. 62–64), ties broken by the
+//                             λ nearest λ_c.
+// With n_p > m the passive equations have no solution in general:
+// kInvalidArgument (constrained hybrid dynamics is the tool there).
+// Neither call reads q̈-consistency: the ID reports the constraint
+// acceleration A ν̇ + Ȧ ν it was given (zero for a consistent motion).
+//
+// Errors: the inputs' statuses (pose, finiteness), kSingularInertia,
+// kSingularConstraint when A (FD) or A_p (ID) is rank-deficient — redundant
+// closures or a singular configuration — each with zero outputs.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+#include <Eigen/QR>
+
+#include "hodyn/detail/validation.hpp"
+#include "hodyn/forward_dynamics.hpp"
+#include "hodyn/inverse_dynamics.hpp"
+#include "hodyn/inverse_mass_matrix.hpp"
+#include "hodyn/kinematics.hpp"
+#include "hodyn/loop_closure.hpp"
+#include "hodyn/model.hpp"
+#include "hodyn/motion.hpp"
+#include "hodyn/scalar_traits.hpp"
+#include "hodyn/status.hpp"
+
+namespace hodyn {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// Baumgarte gains of the closures' drift stabilisation: f̈ + k_v ḟ + k_p f = 0.
+template <class Scalar>
+struct ConstraintStabilization {
+  Scalar velocity_gain = Scalar(0);  ///< k_v (1/s), 2α for critical damping at rate α
+  Scalar position_gain = Scalar(0);  ///< k_p (1/s²), α²
+};
+
+/// Which λ constrained inverse dynamics returns when several solve it.
+enum class ConstraintForceObjective : std::uint8_t {
+  kMinimumConstraintForce,  ///< least ‖λ − λ_c‖ (seed 002 eq. 61 with s = 0 when λ_c = 0)
+  kMinimumActuatorEffort,   ///< least ‖τ_a‖ (eqs. 62–64), then least ‖λ − λ_c‖
+};
+
+/// Options of constrained inverse dynamics.
+template <class Tree, std::size_t NumClosures, class Scalar = double>
+struct ConstrainedInverseDynamicsOptions {
+  static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
+  using Vector = Eigen::Matrix<Scalar, kDofs, 1>;
+  using Multipliers = typename LoopClosureData<Tree, NumClosures, 0, Scalar>::Vector;
+
+  /// Entry l of ν actuated (base entries: by the propellers). All by default.
+  std::array<bool, kDofs> actuated = all_actuated();
+  /// The generalized forces of the passive entries (entries of actuated ones are not read).
+  Vector passive_force = Vector::Zero();
+  ConstraintForceObjective objective = ConstraintForceObjective::kMinimumConstraintForce;
+  /// λ_c: empty for zero, or one entry per constraint row.
+  Multipliers commanded_multiplier{};
+
+  static std::array<bool, kDofs> all_actuated() {
+    std::array<bool, kDofs> a{};
+    a.fill(true);
+    return a;
+  }
+};
+
+/// Workspace and results of the constrained dynamics calls.
+template <class Tree, std::size_t NumClosures, class Scalar = double>
+struct ConstrainedDynamicsData {
+  static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
+  static constexpr int kMaxRows = 6 * static_cast<int>(NumClosures);
+  using Closure = LoopClosureData<Tree, NumClosures, 0, Scalar>;
+  using Vector = Eigen::Matrix<Scalar, kDofs, 1>;
+  using Multipliers = typename Closure::Vector;
+
+  // ---- results ----
+  /// The state with its accelerations: forward dynamics writes base_twist[1]
+  /// = V̇₁ and q[2] = q̈ (the input state in entries 0 and 0, 1); inverse
+  /// dynamics keeps the motion it was given.
+  MotionDerivatives<Tree, 0, Scalar> motion{};
+  Vector acceleration = Vector::Zero();       ///< ν̇ = (V̇₁; q̈) (forward dynamics)
+  Vector generalized_force = Vector::Zero();  ///< τ̄ = (Q₁ world; τ) (inverse dynamics)
+  Multipliers multiplier{};                   ///< λ, constraint rows of `closure`
+  /// A ν̇ + Ȧ ν after the call (forward: what stabilisation asked, −k_v Aν − k_p f;
+  /// inverse: of the motion given, zero when it satisfies the closures).
+  Multipliers constraint_acceleration{};
+
+  // ---- workspace ----
+  Closure closure{};  ///< A, Aν, Ȧν (ν̇ = 0 in forward dynamics) and f of the last call
+  KinematicsData<Tree, 0, Scalar> kinematics{};
+  InverseDynamicsData<Tree, 0, Scalar> inverse{};
+  InverseMassMatrixData<Tree, Scalar> inverse_mass{};
+  Eigen::Matrix<Scalar, kDofs, Eigen::Dynamic, 0, kDofs, kMaxRows> mobility{};  ///< Y = M̄⁻¹ Aᵀ
+  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows> operational{};
+  Eigen::LDLT<Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows>>
+      operational_factor{};
+  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kDofs> passive_columns{};
+  Eigen::HouseholderQR<Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kDofs>>
+      passive_factor{};
+  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows> orthogonal{};
+  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kDofs, kMaxRows> effort_map{};
+  Eigen::CompleteOrthogonalDecomposition<
+      Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kDofs, kMaxRows>>
+      effort_factor{};
+
+  ConstrainedDynamicsData() { clear_results(); }
+  void clear_results() {
+    motion = MotionDerivatives<Tree, 0, Scalar>{};
+    acceleration.setZero();
+    generalized_force.setZero();
+    multiplier.resize(0);
+    constraint_acceleration.resize(0);
+  }
+};
+
+HODYN_ISA_NAMESPACE_END
+namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// (Q₁ world; τ) of an inverse-dynamics result as one vector in ν's order.
+template <class Tree, class Scalar>
+Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1> generalized_force_of(
+    const InverseDynamicsData<Tree, 0, Scalar>& id) {
+  Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1> f;
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
+  if constexpr (kBase > 0) f.template head<kBase>() = id.base_wrench[0];
+  for (int j = 0; j < TreeTraits<Tree>::kNumJoints; ++j) f(kBase + j) = id.joint_torque[0](j);
+  return f;
+}
+
+/// A pivot of a factorization counts as zero below this fraction of the largest.
+template <class Scalar>
+Scalar constraint_rank_tolerance() {
+  return Scalar(1e3) * Eigen::NumTraits<Scalar>::epsilon();
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// Forward dynamics of the closed system at order 0 (see the file comment);
+/// `input` as for forward_dynamics (only entries 0 of its derivative lists);
+/// `loads` may be null.
+template <std::size_t NumClosures, class Tree, class Scalar>
+Status constrained_forward_dynamics(
+    const Model<Tree, Scalar>& model, const std::array<LoopClosure<Scalar>, NumClosures>& closures,
+    const ForwardDynamicsInput<Tree, 0, Scalar>& input, const ExternalLoads<Tree, 0, Scalar>* loads,
+    const ConstraintStabilization<Scalar>& stabilization,
+    ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
+  using Data = ConstrainedDynamicsData<Tree, NumClosures, Scalar>;
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
+  constexpr int kJoints = TreeTraits<Tree>::kNumJoints;
+  data.clear_results();
+  const auto fail = [&](Status s) {
+    data.clear_results();
+    return s;
+  };
+  Status s = detail::check_forward_input(
+      input, static_cast<const HybridDynamicsInput<Tree, 0, Scalar>*>(nullptr), loads, 0);
+  if (s != Status::kOk) return fail(s);
+  if (!ScalarTraits<Scalar>::is_finite(stabilization.velocity_gain) ||
+      !ScalarTraits<Scalar>::is_finite(stabilization.position_gain))
+    return fail(Status::kNonFiniteInput);
+  // The state with ν̇ = 0: inverse dynamics gives b, the kinematics Ȧν.
+  auto& motion = data.motion;
+  motion.base_pose = input.base_pose;
+  motion.base_twist[0] = input.base_twist;
+  motion.q[0] = input.q;
+  motion.q[1] = input.q_dot;
+  s = inverse_dynamics(model, data.inverse, motion, loads, 0);
+  if (s != Status::kOk) return fail(s);
+  typename Data::Vector force = Data::Vector::Zero();
+  if constexpr (kBase > 0) {
+    force.template head<6>() = input.base_wrench_frame == WrenchFrame::kWorld
+                                   ? Wrench<Scalar>(input.base_wrench[0])
+                                   : coadjoint_inverse(input.base_pose, input.base_wrench[0]);
+  }
+  if constexpr (kJoints > 0) force.template tail<kJoints>() = input.joint_torque[0];
+  force -= detail::generalized_force_of(data.inverse);
+  s = inverse_mass_matrix(model, data.inverse_mass, input.base_pose, input.q);
+  if (s != Status::kOk) return fail(s);
+  const auto& minv = data.inverse_mass.result;
+  const typename Data::Vector tree_acceleration = minv * force;  // ν̇_r
+  s = forward_kinematics(model, data.kinematics, motion, 0);
+  if (s != Status::kOk) return fail(s);
+  auto& closure = data.closure;
+  s = loop_closure_kinematics(data.kinematics, closures, closure, 0);
+  if (s != Status::kOk) return fail(s);
+  const auto& a = closure.jacobian[0];
+  data.mobility.noalias() = minv * a.transpose();  // Y = M̄⁻¹ Aᵀ
+  data.operational.noalias() = a * data.mobility;  // A M̄⁻¹ Aᵀ
+  data.operational_factor.compute(data.operational);
+  const auto& d = data.operational_factor.vectorD();
+  const Scalar largest = d.cwiseAbs().maxCoeff();
+  if (!(d.minCoeff() > detail::constraint_rank_tolerance<Scalar>() * largest))
+    return fail(Status::kSingularConstraint);
+  data.constraint_acceleration = -stabilization.velocity_gain * closure.velocity[0] -
+                                 stabilization.position_gain * closure.error;
+  const typename Data::Multipliers rhs =
+      data.constraint_acceleration - a * tree_acceleration - closure.velocity[1];
+  data.multiplier = data.operational_factor.solve(rhs);
+  data.acceleration = tree_acceleration + data.mobility * data.multiplier;
+  if (!detail::all_finite(data.acceleration) || !detail::all_finite(data.multiplier))
+    return fail(Status::kNonFiniteResult);
+  if constexpr (kBase > 0) motion.base_twist[1] = data.acceleration.template head<6>();
+  if constexpr (kJoints > 0) motion.q[2] = data.acceleration.template tail<kJoints>();
+  return Status::kOk;
+}
+
+/// Inverse dynamics of the closed system at order 0 (see the file comment)
+/// for the motion's base_pose, base_twist[0..1] and q[0..2]; `loads` may be null.
+template <std::size_t NumClosures, class Tree, class Scalar>
+Status constrained_inverse_dynamics(
+    const Model<Tree, Scalar>& model, const std::array<LoopClosure<Scalar>, NumClosures>& closures,
+    const MotionDerivatives<Tree, 0, Scalar>& motion, const ExternalLoads<Tree, 0, Scalar>* loads,
+    const ConstrainedInverseDynamicsOptions<Tree, NumClosures, Scalar>& options,
+    ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
+  using Data = ConstrainedDynamicsData<Tree, NumClosures, Scalar>;
+  using Multipliers = typename Data::Multipliers;
+  constexpr int kDofs = Data::kDofs;
+  data.clear_results();
+  const auto fail = [&](Status s) {
+    data.clear_results();
+    return s;
+  };
+  if (!detail::all_finite(options.passive_force)) return fail(Status::kNonFiniteInput);
+  Status s = inverse_dynamics(model, data.inverse, motion, loads, 0);
+  if (s != Status::kOk) return fail(s);
+  s = forward_kinematics(model, data.kinematics, motion, 0);
+  if (s != Status::kOk) return fail(s);
+  auto& closure = data.closure;
+  s = loop_closure_kinematics(data.kinematics, closures, closure, 0);
+  if (s != Status::kOk) return fail(s);
+  const int m = closure.rows;
+  const auto& a = closure.jacobian[0];
+  Multipliers commanded = Multipliers::Zero(m);
+  if (options.commanded_multiplier.size() != 0) {
+    if (options.commanded_multiplier.size() != m) return fail(Status::kInvalidArgument);
+    if (!detail::all_finite(options.commanded_multiplier)) return fail(Status::kNonFiniteInput);
+    commanded = options.commanded_multiplier;
+  }
+  const typename Data::Vector tree_force = detail::generalized_force_of(data.inverse);  // τ̄_r
+  // Passive columns A_p = Q [R; 0]: A_pᵀ λ = d has the solutions nearest λ_c
+  // λ = λ_c + Q₁ R⁻ᵀ (d − A_pᵀ λ_c) + Q₂ s (eqs. 59–61; Q₂ spans null(A_pᵀ)).
+  int passive = 0;
+  for (int l = 0; l < kDofs; ++l) passive += options.actuated[static_cast<std::size_t>(l)] ? 0 : 1;
+  if (passive > m) return fail(Status::kInvalidArgument);
+  Multipliers lambda = commanded;
+  auto& orthogonal = data.orthogonal;  // Q, then its columns Q₂
+  if (passive > 0) {
+    auto& ap = data.passive_columns;
+    ap.resize(m, passive);
+    Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kDofs, 1> residual(passive);
+    for (int l = 0, c = 0; l < kDofs; ++l) {
+      if (options.actuated[static_cast<std::size_t>(l)]) continue;
+      ap.col(c) = a.col(l);
+      residual(c) = tree_force(l) - options.passive_force(l) - a.col(l).dot(commanded);
+      ++c;
+    }
+    data.passive_factor.compute(ap);
+    const auto r = data.passive_factor.matrixQR()
+                       .topLeftCorner(passive, passive)
+                       .template triangularView<Eigen::Upper>();
+    const Scalar largest =
+        data.passive_factor.matrixQR().diagonal().head(passive).cwiseAbs().maxCoeff();
+    for (int i = 0; i < passive; ++i)
+      if (!(Eigen::numext::abs(data.passive_factor.matrixQR()(i, i)) >
+            detail::constraint_rank_tolerance<Scalar>() * largest))
+        return fail(Status::kSingularConstraint);
+    orthogonal.setIdentity(m, m);
+    orthogonal.applyOnTheLeft(data.passive_factor.householderQ());
+    r.transpose().solveInPlace(residual);  // R⁻ᵀ (d − A_pᵀ λ_c)
+    lambda.noalias() += orthogonal.leftCols(passive) * residual;
+  } else {
+    orthogonal.setIdentity(m, m);
+  }
+  if (options.objective == ConstraintForceObjective::kMinimumActuatorEffort && passive < m) {
+    // min ‖c − B δ‖, least ‖δ‖: c = τ_ar − A_aᵀ λ, B = A_aᵀ Q₂ (eqs. 62–64).
+    const int free_rows = m - passive;
+    const int actuated = kDofs - passive;
+    auto& b = data.effort_map;
+    b.resize(actuated, free_rows);
+    Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kDofs, 1> c(actuated);
+    for (int l = 0, i = 0; l < kDofs; ++l) {
+      if (!options.actuated[static_cast<std::size_t>(l)]) continue;
+      b.row(i) = a.col(l).transpose() * orthogonal.rightCols(free_rows);
+      c(i) = tree_force(l) - a.col(l).dot(lambda);
+      ++i;
+    }
+    data.effort_factor.setThreshold(detail::constraint_rank_tolerance<Scalar>());
+    data.effort_factor.compute(b);
+    const Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, Data::kMaxRows, 1> delta =
+        data.effort_factor.solve(c);
+    lambda.noalias() += orthogonal.rightCols(free_rows) * delta;
+  }
+  data.multiplier = lambda;
+  data.generalized_force = tree_force - a.transpose() * lambda;
+  for (int l = 0; l < kDofs; ++l)  // the passive entries exactly as given
+    if (!options.actuated[static_cast<std::size_t>(l)])
+      data.generalized_force(l) = options.passive_force(l);
+  data.constraint_acceleration = closure.velocity[1];
+  data.motion = motion;
+  if (!detail::all_finite(data.generalized_force) || !detail::all_finite(data.multiplier))
+    return fail(Status::kNonFiniteResult);
+  return Status::kOk;
+}
+
+/// Constrained forward dynamics without applied loads.
+template <std::size_t NumClosures, class Tree, class Scalar>
+Status constrained_forward_dynamics(
+    const Model<Tree, Scalar>& model, const std::array<LoopClosure<Scalar>, NumClosures>& closures,
+    const ForwardDynamicsInput<Tree, 0, Scalar>& input,
+    const ConstraintStabilization<Scalar>& stabilization,
+    ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
+  return constrained_forward_dynamics(model, closures, input,
+                                      static_cast<const ExternalLoads<Tree, 0, Scalar>*>(nullptr),
+                                      stabilization, data);
+}
+
+/// Constrained inverse dynamics without applied loads.
+template <std::size_t NumClosures, class Tree, class Scalar>
+Status constrained_inverse_dynamics(
+    const Model<Tree, Scalar>& model, const std::array<LoopClosure<Scalar>, NumClosures>& closures,
+    const MotionDerivatives<Tree, 0, Scalar>& motion,
+    const ConstrainedInverseDynamicsOptions<Tree, NumClosures, Scalar>& options,
+    ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
+  return constrained_inverse_dynamics(model, closures, motion,
+                                      static_cast<const ExternalLoads<Tree, 0, Scalar>*>(nullptr),
+                                      options, data);
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace hodyn

@@ -1,0 +1,238 @@
+// hodyn/loop_closure.hpp — loop-closure constraints of a kinematic tree and
+// their Jacobians of any time-derivative order (seed 002 §3).
+//
+// A closed chain is modelled as its spanning tree (the compile-time Tree)
+// plus closures that cut the loops. A closure joins a frame X_a fixed to body
+// a with a frame X_b fixed to body b (BodyFrame: a body and a placement in
+// the frame of Model::set_body); when the loop is closed the two frames are
+//   kWeld      the same frame (6 rows),
+//   kPoint     at the same origin, turned freely (a ball joint, 3 rows),
+//   kRevolute  at the same origin with the same z axis, turned about it
+//              (5 rows).
+// Everything is written on the relative twist of b with respect to a in the
+// closure frame a, T_a = C_a X_a (world pose):
+//   ΔV = Ad_{T_a}⁻¹ (V_b − V_a),   V the spatial twists (hodyn's convention),
+// whose selected rows P ΔV are zero on the closed loop: rows (ω; v) =
+// 0..5 for a weld, v = 3..5 for a point, ω_x, ω_y, v = 0, 1, 3..5 for a
+// revolute closure. So with ν = (V₁; q̇) (or q̇ for a fixed base)
+//   P ΔV = A ν,   A = P Ad_{T_a}⁻¹ (J_b − J_a)        (seed 002 eq. 55, A q̇ = 0),
+// and d/dt Ad_T⁻¹ x = Ad_T⁻¹ (ẋ − ad_{V_a} x) gives every derivative of A
+// from the screw derivatives of forward_kinematics (as local_jacobian does):
+//   (A ν)^(k) = Σ_i C(k,i) A^(k−i) ν^(i),   in particular
+//   d/dt (A ν) = A ν̇ + Ȧ ν, the constraint acceleration (seed 002 §3, "A q̈ + Ȧ q̇").
+// The base columns of A are zero (both bodies' Jacobians start with 1₆), and
+// a joint on the common path to the root cancels exactly.
+//
+// The constraint force is λ ∈ R^m, the selected components of the wrench
+// the closure applies to body b in frame a's coordinates (−λ on body a): its
+// generalized force is Aᵀλ (M̄ ν̇ + h = τ̄ + Aᵀλ, seed 002 eq. 54).
+//
+// The position-level error f(q) (for drift stabilisation, ḟ = A ν where f = 0)
+// is, in frame a: log(T_a⁻¹ T_b) for a weld; R_aᵀ(p_b − p_a) for a point;
+// (−u_y, u_x, R_aᵀ(p_b − p_a)) with u = R_aᵀ z_b for a revolute closure.
+//
+// No heap: the number of closures is a compile-time constant, the rows a
+// run-time count below 6 per closure. Bad input gives a Status and zero
+// outputs.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include <Eigen/Core>
+
+#include "hodyn/jacobians.hpp"
+#include "hodyn/kinematics.hpp"
+#include "hodyn/logarithm.hpp"
+#include "hodyn/pose.hpp"
+#include "hodyn/spatial_algebra.hpp"
+#include "hodyn/status.hpp"
+#include "hodyn/tree.hpp"
+
+namespace hodyn {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// How the two frames of a closure are held together.
+enum class LoopClosureKind : std::uint8_t {
+  kWeld,      ///< same pose: 6 constraints
+  kPoint,     ///< same origin (ball joint, point contact without slip): 3 constraints
+  kRevolute,  ///< same origin and z axis (hinge about z): 5 constraints
+};
+
+/// Constraint rows of a closure kind.
+constexpr int constraint_rows(LoopClosureKind kind) {
+  return kind == LoopClosureKind::kWeld ? 6 : kind == LoopClosureKind::kPoint ? 3 : 5;
+}
+
+/// The relative-twist component (0..5: ω, v in frame a) of row `row` of a closure.
+constexpr int constraint_component(LoopClosureKind kind, int row) {
+  return kind == LoopClosureKind::kWeld    ? row
+         : kind == LoopClosureKind::kPoint ? 3 + row
+                                           : (row < 2 ? row : row + 1);
+}
+
+/// One loop closure: frame a on one body, frame b on another, joined by `kind`.
+template <class Scalar>
+struct LoopClosure {
+  LoopClosureKind kind = LoopClosureKind::kWeld;
+  BodyFrame<Scalar> frame_a{};  ///< the closure frame (constraint rows and λ in its axes)
+  BodyFrame<Scalar> frame_b{};  ///< coincides with frame_a (as `kind` says) on a closed loop
+};
+
+/// Results of `loop_closure_kinematics` for NumClosures closures.
+template <class Tree, std::size_t NumClosures, int MaxOrder, class Scalar = double>
+struct LoopClosureData {
+  static_assert(NumClosures >= 1, "at least one closure");
+  static constexpr int kMaxRows = 6 * static_cast<int>(NumClosures);
+  static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
+  /// m × (6 + n) (floating base) or m × n (fixed base), m ≤ kMaxRows.
+  using Jacobian = Eigen::Matrix<Scalar, Eigen::Dynamic, kDofs, 0, kMaxRows, kDofs>;
+  /// One entry per constraint row (errors, constraint velocities, λ).
+  using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kMaxRows, 1>;
+
+  int rows = 0;                                    ///< m = Σ constraint_rows(kind)
+  std::array<int, NumClosures> first_row{};        ///< row of each closure's first constraint
+  std::array<Jacobian, MaxOrder + 2> jacobian{};   ///< A^(k), k = 0..order+1
+  std::array<Vector, MaxOrder + 2> velocity{};     ///< (A ν)^(k) = P ΔV^(k), k = 0..order+1
+  Vector error{};                                  ///< f(q), the position-level error
+  std::array<Pose<Scalar>, NumClosures> pose_a{};  ///< T_a = C_a X_a (world)
+  std::array<Pose<Scalar>, NumClosures> pose_b{};  ///< T_b = C_b X_b (world)
+  int order = -1;  ///< order of the last successful call, −1 if none
+
+  LoopClosureData() { clear_results(); }
+  void clear_results() {
+    rows = 0;
+    first_row.fill(0);
+    for (auto& a : jacobian) a.resize(0, kDofs);
+    for (auto& v : velocity) v.resize(0);
+    error.resize(0);
+    for (auto& p : pose_a) p = Pose<Scalar>{};
+    for (auto& p : pose_b) p = Pose<Scalar>{};
+    order = -1;
+  }
+};
+
+HODYN_ISA_NAMESPACE_END
+namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
+
+template <class Tree, class Scalar>
+bool closure_valid(const LoopClosure<Scalar>& c) {
+  const auto body_ok = [](int j) { return j >= 0 && j < Tree::kNumBodies; };
+  const bool kind_ok = c.kind == LoopClosureKind::kWeld || c.kind == LoopClosureKind::kPoint ||
+                       c.kind == LoopClosureKind::kRevolute;
+  return kind_ok && body_ok(c.frame_a.body) && body_ok(c.frame_b.body) &&
+         c.frame_a.body != c.frame_b.body && check_pose(c.frame_a.placement) == Status::kOk &&
+         check_pose(c.frame_b.placement) == Status::kOk;
+}
+
+/// f of one closure in frame a (see the file comment), its constraint_rows entries.
+template <class Scalar>
+Vector6<Scalar> closure_error(LoopClosureKind kind, const Pose<Scalar>& ta,
+                              const Pose<Scalar>& tb) {
+  Vector6<Scalar> f = Vector6<Scalar>::Zero();
+  const Vector3<Scalar> offset = ta.rotation.transpose() * (tb.translation - ta.translation);
+  switch (kind) {
+    case LoopClosureKind::kWeld:
+      f = se3_log(ta.inverse() * tb);
+      break;
+    case LoopClosureKind::kPoint:
+      f.template head<3>() = offset;
+      break;
+    case LoopClosureKind::kRevolute: {
+      const Vector3<Scalar> u = ta.rotation.transpose() * tb.rotation.col(2);
+      f(0) = -u(1);
+      f(1) = u(0);
+      f.template segment<3>(2) = offset;
+      break;
+    }
+  }
+  return f;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// The closures' Jacobians A^(k), constraint velocities (A ν)^(k) for
+/// k = 0..order+1, and position errors, from a KinematicsData of that order
+/// or higher (forward_kinematics). A^(k) and (Aν)^(k) read the kinematics'
+/// screw and twist derivatives: with the motion's accelerations set to zero,
+/// velocity[1] is the bias Ȧ ν of the constraint acceleration.
+/// kOrderOutOfRange if the kinematics hold fewer orders; kInvalidArgument for
+/// a body outside the tree, a = b, a placement that is not a rigid transform
+/// or an unknown kind. Zero outputs on failure.
+template <std::size_t NumClosures, class Tree, int MaxOrder, class Scalar>
+Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
+                               const std::array<LoopClosure<Scalar>, NumClosures>& closures,
+                               LoopClosureData<Tree, NumClosures, MaxOrder, Scalar>& data,
+                               int order) noexcept {
+  using Data = LoopClosureData<Tree, NumClosures, MaxOrder, Scalar>;
+  constexpr int kDofs = Data::kDofs;
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
+  data.clear_results();
+  if (order < 0 || order > MaxOrder || order > kinematics.order) return Status::kOrderOutOfRange;
+  int rows = 0;
+  for (std::size_t c = 0; c < NumClosures; ++c) {
+    if (!detail::closure_valid<Tree>(closures[c])) return Status::kInvalidArgument;
+    data.first_row[c] = rows;
+    rows += constraint_rows(closures[c].kind);
+  }
+  const int n = order + 1;  // highest derivative
+  data.rows = rows;
+  for (int k = 0; k <= n; ++k) {
+    data.jacobian[k].setZero(rows, kDofs);
+    data.velocity[k].setZero(rows);
+  }
+  data.error.setZero(rows);
+  std::array<Twist<Scalar>, MaxOrder + 2> x{}, work{}, y{};
+  for (std::size_t c = 0; c < NumClosures; ++c) {
+    const LoopClosure<Scalar>& closure = closures[c];
+    const int a = closure.frame_a.body;
+    const int b = closure.frame_b.body;
+    const Pose<Scalar> ta = kinematics.body_pose[a] * closure.frame_a.placement;
+    const Pose<Scalar> tb = kinematics.body_pose[b] * closure.frame_b.placement;
+    data.pose_a[c] = ta;
+    data.pose_b[c] = tb;
+    const auto& va = kinematics.body_twist[a];
+    const int m = constraint_rows(closure.kind);
+    const int row0 = data.first_row[c];
+    const auto store = [&](auto&& column_of) {  // selected rows of y[k] into column_of(k)
+      for (int k = 0; k <= n; ++k)
+        for (int i = 0; i < m; ++i)
+          column_of(k)(row0 + i) = y[k](constraint_component(closure.kind, i));
+    };
+    // P ΔV^(k): the constraint velocity and its derivatives.
+    for (int k = 0; k <= n; ++k) x[k] = kinematics.body_twist[b][k] - va[k];
+    local_derivatives(ta, va, x, n, work, y);
+    store([&](int k) -> auto& { return data.velocity[k]; });
+    // Columns of A^(k): joint i's screw where it moves b but not a, minus where it moves a but not
+    // b.
+    for (int i = 1; i < Tree::kNumBodies; ++i) {
+      const bool moves_b = joint_moves_body<Tree>(i, b);
+      const bool moves_a = joint_moves_body<Tree>(i, a);
+      if (moves_a == moves_b) continue;
+      const Scalar sign = moves_b ? Scalar(1) : Scalar(-1);
+      for (int k = 0; k <= n; ++k) x[k] = sign * kinematics.joint_screw[i][k];
+      local_derivatives(ta, va, x, n, work, y);
+      const int col = kBase + i - 1;
+      store([&](int k) { return data.jacobian[k].col(col); });
+    }
+    data.error.segment(row0, m) = detail::closure_error(closure.kind, ta, tb).head(m);
+  }
+  for (int k = 0; k <= n; ++k)
+    if (!detail::all_finite(data.jacobian[k]) || !detail::all_finite(data.velocity[k])) {
+      data.clear_results();
+      return Status::kNonFiniteResult;
+    }
+  if (!detail::all_finite(data.error)) {
+    data.clear_results();
+    return Status::kNonFiniteResult;
+  }
+  data.order = order;
+  return Status::kOk;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace hodyn
