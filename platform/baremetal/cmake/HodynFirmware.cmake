@@ -3,10 +3,13 @@
 # functions are then visible in the whole project).
 #
 # hodyn_baremetal_add_board(<name> CPU <cpu> NUM_IRQS <n> LINKER_SCRIPT <file>
-#                           SOURCES <board sources...> [DEFINITIONS <defs...>])
+#                           SOURCES <board sources...> [DEFINITIONS <defs...>]
+#                           [INCLUDES <dirs...>])
 #   OBJECT library hodyn_baremetal_<name> (alias hodyn::baremetal::<name>):
 #   the runtime + the board; linking it sets -nostartfiles and the board's
-#   linker script. Only created when <cpu> is the toolchain's CPU.
+#   linker script; INCLUDES are public (the board's own headers). Only created
+#   when <cpu> is the toolchain's CPU and, if HODYN_BAREMETAL_BOARDS is set,
+#   <name> is in that list.
 #
 # hodyn_add_firmware(<target> BOARD <name> SOURCES <sources...> [LINK <targets...>])
 #   <target>.elf for that board with hodyn's warnings, a map file, and
@@ -21,15 +24,22 @@
 set(HODYN_BAREMETAL_DIR ${CMAKE_CURRENT_LIST_DIR}/.. CACHE INTERNAL "")
 find_program(HODYN_QEMU_SYSTEM_ARM qemu-system-arm)
 
+set(HODYN_BAREMETAL_BOARDS "" CACHE STRING
+  "Board ports to build (e.g. stm32f405); empty: every board of the toolchain's CPU")
+
 function(hodyn_baremetal_add_board name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CPU;NUM_IRQS;LINKER_SCRIPT" "SOURCES;DEFINITIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "CPU;NUM_IRQS;LINKER_SCRIPT"
+    "SOURCES;DEFINITIONS;INCLUDES")
   if(NOT arg_CPU STREQUAL HODYN_BAREMETAL_CPU)
+    return()
+  endif()
+  if(HODYN_BAREMETAL_BOARDS AND NOT name IN_LIST HODYN_BAREMETAL_BOARDS)
     return()
   endif()
   set(target hodyn_baremetal_${name})
   add_library(${target} OBJECT ${HODYN_BAREMETAL_RUNTIME_SOURCES} ${arg_SOURCES})
   add_library(hodyn::baremetal::${name} ALIAS ${target})
-  target_include_directories(${target} PUBLIC ${HODYN_BAREMETAL_DIR}/include)
+  target_include_directories(${target} PUBLIC ${HODYN_BAREMETAL_DIR}/include ${arg_INCLUDES})
   target_compile_definitions(${target} PRIVATE
     HODYN_BAREMETAL_NUM_IRQS=${arg_NUM_IRQS} ${arg_DEFINITIONS})
   target_compile_features(${target} PUBLIC cxx_std_17)

@@ -47,6 +47,14 @@ HODYN_WEAK_HANDLER(SysTick_Handler);
  * enabled; a board that needs one gives it its own entry below. */
 HODYN_WEAK_HANDLER(hodyn_irq_handler);
 
+/* A board with interrupt-driven peripherals names its IRQs: CMake defines
+ * HODYN_BAREMETAL_IRQ_VECTORS_HEADER, a header that declares one weak handler
+ * per IRQ (HODYN_WEAK_HANDLER) and defines HODYN_BAREMETAL_IRQ_VECTORS, the
+ * initializer of the external part of the table. */
+#if defined(HODYN_BAREMETAL_IRQ_VECTORS_HEADER)
+#include HODYN_BAREMETAL_IRQ_VECTORS_HEADER
+#endif
+
 typedef struct {
   uint32_t* initial_stack_pointer;
   hodyn_vector system[15];
@@ -69,7 +77,13 @@ __attribute__((section(".isr_vector"), used)) const hodyn_vector_table hodyn_vec
         PendSV_Handler,     /* 14 */
         SysTick_Handler,    /* 15 */
     },
+#if defined(HODYN_BAREMETAL_IRQ_VECTORS)
+    /* The board's own table (e.g. boards/stm32f405/irq_vectors.h): one named,
+     * weak handler per interrupt of the part, in the reference manual's order. */
+    HODYN_BAREMETAL_IRQ_VECTORS,
+#else
     {[0 ... HODYN_BAREMETAL_NUM_IRQS - 1] = hodyn_irq_handler},
+#endif
 };
 
 static void hodyn_enable_fpu(void) {

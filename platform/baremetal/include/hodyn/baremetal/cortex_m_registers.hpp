@@ -51,6 +51,32 @@ inline SysTickRegisters& systick_registers() noexcept {
   return *reinterpret_cast<SysTickRegisters*>(kSysTickBase);
 }
 
+// NVIC (DDI 0403E, B3.4.3): set-enable words at 0xE000E100 (bit n%32 of word
+// n/32), clear-enable at 0xE000E180, set-pending at 0xE000E200, one priority
+// byte per interrupt from 0xE000E400 (a part implements its upper bits only:
+// 4 on the STM32F4/H7).
+inline constexpr std::uintptr_t kNvicIser = 0xE000E100;
+inline constexpr std::uintptr_t kNvicIcer = 0xE000E180;
+inline constexpr std::uintptr_t kNvicIspr = 0xE000E200;
+inline constexpr std::uintptr_t kNvicIpr = 0xE000E400;
+
+inline void nvic_set_priority(std::uint32_t irq, std::uint8_t priority) noexcept {
+  *reinterpret_cast<volatile std::uint8_t*>(kNvicIpr + irq) = priority;
+}
+inline void nvic_enable(std::uint32_t irq) noexcept {
+  reg32(kNvicIser + 4u * (irq / 32u)) = 1u << (irq % 32u);
+}
+inline void nvic_disable(std::uint32_t irq) noexcept {
+  reg32(kNvicIcer + 4u * (irq / 32u)) = 1u << (irq % 32u);
+}
+inline bool nvic_enabled(std::uint32_t irq) noexcept {
+  return (reg32(kNvicIser + 4u * (irq / 32u)) & (1u << (irq % 32u))) != 0u;
+}
+/// Makes the interrupt pending (it runs as soon as it is enabled and unmasked).
+inline void nvic_set_pending(std::uint32_t irq) noexcept {
+  reg32(kNvicIspr + 4u * (irq / 32u)) = 1u << (irq % 32u);
+}
+
 inline void data_synchronization_barrier() noexcept { __asm__ volatile("dsb" ::: "memory"); }
 inline void instruction_synchronization_barrier() noexcept { __asm__ volatile("isb" ::: "memory"); }
 inline void wait_for_interrupt() noexcept { __asm__ volatile("wfi"); }

@@ -1,5 +1,6 @@
 // hodyn/baremetal/serial_port.hpp — the byte interface every UART driver of
-// the runtime implements (CMSDK APB UART on MPS2, USART on STM32).
+// the runtime implements (CMSDK APB UART on MPS2, USART on STM32: polled on the
+// H743, interrupt-driven on the F405).
 #pragma once
 
 #include <cstddef>
@@ -7,6 +8,13 @@
 
 namespace hodyn {
 namespace baremetal {
+
+/// What an interrupt handler cost: core cycles inside it (SysTick time, so
+/// not the hardware's entry and exit) and how often it ran.
+struct InterruptLoad {
+  std::uint64_t cycles = 0;
+  std::uint32_t entries = 0;
+};
 
 class SerialPort {
  public:
@@ -17,6 +25,9 @@ class SerialPort {
   virtual std::size_t read_available(std::uint8_t* buffer, std::size_t capacity) noexcept = 0;
   /// Receive overruns seen since the last call (bytes were lost), cleared.
   virtual std::uint32_t take_overrun_count() noexcept = 0;
+  /// Core cycles spent in this port's interrupt handler and its entries since
+  /// the last call, cleared; zeros for a polled port.
+  virtual InterruptLoad take_interrupt_load() noexcept { return {}; }
 
   void write(const char* text) noexcept;
 

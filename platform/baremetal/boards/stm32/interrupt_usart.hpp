@@ -1,0 +1,138 @@
+// boards/stm32/interrupt_usart.hpp — an interrupt-driven STM32 USART behind
+// the runtime's SerialPort, shared by the STM32 ports.
+//
+// Receive: RXNEIE on; the handler moves every byte into a ring (ByteRing), the
+// main loop takes them with read_available(). No busy-wait per byte: at
+// 921600 baud a byte arrives every 10.9 us, and the CPU spends only the
+// handler's few dozen cycles on it. A byte the ring cannot take, and a
+// hardware overrun, count as overruns.
+// Transmit: write() hands a byte straight to the data register when nothing
+// is queued and the register is empty, else queues it and turns TXEIE on; the
+// handler sends the queue and turns TXEIE off when it is empty. write() waits
+// only when the whole transmit ring is full.
+//
+// The register-level part is a policy `Hw` because the USART IP differs
+// between families: the F4's (RM0090 chapter 30: SR, DR; stm32f4_usart.hpp)
+// and the H7's (RM0433 chapter 48: ISR, ICR, RDR, TDR, FIFO;
+// boards/stm32h743/stm32_usart.hpp). Hw provides:
+//   std::uint32_t status();                       one read of the status register
+//   static bool rx_not_empty(s), overrun(s), tx_empty(s);
+//   std::uint8_t read_data();                     after status(): clears RXNE (and ORE on F4)
+//   void clear_overrun();                         what else ORE needs (ICR on H7)
+//   void write_data(std::uint8_t);
+//   bool tx_interrupt_enabled(); void set_tx_interrupt(bool);
+//   void set_rx_interrupt(bool);
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "hodyn/baremetal/byte_ring.hpp"
+#include "hodyn/baremetal/cortex_m_registers.hpp"
+#include "hodyn/baremetal/serial_port.hpp"
+
+namespace hodyn {
+namespace baremetal {
+
+template <class Hw, std::size_t RxCapacity, std::size_t TxCapacity>
+class InterruptUsart final : public SerialPort {
+ public:
+  explicit constexpr InterruptUsart(Hw hw) noexcept : hw_(hw) {}
+
+  Hw& hardware() noexcept { return hw_; }
+
+  /// Receive interrupt on (the USART must already be configured and enabled,
+  /// and its NVIC line enabled by the board).
+  void start() noexcept {
+    const std::uint32_t primask = cortex_m::save_and_disable_interrupts();
+    hw_.set_rx_interrupt(true);
+    cortex_m::restore_interrupts(primask);
+  }
+
+  using SerialPort::write;
+  void write(const std::uint8_t* data, std::size_t size) noexcept override {
+    for (std::size_t i = 0; i < size; ++i) {
+      for (;;) {
+        // Nothing queued: the handler has nothing to send, so the data
+        // register may take the byte now, in order.
+        if (tx_.empty() && Hw::tx_empty(hw_.status())) {
+          hw_.write_data(data[i]);
+          break;
+        }
+        if (tx_.push(data[i])) {
+          set_tx_interrupt_masked(true);
+          break;
+        }
+        // The ring is full: the handler drains it at the line rate.
+      }
+    }
+  }
+
+  std::size_t read_available(std::uint8_t* buffer, std::size_t capacity) noexcept override {
+    return rx_.pop(buffer, capacity);
+  }
+
+  std::uint32_t take_overrun_count() noexcept override {
+    const std::uint32_t total = overruns_;
+    const std::uint32_t n = total - overruns_taken_;
+    overruns_taken_ = total;
+    return n;
+  }
+
+  InterruptLoad take_interrupt_load() noexcept override {
+    const std::uint32_t primask = cortex_m::save_and_disable_interrupts();
+    const InterruptLoad load{interrupt_cycles_, interrupt_entries_};
+    interrupt_cycles_ = 0;
+    interrupt_entries_ = 0;
+    cortex_m::restore_interrupts(primask);
+    return load;
+  }
+
+  /// The interrupt handler's work (the board's <USART>_IRQHandler calls it).
+  void on_interrupt() noexcept {
+    const std::uint32_t s = hw_.status();
+    if (Hw::rx_not_empty(s) || Hw::overrun(s)) {
+      const std::uint8_t byte = hw_.read_data();
+      if (Hw::overrun(s)) {
+        hw_.clear_overrun();
+        overruns_ = overruns_ + 1u;
+      }
+      if (Hw::rx_not_empty(s) && !rx_.push(byte)) overruns_ = overruns_ + 1u;
+    }
+    if (Hw::tx_empty(s) && hw_.tx_interrupt_enabled()) {
+      std::uint8_t byte = 0;
+      if (tx_.pop(byte)) {
+        hw_.write_data(byte);
+      } else {
+        hw_.set_tx_interrupt(false);
+      }
+    }
+  }
+
+  /// Called by the board's handler with the cycles it measured around on_interrupt().
+  void account_interrupt(std::uint32_t cycles) noexcept {
+    interrupt_cycles_ += cycles;
+    ++interrupt_entries_;
+  }
+
+  std::size_t rx_queued() const noexcept { return rx_.size(); }
+  std::size_t tx_queued() const noexcept { return tx_.size(); }
+
+ private:
+  void set_tx_interrupt_masked(bool on) noexcept {
+    const std::uint32_t primask = cortex_m::save_and_disable_interrupts();
+    hw_.set_tx_interrupt(on);
+    cortex_m::restore_interrupts(primask);
+  }
+
+  Hw hw_;
+  ByteRing<RxCapacity> rx_;
+  ByteRing<TxCapacity> tx_;
+  volatile std::uint32_t overruns_ = 0;  ///< written by the handler only
+  std::uint32_t overruns_taken_ = 0;     ///< by the main loop only
+  std::uint64_t interrupt_cycles_ = 0;   ///< handler only (read masked)
+  std::uint32_t interrupt_entries_ = 0;
+};
+
+}  // namespace baremetal
+}  // namespace hodyn
