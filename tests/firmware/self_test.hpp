@@ -46,6 +46,8 @@ void run_controller_checks(Checks& checks) noexcept;
 /// octo_arm's controller (test_controller_octo_arm.cpp; its own image, main_octo_arm.cpp).
 void run_octo_arm_controller_checks(Checks& checks) noexcept;
 void run_runtime_checks(Checks& checks) noexcept;
+/// The STM32F405 port's peripherals (test_stm32f405.cpp; its image only).
+void run_stm32f405_checks(Checks& checks) noexcept;
 
 }  // namespace firmware_test
 }  // namespace hodyn
