@@ -39,6 +39,38 @@ BUDGETS = {
     "instructions_per_step_mean": 150000,
 }
 
+# Per board, what differs from BUDGETS. The STM32F405 (issue 20): 1 MiB of
+# flash of which the image may take half, 128 KiB of SRAM for everything
+# (.data, .bss, the stack region); the controller's update() at most 40 % of
+# the 168 MHz core at 1 kHz and 1.25 cycles per instruction: 0.4 * 168 000 /
+# 1.25 = 53 760 instructions. The whole period's work (update, link, UART
+# driver and its interrupt, motor outputs) must fit the period at all
+# (168 000 instructions at 1 cycle each); the issue's 40 % target for it is
+# printed as a target, met or not (docs/firmware.md, "STM32F405").
+F405_TARGET_INSTRUCTIONS = 0.4 * 168000 / 1.25
+BOARD_BUDGETS = {
+    "stm32f405": {
+        "flash_bytes": 512 * 1024,
+        "ram_bytes": 128 * 1024,
+        "ram_total_bytes": 128 * 1024,
+        "instructions_per_step_mean": F405_TARGET_INSTRUCTIONS,
+        "period_instructions_per_step_mean": 168000,
+    },
+}
+# Targets reported beside the budgets (not failing the test).
+BOARD_TARGETS = {
+    "stm32f405": {"period_instructions_per_step_mean": F405_TARGET_INSTRUCTIONS},
+}
+BOARD_BUDGETS["stm32f405_ccm"] = {k: v for k, v in BOARD_BUDGETS["stm32f405"].items()
+                                  if not k.startswith(("instructions", "period"))}
+
+
+def budgets_of(board):
+    b = dict(BUDGETS)
+    b.update(BOARD_BUDGETS.get(board, {}))
+    return b
+
+
 # Sections that take flash (loaded) and RAM (allocated at run time). The
 # stack region is reserved by the linker script, not used by data: reported
 # on its own, not in ram_bytes.
@@ -221,6 +253,7 @@ def cmd_static(a):
     data = load(a.json)
     image = data["images"].setdefault(a.image, {})
     image.update({
+        "budgets": budgets_of(a.board),
         "board": a.board,
         "robot": a.robot,
         "precision": a.precision.lower(),
@@ -236,10 +269,11 @@ def cmd_static(a):
         "callgraph_files": ci_files,
     })
     save(a.json, data)
-    print(f"firmware budget {a.image}: flash {flash} B (<= {BUDGETS['flash_bytes']}), "
-          f"RAM {ram} B (<= {BUDGETS['ram_bytes']}) + stack region {stack_region} B, "
+    limits = budgets_of(a.board)
+    print(f"firmware budget {a.image}: flash {flash} B (<= {limits['flash_bytes']}), "
+          f"RAM {ram} B (<= {limits['ram_bytes']}) + stack region {stack_region} B, "
           f"static stack of update() {stack if entries else 'n/a'} B "
-          f"(<= {BUDGETS['stack_update_static_bytes']}) over {len(path)} frames -> {a.json}")
+          f"(<= {limits['stack_update_static_bytes']}) over {len(path)} frames -> {a.json}")
     for label, frame in path:
         print(f"  {frame:6d}  {label.split(' [with')[0][:110]}")
     for kind in ("unknown", "indirect", "recursion", "dynamic"):
@@ -266,16 +300,23 @@ def cmd_check(a):
         for key in ("instructions_per_step_mean", "instructions_per_step_max",
                     "instructions_per_step_min", "calibration", "stack_update_measured_bytes",
                     "stack_high_water_bytes", "hil_steps", "hil_position_rms_m",
-                    "hil_attitude_rms_rad", "hil_worst_joint_rms_rad", "hil_worst_prismatic_rms_m"):
+                    "hil_attitude_rms_rad", "hil_worst_joint_rms_rad", "hil_worst_prismatic_rms_m",
+                    "period_instructions_per_step_mean", "period_instructions_parts",
+                    "uart_interrupt_entries_per_step", "uart_interrupt_instructions_per_entry",
+                    "cpu_load_at_rate_cpi_1", "cpu_load_at_rate_cpi_1_25", "motor_outputs"):
             if key in hil:
                 image[key] = hil[key]
         save(a.json, data)
     failed = False
     print(f"{a.image} ({image.get('robot', 'aerial_manipulator')}, {image.get('board')}, "
           f"{image.get('precision')}):")
-    for key, limit in BUDGETS.items():
+    limits = budgets_of(image.get("board"))
+    for key, limit in limits.items():
         v = image.get(key)
         if v is None:
+            if key == "period_instructions_per_step_mean" and not a.hil:
+                print(f"  {key:32s} not measured (no HIL run given)")
+                continue
             if key in ("instructions_per_step_mean", "stack_update_measured_bytes") and not a.hil:
                 print(f"  {key:32s} not measured (no HIL run given)")
                 continue
@@ -285,6 +326,15 @@ def cmd_check(a):
         ok = v <= limit
         failed |= not ok
         print(f"  {'ok  ' if ok else 'FAIL'} {key:27s} {v:>10.0f} <= {limit}")
+    for key, target in BOARD_TARGETS.get(image.get("board"), {}).items():
+        v = image.get(key)
+        if v is not None:
+            print(f"  {'met ' if v <= target else 'NOT MET'} target {key} {v:.0f} <= {target:.0f} "
+                  "(40 % of 168 MHz at 1 kHz, 1.25 cycles per instruction)")
+    if image.get("cpu_load_at_rate_cpi_1") is not None:
+        print(f"  CPU load of the whole period at the control rate: "
+              f"{100 * image['cpu_load_at_rate_cpi_1']:.1f} % at 1 cycle per instruction, "
+              f"{100 * image['cpu_load_at_rate_cpi_1_25']:.1f} % at 1.25")
     cal = image.get("calibration")
     if cal:
         print(f"  calibration: {cal['expected_instructions']} instructions measured as "

@@ -218,7 +218,55 @@ cal = {"expected_instructions": expected, "measured_instructions": measured,
 print(f"calibration: {expected} instructions (loop difference) measured as {measured:.0f} "
       f"(ratio {measured/expected:.5f}); long loop {cal['long_loop_expected']} -> {cal['long_loop_measured']:.0f}")
 check(abs(cal["ratio"] - 1) <= 0.01, "calibration within 1 %")
+# Motor outputs (boards that have them, the STM32F405): every COMMAND went to
+# them, and what the hardware holds now (its compare registers, read back by
+# the firmware) is the last command's speeds through the ESC mapping
+# 1000 us + 1000 us * w / w_full, clamped to [1000, 2000] (stop for w <= 0
+# and for the outputs past the robot's rotors).
+motor = None
+if "motor_channels" in fw:
+    full = fw["motor_full_scale_mrad_s"] / 1000.0
+    rotors = fw["motor_last_rotors"]
+    expected, held, speeds = [], [], []
+    for i in range(fw["motor_channels"]):
+        w = fw.get(f"motor_speed_mrad_s_{i}", 0) / 1000.0 if i < rotors else 0.0
+        e = 1000 if w <= 0 else 2000 if w >= full else 1000 + round(1000 * w / full)
+        expected.append(e)
+        held.append(fw[f"motor_output_us_{i}"])
+        speeds.append(w)
+    print("motor outputs: last command " + ", ".join(f"{w:.1f}" for w in speeds) +
+          f" rad/s -> compare registers {held} us (expected {expected})")
+    check(fw["motor_commands"] == fw["commands_sent"],
+          f"every COMMAND went to the motor outputs ({fw['motor_commands']} of {fw['commands_sent']})")
+    check(0 < rotors <= fw["motor_channels"], f"the last command drove {rotors} rotors")
+    check(all(abs(h - e) <= 1 for h, e in zip(held, expected)),
+          "compare registers = 1000 + 1000 w / w_full us (+-1) for the last command")
+    check(any(1000 < h < 2000 for h in held[:rotors]), "the rotors run between stop and full scale")
+    motor = {"commands": fw["motor_commands"], "last_speeds_rad_s": speeds,
+             "compare_us": held, "expected_us": expected}
+steps = fw["steps"] or 1
+period_parts = {
+    "update": fw["update_cycles_sum"] / steps * per_cycle,
+    "link": fw["link_cycles_sum"] / steps * per_cycle,
+    "send": fw.get("send_cycles_sum", 0) / steps * per_cycle,
+    "uart_interrupt": fw.get("uart_interrupt_cycles_sum", 0) / steps * per_cycle,
+    "motor_outputs": fw.get("motor_cycles_sum", 0) / steps * per_cycle,
+}
+period = sum(period_parts.values())
+entries = fw.get("uart_interrupt_entries", 0)
 result = {
+    "motor_outputs": motor,
+    # The whole control period's work per step: update(), the link's parse/
+    # checks/encode, the UART driver's send, its interrupt handler (receive
+    # and transmit), the motor outputs. The interrupt cycles are counted
+    # inside the other parts too when they preempt them (an upper bound).
+    "period_instructions_per_step_mean": period,
+    "period_instructions_parts": period_parts,
+    "uart_interrupt_entries_per_step": entries / steps,
+    "uart_interrupt_instructions_per_entry":
+        fw.get("uart_interrupt_cycles_sum", 0) * per_cycle / entries if entries else None,
+    "cpu_load_at_rate_cpi_1": period * float(rate) / fw["core_clock_hz"],
+    "cpu_load_at_rate_cpi_1_25": 1.25 * period * float(rate) / fw["core_clock_hz"],
     "plugin": fw.get("plugin"), "board": fw.get("board"), "precision": precision.lower(),
     "robot": robot,
     "hil_steps": fw["steps"], "hil_periods": sim["periods"], "hil_rate_hz": float(rate),
@@ -245,6 +293,13 @@ print(f"instructions per step: mean {result['instructions_per_step_mean']:.0f}, 
       f"min {result['instructions_per_step_min']:.0f}, max {result['instructions_per_step_max']:.0f}; "
       f"stack below the update() call {result['stack_update_measured_bytes']} B "
       f"(high water {fw['stack_high_water']} of {fw['stack_size']} B); wall {result['hil_wall_s']:.1f} s")
+if entries:
+    print("period: " + ", ".join(f"{k} {v:.0f}" for k, v in period_parts.items()) +
+          f" = {period:.0f} instructions per step; UART interrupt {entries / steps:.0f} entries "
+          f"of {result['uart_interrupt_instructions_per_entry']:.1f} instructions per step; "
+          f"CPU load at {float(rate):g} Hz and {fw['core_clock_hz'] / 1e6:g} MHz: "
+          f"{100 * result['cpu_load_at_rate_cpi_1']:.1f} % (1 cycle per instruction), "
+          f"{100 * result['cpu_load_at_rate_cpi_1_25']:.1f} % (1.25)")
 json.dump(result, open(out_path, "w"), indent=2, sort_keys=True)
 sys.exit(1 if failed else 0)
 PYEOF

@@ -41,6 +41,7 @@
 #include <cstdint>
 
 #include "boot_counter.hpp"
+#include "hodyn/baremetal/rotor_outputs.hpp"
 #include "hodyn/baremetal/runtime.hpp"
 #include "hodyn/control/feedback_linearization_plugin.hpp"
 #include "hodyn/link/controller_host.hpp"
@@ -111,6 +112,31 @@ class UpdateMeter final : public link::UpdateObserver {
     if (elapsed > max_) max_ = elapsed;
   }
 
+  /// Every COMMAND sent goes to the board's motor outputs (if it has any),
+  /// timed: the motor outputs' share of the period.
+  void command_sent(const hodyn_command& command, std::uint32_t /*answered_sequence*/,
+                    std::uint32_t /*status_bits*/) noexcept override {
+    bm::RotorOutputs* outputs = bm::board::rotor_outputs();
+    if (outputs == nullptr) return;
+    const std::uint64_t t0 = bm::cycles();
+    outputs->command(command.rotor_speed, command.num_rotors);
+    motor_cycles_ += bm::cycles() - t0;
+    ++motor_commands_;
+    last_rotors_ = command.num_rotors;
+    for (std::size_t i = 0; i < HODYN_MAX_ROTORS; ++i) last_speeds_[i] = command.rotor_speed[i];
+  }
+
+  std::uint64_t motor_commands() const noexcept { return motor_commands_; }
+  std::uint64_t motor_cycles() const noexcept { return motor_cycles_; }
+  std::uint32_t last_rotors() const noexcept { return last_rotors_; }
+  double last_speed(std::size_t i) const noexcept { return last_speeds_[i]; }
+  /// Cycles in command_sent() since the last call (inside the host's calls).
+  std::uint64_t take_motor_cycles() noexcept {
+    const std::uint64_t c = motor_cycles_ - motor_cycles_taken_;
+    motor_cycles_taken_ = motor_cycles_;
+    return c;
+  }
+
   std::uint64_t count() const noexcept { return count_; }
   std::uint64_t sum() const noexcept { return sum_; }
   std::uint64_t min() const noexcept { return min_; }
@@ -126,6 +152,9 @@ class UpdateMeter final : public link::UpdateObserver {
  private:
   std::uint64_t start_ = 0, count_ = 0, sum_ = 0, min_ = 0, max_ = 0, last_ = 0;
   std::size_t depth_at_call_ = 0;
+  std::uint64_t motor_commands_ = 0, motor_cycles_ = 0, motor_cycles_taken_ = 0;
+  std::uint32_t last_rotors_ = 0;
+  double last_speeds_[HODYN_MAX_ROTORS] = {};
 };
 
 /// The serial transport, timing its send() (the UART), so that the link's own
@@ -147,12 +176,16 @@ class TimedTransport final : public link::Transport {
   std::uint64_t take_send_cycles() noexcept {
     const std::uint64_t c = cycles_;
     cycles_ = 0;
+    total_ += c;
     return c;
   }
+  /// Cycles in send() taken so far (the UART driver's share of the period).
+  std::uint64_t total_send_cycles() const noexcept { return total_; }
 
  private:
   link::Transport& inner_;
   std::uint64_t cycles_ = 0;
+  std::uint64_t total_ = 0;
 };
 
 /// Exactly 2 instructions per iteration (subs + bne), `iterations` ≥ 1.
@@ -282,12 +315,19 @@ int main() {
   // The link's cost besides update(): parsing, checks and MAC of what arrives,
   // encoding and MAC of what is sent (the UART's own time left out).
   std::uint64_t link_cycles = 0;
+  // The UART's interrupt handler (receive into its ring, transmit from it),
+  // on boards with an interrupt-driven UART (the STM32F405).
+  std::uint64_t uart_interrupt_cycles = 0, uart_interrupt_entries = 0;
+  (void)bm::board::serial_port().take_interrupt_load();  // from here on
   for (;;) {
     std::size_t received = 0;
     if (timed.receive(rx_buffer, sizeof rx_buffer, received, 0) != hodyn::Status::kOk) {
       end_reason = "link failed";
       break;
     }
+    const bm::InterruptLoad irq = bm::board::serial_port().take_interrupt_load();
+    uart_interrupt_cycles += irq.cycles;
+    uart_interrupt_entries += irq.entries;
     const std::uint64_t now = bm::cycles();
     if (received > 0) {
       for (std::size_t k = 0; k < received; ++k) {
@@ -296,7 +336,8 @@ int main() {
         // A whole frame (or a block too long for one: the parser counts the overflow).
         const std::uint64_t t0 = bm::cycles();
         host.receive_bytes(frame_bytes, frame_fill);
-        link_cycles += bm::cycles() - t0 - timed.take_send_cycles() - meter.take_update_cycles();
+        link_cycles += bm::cycles() - t0 - timed.take_send_cycles() - meter.take_update_cycles() -
+                       meter.take_motor_cycles();
         frame_fill = 0;
       }
       heard = true;
@@ -306,7 +347,8 @@ int main() {
     if (host.has_pending() || now >= deadline) {
       const std::uint64_t t0 = bm::cycles();
       (void)host.period();
-      link_cycles += bm::cycles() - t0 - timed.take_send_cycles() - meter.take_update_cycles();
+      link_cycles += bm::cycles() - t0 - timed.take_send_cycles() - meter.take_update_cycles() -
+                     meter.take_motor_cycles();
       deadline = bm::cycles() + period_cycles;
     }
     if (host.paused()) break;
@@ -363,6 +405,26 @@ int main() {
   value("rx_rejected_unsigned", rx.rejected_count(link::RejectReason::kUnsigned));
   value("rx_rejected_no_key", rx.rejected_count(link::RejectReason::kNoKey));
   value("link_cycles_sum", link_cycles);
+  value("send_cycles_sum", timed.total_send_cycles());
+  value("uart_interrupt_cycles_sum", uart_interrupt_cycles);
+  value("uart_interrupt_entries", uart_interrupt_entries);
+  value("motor_commands", meter.motor_commands());
+  value("motor_cycles_sum", meter.motor_cycles());
+  if (bm::RotorOutputs* outputs = bm::board::rotor_outputs()) {
+    // The last command's speeds (mrad/s) and what the hardware now holds for
+    // each output (its compare register, us), for the HIL test to check.
+    value("motor_channels", outputs->channels());
+    value("motor_full_scale_mrad_s",
+          static_cast<unsigned long long>(outputs->full_scale_rad_s() * 1000.0 + 0.5));
+    value("motor_last_rotors", meter.last_rotors());
+    for (std::size_t i = 0; i < outputs->channels(); ++i) {
+      const double speed = i < meter.last_rotors() ? meter.last_speed(i) : 0.0;
+      bm::console().print("FC motor_speed_mrad_s_").print(static_cast<unsigned>(i)).print('=')
+          .print(static_cast<long long>(speed * 1000.0 + (speed < 0.0 ? -0.5 : 0.5))).print('\n');
+      bm::console().print("FC motor_output_us_").print(static_cast<unsigned>(i)).print('=')
+          .print(static_cast<unsigned long long>(outputs->output_value(i))).print('\n');
+    }
+  }
   value("uart_overruns", transport.overruns());
   value("tx_bytes", transport.bytes_sent());
   value("update_count", meter.count());
