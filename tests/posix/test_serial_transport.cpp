@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <chrono>
+#include <thread>
 
 #include "hodyn/posix/serial_transport.hpp"
 #include "support/heap_counter.hpp"
@@ -57,6 +59,57 @@ TEST(PtyPair, RawBytesArriveUnchangedBothWays) {
   std::size_t got = 0;
   EXPECT_EQ(pty.master_end().receive(in, sizeof in, got, 10'000), Status::kOk);
   EXPECT_EQ(got, 0u);
+}
+
+// The HIL flake (docs/hil.md, "The flake"): a pty holds only a few KiB, so
+// a writer whose reader is descheduled longer than the send timeout (10 ms by
+// default) loses the frame. With a longer send timeout (the lockstep tools:
+// 1 s) the same write waits for the reader and every byte arrives.
+TEST(SerialTransport, AFullQueueWaitsForASlowReaderUpToTheSendTimeout) {
+  PtyPair pty;
+  ASSERT_EQ(pty.open(921600), Status::kOk) << std::strerror(pty.last_errno());
+  SerialTransport& writer = pty.master_end();
+  EXPECT_EQ(writer.send_timeout_us(), SerialTransport::kDefaultSendTimeoutUs);
+  std::uint8_t frame[1348];  // REFERENCE + SENSORS of one HIL period
+  std::memset(frame, 0x5A, sizeof frame);
+  // Nobody reads: the queue fills and a send gives up after ~10 ms.
+  std::size_t accepted = 0;
+  Status s = Status::kOk;
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 1000 && s == Status::kOk; ++i) {
+    t0 = std::chrono::steady_clock::now();
+    s = writer.send(frame, sizeof frame);
+    if (s == Status::kOk) accepted += sizeof frame;
+  }
+  const double gave_up_after =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_EQ(s, Status::kStaleInput) << "the pty took " << accepted << " bytes without a reader";
+  EXPECT_GE(gave_up_after, 0.009);
+  EXPECT_LT(accepted, 1000u * sizeof frame);
+
+  // A reader that starts 50 ms late drains everything; the writer waits.
+  writer.set_send_timeout_us(1'000'000);
+  std::size_t drained = 0;
+  std::thread reader([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::uint8_t buffer[4096];
+    for (;;) {
+      std::size_t got = 0;
+      if (pty.slave_end().receive(buffer, sizeof buffer, got, 200'000) != Status::kOk || got == 0)
+        break;
+      drained += got;
+    }
+  });
+  const auto t1 = std::chrono::steady_clock::now();
+  const Status late = writer.send(frame, sizeof frame);
+  const double waited =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  reader.join();
+  EXPECT_EQ(late, Status::kOk);
+  EXPECT_GE(waited, 0.02);  // it did wait for the reader
+  // Everything written arrived (the given-up frame may have gone in part).
+  EXPECT_GE(drained, accepted + sizeof frame);
+  EXPECT_LE(drained, accepted + 2 * sizeof frame);
 }
 
 TEST(PtyPair, SlaveOpenedByPathLikeASecondProcess) {

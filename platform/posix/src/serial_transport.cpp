@@ -5,8 +5,10 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
+#include "hodyn/posix/periodic_loop.hpp"
 #include "poll_wait.hpp"
 
 namespace hodyn {
@@ -143,7 +145,7 @@ Status SerialTransport::send(const std::uint8_t* data, std::size_t size) noexcep
   if (data == nullptr || size == 0) return Status::kInvalidArgument;
   if (fd_ < 0) return Status::kNotConfigured;
   std::size_t done = 0;
-  int retries = 0;
+  std::int64_t deadline_ns = -1;  // set at the first full queue
   while (done < size) {
     const ssize_t written = ::write(fd_, data + done, size - done);
     if (written > 0) {
@@ -155,11 +157,13 @@ Status SerialTransport::send(const std::uint8_t* data, std::size_t size) noexcep
       last_errno_ = errno;
       return Status::kStaleInput;
     }
-    if (retries++ == kSendRetries) {
+    const std::int64_t now = monotonic_now_ns();
+    if (deadline_ns < 0) deadline_ns = now + send_timeout_us_ * 1000;
+    if (now >= deadline_ns) {
       last_errno_ = EAGAIN;
       return Status::kStaleInput;
     }
-    if (detail::wait_for(fd_, POLLOUT, std::int64_t{kSendRetryWaitMs} * 1000) < 0) {
+    if (detail::wait_for(fd_, POLLOUT, std::max<std::int64_t>(1, (deadline_ns - now) / 1000)) < 0) {
       last_errno_ = errno;
       return Status::kStaleInput;
     }

@@ -165,6 +165,7 @@ bool LinkEndpoint::open(const char* tool, const LinkOptions& o) {
                 << ")\n";
       return false;
     }
+    pty_.master_end().set_send_timeout_us(o.serial_send_timeout_us);
     transport_ = &pty_.master_end();
     description_ = std::string("pty master, slave ") + pty_.slave_path() + " at " +
                    std::to_string(o.baud) + " baud";
@@ -187,6 +188,7 @@ bool LinkEndpoint::open(const char* tool, const LinkOptions& o) {
                 << std::strerror(serial_.last_errno()) << ")\n";
       return false;
     }
+    serial_.set_send_timeout_us(o.serial_send_timeout_us);
     transport_ = &serial_;
     description_ = "serial " + o.serial_path + " at " + std::to_string(o.baud) + " baud";
   }

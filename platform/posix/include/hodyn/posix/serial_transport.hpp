@@ -21,10 +21,9 @@ namespace posix {
 
 class SerialTransport final : public link::Transport {
  public:
-  /// send() waits for room in the output queue at most this many times ...
-  static constexpr int kSendRetries = 10;
-  /// ... for at most this long each (so at most 10 ms in total).
-  static constexpr int kSendRetryWaitMs = 1;
+  /// send() waits for room in the output queue at most this long in all, by
+  /// default (set_send_timeout_us()).
+  static constexpr std::int64_t kDefaultSendTimeoutUs = 10'000;
 
   SerialTransport() noexcept = default;
   ~SerialTransport();
@@ -49,11 +48,20 @@ class SerialTransport final : public link::Transport {
   /// errno of the last failed system call (0: none yet).
   int last_errno() const noexcept { return last_errno_; }
 
-  /// Writes all `size` bytes; on a full output queue waits (poll) and
-  /// retries, at most kSendRetries times. kOk; kInvalidArgument for null
+  /// How long send() may wait in all for room in the output queue (a slow
+  /// reader on the far end: a pty's reader descheduled on a busy machine).
+  /// Values below 0 count as 0. A lockstep HIL run, where every frame is
+  /// awaited, gives the reader up to a second instead of losing the frame.
+  void set_send_timeout_us(std::int64_t timeout_us) noexcept {
+    send_timeout_us_ = timeout_us < 0 ? 0 : timeout_us;
+  }
+  std::int64_t send_timeout_us() const noexcept { return send_timeout_us_; }
+
+  /// Writes all `size` bytes; on a full output queue waits (poll) for room,
+  /// at most send_timeout_us() in all. kOk; kInvalidArgument for null
   /// data or size 0; kNotConfigured when not open; kStaleInput when the bytes
-  /// could not all be written (a partial write is possible — the framing
-  /// layer resynchronises) or the line is gone.
+  /// could not all be written in that time (a partial write is possible —
+  /// the framing layer resynchronises) or the line is gone.
   Status send(const std::uint8_t* data, std::size_t size) noexcept override;
 
   /// Reads the bytes available (up to `capacity`), waiting at most
@@ -71,6 +79,7 @@ class SerialTransport final : public link::Transport {
   int fd_ = -1;
   std::uint32_t baud_ = 0;
   int last_errno_ = 0;
+  std::int64_t send_timeout_us_ = kDefaultSendTimeoutUs;
 };
 
 /// A connected pseudo-terminal pair, both ends raw: bytes sent on

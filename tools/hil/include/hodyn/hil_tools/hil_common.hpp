@@ -45,6 +45,10 @@ struct LinkOptions {
   std::uint32_t baud = 921600;
   bool serial_pty = false;    ///< create a pty pair, use its master end (hodyn-sim)
   std::string pty_path_file;  ///< where the slave path is written
+  /// Serial / pty: how long a send may wait for room (a slow reader). The
+  /// tools set 1 s in lockstep mode (a frame is never dropped for a reader
+  /// descheduled a few ms), the transport's 10 ms in realtime mode.
+  std::int64_t serial_send_timeout_us = posix::SerialTransport::kDefaultSendTimeoutUs;
 };
 
 /// Exactly one of --udp, --serial, --serial-pty: else one line on stderr and
