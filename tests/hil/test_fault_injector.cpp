@@ -128,6 +128,42 @@ TEST(FaultInjector, OutageWindowIsExact) {
   expect_counters_add_up(f);
 }
 
+// --corrupt-burst: inside [start, start + duration) its own rate (30 %),
+// outside the base rate (0 here): no corrupted copy outside the window.
+TEST(FaultInjector, CorruptionBurstOnlyInsideItsWindow) {
+  static Injector f;
+  FaultConfig c;
+  c.burst_start = 2.0;
+  c.burst_duration = 1.0;
+  c.burst_corrupt = 0.3;
+  ASSERT_EQ(f.configure(c, 5), Status::kOk);
+  std::uint8_t frame[hodyn::link::kMaxWireSize], out[hodyn::link::kMaxWireSize];
+  Injector::Released r;
+  int inside = 0, outside = 0;
+  for (int k = 0; k < 5000; ++k) {
+    const double t = 1e-3 * k;
+    const std::size_t n = command_frame(static_cast<std::uint32_t>(k), frame);
+    ASSERT_EQ(f.submit(frame, n, t), Status::kOk);
+    EXPECT_EQ(f.in_burst(t), k >= 2000 && k < 3000) << "k = " << k;
+    while (f.pop(t, out, sizeof out, r)) {  // no delays: released at t
+      if (!r.corrupted) continue;
+      if (f.in_burst(t)) {
+        ++inside;
+      } else {
+        ++outside;
+      }
+    }
+  }
+  EXPECT_EQ(outside, 0);
+  expect_rate(static_cast<std::uint64_t>(inside), 1000, 0.3);
+  EXPECT_EQ(f.counters().corrupted, static_cast<std::uint64_t>(inside));
+  c.burst_corrupt = 1.5;
+  EXPECT_EQ(f.configure(c, 5), Status::kInvalidArgument);
+  c.burst_corrupt = 0.3;
+  c.burst_duration = -1.0;
+  EXPECT_EQ(f.configure(c, 5), Status::kInvalidArgument);
+}
+
 TEST(FaultInjector, DelaysWithinBoundsAndReleasedInOrder) {
   static Injector f;
   FaultConfig c;

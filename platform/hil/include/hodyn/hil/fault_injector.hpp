@@ -14,7 +14,8 @@
 //   2. dropped with probability `drop`;
 //   3. duplicated with probability `duplicate` (two copies; each copy goes
 //      through the remaining steps independently);
-//   4. corrupted with probability `corrupt`: 1–3 distinct bytes, never the
+//   4. corrupted with probability `corrupt` (`burst_corrupt` inside the
+//      corruption burst [burst_start, burst_start + burst_duration)): 1–3 distinct bytes, never the
 //      trailing delimiter, each replaced by a different NON-zero value — so
 //      the frame stays one COBS block and the receiver rejects exactly one
 //      frame (COBS error, length or CRC) for every corrupted copy;
@@ -55,6 +56,9 @@ struct FaultConfig {
   double delay_max = 0.0;        ///< s, ≥ delay_min
   double outage_start = 0.0;     ///< s
   double outage_duration = 0.0;  ///< s; 0: no outage
+  double burst_start = 0.0;      ///< s: a window with its own corruption rate
+  double burst_duration = 0.0;   ///< s; 0: no burst
+  double burst_corrupt = 0.0;    ///< fraction of frame copies corrupted inside the burst
 };
 
 struct FaultCounters {
@@ -112,7 +116,9 @@ class FaultInjector {
     if (!probability(config.drop) || !probability(config.duplicate) ||
         !probability(config.corrupt) || !probability(config.reorder) ||
         !(config.delay_min >= 0.0) || !(config.delay_max >= config.delay_min) ||
-        !(config.outage_duration >= 0.0) || !(config.outage_start == config.outage_start))
+        !(config.outage_duration >= 0.0) || !(config.outage_start == config.outage_start) ||
+        !probability(config.burst_corrupt) || !(config.burst_duration >= 0.0) ||
+        !(config.burst_start == config.burst_start))
       return Status::kInvalidArgument;
     config_ = config;
     random_ = SplitMix64(seed);
@@ -132,6 +138,12 @@ class FaultInjector {
   bool in_outage(double now) const noexcept {
     return config_.outage_duration > 0.0 && now >= config_.outage_start &&
            now < config_.outage_start + config_.outage_duration;
+  }
+
+  /// True when `now` is inside the corruption burst.
+  bool in_burst(double now) const noexcept {
+    return config_.burst_duration > 0.0 && now >= config_.burst_start &&
+           now < config_.burst_start + config_.burst_duration;
   }
 
   /// Takes one frame at time `now`. kInvalidArgument (not counted) for null
@@ -157,7 +169,7 @@ class FaultInjector {
       e.info.size = size;
       e.info.tag = tag;
       e.info.duplicate = copy == 1;
-      if (draw(config_.corrupt)) {
+      if (draw(in_burst(now) ? config_.burst_corrupt : config_.corrupt)) {
         corrupt(e);
         ++counters_.corrupted;
       }
