@@ -32,9 +32,10 @@ class FlyingPlugin final : public plugin::ControllerPlugin {
   static constexpr int kNumJoints = 4;
   static constexpr int kNumRotors = 8;
   static int updates;
+  static int resets;
 
   Status configure(const plugin::Parameter*, std::size_t) noexcept override { return Status::kOk; }
-  void reset() noexcept override {}
+  void reset() noexcept override { ++resets; }
   Status update(const plugin::Sensors& sensors, const plugin::Reference&,
                 plugin::Command& command) noexcept override {
     ++updates;
@@ -52,6 +53,7 @@ class FlyingPlugin final : public plugin::ControllerPlugin {
   }
 };
 int FlyingPlugin::updates = 0;
+int FlyingPlugin::resets = 0;
 
 const plugin::RobotIdentity kRobot{"test_robot", 0x1234u, 4, 8};
 
@@ -85,10 +87,11 @@ void deliver(Host& host, const Message& m) {
 }
 
 void hello(Host& host, const plugin::RobotIdentity& robot,
-           std::uint32_t role = link::hello_role::kSimulator) {
+           std::uint32_t role = link::hello_role::kSimulator, std::uint8_t run_nonce = 0) {
   Message m{};
   m.type = MessageType::kHello;
   m.hello = link::make_hello(robot, role, Status::kOk);
+  for (std::size_t k = 0; k < link::kNonceSize; ++k) m.hello.nonce[k] = run_nonce;
   deliver(host, m);
 }
 
@@ -232,6 +235,65 @@ TEST(LinkHandshake, AHostExpectingAnotherRobotDoesNotOpenThePlugin) {
   sensors(host, 0);
   ASSERT_TRUE(host.period());
   EXPECT_EQ(t.sent.back().command.mode, static_cast<std::uint32_t>(HODYN_MODE_DISARMED));
+}
+
+}  // namespace
+}  // namespace hodyn
+
+namespace hodyn {
+namespace {
+
+// A restarted simulator (docs/hil.md, "Process faults"): its HELLO carries
+// another run nonce; the host then forgets the old run's sequence numbers
+// (the new run counts from 0 again) and resets the plugin. A HELLO of the
+// same run (a resent one) changes nothing: old numbers stay refused.
+TEST(LinkHandshake, ARestartedSimulatorIsFlownFromItsSequenceZero) {
+  CaptureTransport t;
+  Host host(t, 20);
+  ASSERT_EQ(host.open(api(), kRobot, 1000.0), Status::kOk);
+  hello(host, kRobot, link::hello_role::kSimulator, 0xA1);
+  for (std::uint32_t k = 0; k < 100; ++k) {
+    sensors(host, k);
+    ASSERT_TRUE(host.period());
+  }
+  EXPECT_EQ(host.counters().runs, 1u);
+  // The simulator dies: 20 silent periods engage the watchdog.
+  for (int i = 0; i < 20; ++i) (void)host.period();
+  EXPECT_TRUE(host.watchdog().engaged());
+  // The same run's HELLO again: sequence 5 is still old.
+  const int resets = FlyingPlugin::resets;
+  hello(host, kRobot, link::hello_role::kSimulator, 0xA1);
+  sensors(host, 5);
+  EXPECT_FALSE(host.has_pending());
+  EXPECT_EQ(host.counters().runs, 1u);
+  EXPECT_EQ(FlyingPlugin::resets, resets);
+  // A new run (another nonce): no safe command until its first frame (it
+  // would answer the old run's sequence 99); then its sequence 0 is flown
+  // and the watchdog released.
+  hello(host, kRobot, link::hello_role::kSimulator, 0xB2);
+  const std::size_t sent = t.sent.size();
+  EXPECT_FALSE(host.period());
+  EXPECT_EQ(t.sent.size(), sent);
+  EXPECT_EQ(host.counters().runs, 2u);
+  EXPECT_EQ(FlyingPlugin::resets, resets + 1);
+  EXPECT_EQ(host.handshake(), HandshakeState::kAgreed);
+  const int updates = FlyingPlugin::updates;
+  sensors(host, 0);
+  ASSERT_TRUE(host.has_pending());
+  ASSERT_TRUE(host.period());
+  EXPECT_EQ(FlyingPlugin::updates, updates + 1);
+  EXPECT_FALSE(host.watchdog().engaged());
+  EXPECT_EQ(host.watchdog().recoveries(), 1u);
+  const Message& last = t.sent.back();
+  ASSERT_EQ(last.type, MessageType::kCommand);
+  EXPECT_EQ(last.answered_sequence, 0u);
+  EXPECT_EQ(last.command.mode, static_cast<std::uint32_t>(HODYN_MODE_TRACKING));
+  EXPECT_EQ(last.status_bits & link::controller_status::kWatchdogEngaged, 0u);
+  // The answer to the new run's HELLO names the run it answers.
+  bool answered_b2 = false;
+  for (const Message& m : t.sent)
+    if (m.type == MessageType::kHello && m.hello.peer_nonce[0] == 0xB2) answered_b2 = true;
+  EXPECT_TRUE(answered_b2);
 }
 
 }  // namespace

@@ -26,6 +26,16 @@
 // frames recorded from any earlier session, replayed whole, fail their MAC:
 // they neither arm the controller nor reach the plugin.
 //
+// A restarted simulator (docs/hil.md, "Process faults"): every simulator
+// run has its own random run nonce in its HELLO (signed or not). A HELLO
+// with another nonce than the run's flown so far starts a new run: the
+// sequence monitor forgets the old run's numbers (the new run counts from 0
+// again), the reference ring is emptied and the plugin is reset (its stale-
+// time check would refuse the new run's earlier times). On a signed link
+// that HELLO must also pass its MAC and carry a HELLO counter above every
+// earlier one, and it starts a new session (keys with a new nonce of ours),
+// so the replay rules are those of any new session.
+//
 // Time is the caller's: the host only counts control periods. Heap-free,
 // exception-free, RTTI-free; the plugin instance lives inside (Capacity bytes).
 #pragma once
@@ -83,6 +93,7 @@ struct ControllerHostCounters {
   std::uint64_t send_failures = 0;
   std::uint64_t reference_stale = 0;  ///< updates without the reference of their time
   std::uint64_t sessions = 0;  ///< signed sessions started (simulator HELLOs with a new nonce)
+  std::uint64_t runs = 0;      ///< simulator runs: HELLOs with a new run nonce (restarts + 1)
 };
 
 /// Bytes of the boot id a signed controller mixes into its nonces.
@@ -257,6 +268,12 @@ class ControllerHost {
       return;
     }
     ++counters_.hellos_received;
+    // A new simulator run (another run nonce): resynchronise on its numbers.
+    const bool new_run = !have_peer_ || !same_nonce(hello.nonce, peer_.nonce);
+    if (new_run) {
+      ++counters_.runs;
+      if (have_peer_) start_new_run();
+    }
     peer_ = hello;
     have_peer_ = true;
     // Signed: a HELLO (authentic, its counter above every earlier one) with a
@@ -282,11 +299,9 @@ class ControllerHost {
       handshake_ = HandshakeState::kAgreed;
     }
     Hello answer = make_hello(ours, hello_role::kController, verdict);
-    if (keys_.enabled()) {
-      for (std::size_t k = 0; k < kNonceSize; ++k) {
-        answer.nonce[k] = our_nonce[k];
-        answer.peer_nonce[k] = hello.nonce[k];
-      }
+    for (std::size_t k = 0; k < kNonceSize; ++k) {
+      answer.nonce[k] = our_nonce[k];  // zeros on an unsigned link
+      answer.peer_nonce[k] = hello.nonce[k];  // the run (HELLO) this answers
     }
     std::size_t written = 0;
     if (encode(answer, link_sequence_++, wire_, sizeof wire_, written, &signer_) != Status::kOk ||
@@ -296,6 +311,23 @@ class ControllerHost {
       return;
     }
     ++counters_.hello_answers_sent;
+  }
+
+  // The previous simulator run is over (it was restarted): its sequence
+  // numbers, references and the plugin's state (times) go. The watchdog keeps
+  // its state (engaged, it is released by the new run's first accepted
+  // frame) but is disarmed until that frame: its safe commands would answer
+  // the old run's newest sequence, which the new simulator would take for an
+  // answer of its own (measured: a new run that applied a command
+  // "answering" 3807 and then refused all its own as older).
+  void start_new_run() noexcept {
+    monitor_.restart();
+    armed_ = false;
+    reference_count_ = 0;
+    reference_next_ = 0;
+    pending_ = false;
+    paused_ = false;
+    controller_.reset();
   }
 
   // A sensor frame before an agreed handshake: a disarmed command (rotors

@@ -147,8 +147,9 @@ struct Hello {
   std::uint32_t role;                  ///< a hello_role
   std::int32_t status;                 ///< the sender's verdict on the peer's robot (Status)
   char robot_name[HODYN_NAME_LENGTH];  ///< NUL-terminated, zero after the NUL
-  /// The sender's session nonce: the simulator's is random, the controller's
-  /// never repeats (boot id + session index); zeros on an unsigned link.
+  /// The sender's session nonce: the simulator's is random, new every run
+  /// (signed or not: a new nonce is a new run to the controller); the
+  /// controller's never repeats (boot id + session index), zeros unsigned.
   std::uint8_t nonce[kNonceSize];
   /// The controller's answer: the simulator nonce it answers (zeros from the simulator).
   std::uint8_t peer_nonce[kNonceSize];
