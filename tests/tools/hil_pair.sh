@@ -139,6 +139,13 @@ case "$CASE" in
     check_bad "$SIM" --outage 3
     check_bad "$SIM" --delay-ms -1:2
     check_bad "$SIM" --corrupt inf
+    # Process-fault options (docs/hil.md, "Process faults").
+    check_bad "$SIM" --corrupt-burst 1:2
+    check_bad "$SIM" --garbage 1:1:2
+    check_bad "$SIM" --garbage -1:1:0.5
+    check_bad "$SIM" --command-hold-ms 0
+    check_bad_says "needs a value, got the option '--udp'" "$SIM" --trace --udp "$P2:127.0.0.1:$P1"
+    check_bad_says "needs a value, got the option '--udp'" "$FC" --events --udp "$P1:127.0.0.1:$P2"
     check_bad "$SIM" --mode fast
     check_bad "$SIM" --udp 70000:127.0.0.1:1
     check_bad "$FC" --summary-json
@@ -378,7 +385,12 @@ if case in ("udp", "pty"):
     check(pos <= 1e-3, "position RMS <= 1 mm")
     check(att <= 0.05 * deg, "attitude RMS <= 0.05 deg")
     check(joints <= 0.05 * deg, "joints RMS <= 0.05 deg")
-    check(fc["watchdog_engagements"] == 0, "no watchdog")
+    # No fault: the watchdog may engage only where the simulator itself was
+    # silent >= 15 ms (the OS holding it up on a busy machine; the lockstep
+    # watchdog is 20 periods of 1 ms wall time: docs/hil.md, "The flake").
+    check(fc["watchdog_engagements"] <= sim["send_silences"],
+          f"watchdog only in a silence of the simulator ({fc['watchdog_engagements']} engagements, "
+          f"{sim['send_silences']} silences >= 15 ms, longest {sim['send_gap_max_s'] * 1e3:.1f} ms)")
     check(sim["missed_commands"] == 0 and sim["command_timeouts"] == 0, "every period got its command")
     check(fc["rx_rejected_total"] == 0 and sim["rx_rejected_total"] == 0, "no rejected frames")
     check(fc["steps"] == sim["periods"], "one controller update per period")

@@ -91,6 +91,9 @@ loop:
   --cpu N              realtime: pin to core N (best effort)
 output:
   --summary-json FILE  the counters as JSON
+  --events FILE        one line per watchdog engagement, first hover command,
+                       release and new simulator run, with the wall time
+                       (docs/hil.md, "Process faults")
   --record FILE        every COMMAND sent, in binary (the same run, the same bytes)
   --quiet              only the final summary
   --help
@@ -107,6 +110,7 @@ struct Args {
   std::string plugin_path;
   std::string summary_json;
   std::string record;
+  std::string events;
   bool list_robots = false;
   bool robot_given = false;  ///< --robot NAME given: a --plugin must be built for it
 };
@@ -153,9 +157,13 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
         return 2;
       }
       a.robot_given = true;
-    } else if (opt == "--plugin" || opt == "--summary-json" || opt == "--record") {
+    } else if (opt == "--plugin" || opt == "--summary-json" || opt == "--record" ||
+               opt == "--events") {
       if (tools::value_is_an_option(tool, opt, value)) return 2;
-      (opt == "--plugin" ? a.plugin_path : opt == "--record" ? a.record : a.summary_json) = value;
+      (opt == "--plugin"   ? a.plugin_path
+       : opt == "--record" ? a.record
+       : opt == "--events" ? a.events
+                           : a.summary_json) = value;
     } else if (opt == "--rate" || opt == "--watchdog-periods" || opt == "--idle-timeout" ||
                opt == "--max-steps") {
       if (!tools::parse_number(value, v) || v <= 0.0) {
@@ -196,10 +204,20 @@ inline std::int64_t now_ns() { return posix::monotonic_now_ns(); }
 // idle detection and the update() timing.
 class ControllerHost final : public link::UpdateObserver {
  public:
+  /// update() times kept for the median and p99: the newest kStepTimes
+  /// (a ring, allocated and touched once, so that a long run's resident
+  /// memory stays flat: a growing vector, or pages of a reserved one
+  /// touched as it fills, grew hodyn-fc's VmRSS 8 % in a 60 s soak).
+  static constexpr std::size_t kStepTimes = 1 << 16;
+
   ControllerHost(link::Transport& transport, std::uint32_t watchdog_periods)
       : core_(transport, watchdog_periods) {
     core_.set_update_observer(this);
+    step_times_.assign(kStepTimes, 0.0);
   }
+
+  /// Writes the watchdog and run events (--events; null: none).
+  void set_events(std::FILE* events) { events_ = events; }
 
   Status open(const hodyn_plugin_api* api, double rate) { return core_.open(api, rate); }
   /// Opened only for `robot` (kRobotMismatch for another robot's plugin).
@@ -228,6 +246,10 @@ class ControllerHost final : public link::UpdateObserver {
       last_rx_ns_ = now_ns();
       heard_ = true;
     }
+    if (core_.counters().runs != runs_seen_) {
+      runs_seen_ = core_.counters().runs;
+      if (runs_seen_ > 1) event("new_run", 0);
+    }
     return n > 0;
   }
 
@@ -252,6 +274,18 @@ class ControllerHost final : public link::UpdateObserver {
 
   void command_sent(const hodyn_command& command, std::uint32_t answered,
                     std::uint32_t bits) noexcept override {
+    const bool engaged = (bits & link::controller_status::kWatchdogEngaged) != 0u;
+    if (engaged && !engaged_) {
+      event("watchdog_engaged", answered);
+      hover_logged_ = false;
+    }
+    if (engaged && !hover_logged_ && command.mode == HODYN_MODE_HOVER) {
+      event("hover", answered);
+      hover_logged_ = true;
+    }
+    if (!engaged && engaged_) event("watchdog_released", answered);
+    engaged_ = engaged;
+    if (!engaged) last_control_ns_ = now_ns();
     if (record_ == nullptr) return;
     record_->write(&answered, sizeof answered);
     record_->write(&bits, sizeof bits);
@@ -261,8 +295,11 @@ class ControllerHost final : public link::UpdateObserver {
   void before_update() noexcept override { update_start_ = std::chrono::steady_clock::now(); }
   void after_update(bool control_step) noexcept override {
     const auto end = std::chrono::steady_clock::now();
-    if (control_step)
-      step_times_.push_back(std::chrono::duration<double>(end - update_start_).count());
+    if (!control_step) return;
+    const double seconds = std::chrono::duration<double>(end - update_start_).count();
+    step_times_[step_next_] = seconds;
+    step_next_ = (step_next_ + 1) % kStepTimes;
+    if (step_count_ < kStepTimes) ++step_count_;
   }
 
  private:
@@ -270,7 +307,28 @@ class ControllerHost final : public link::UpdateObserver {
   bool heard_ = false;
   std::int64_t last_rx_ns_ = 0;
   std::chrono::steady_clock::time_point update_start_{};
+  // One line: wall time (s, monotonic), the event, the sequence answered, ms
+  // since the last command of a control update.
+  void event(const char* what, std::uint32_t sequence) noexcept {
+    if (events_ == nullptr) return;
+    const std::int64_t now = now_ns();
+    std::fprintf(events_, "%.6f %s %u %.3f\n", static_cast<double>(now) * 1e-9, what,
+                 static_cast<unsigned>(sequence),
+                 static_cast<double>(now - last_control_ns_) * 1e-6);
+    std::fflush(events_);
+  }
+
   std::vector<double> step_times_;
+  std::size_t step_next_ = 0, step_count_ = 0;
+  /// The update() times measured (the ring's filled part).
+  std::vector<double> step_times() const {
+    return std::vector<double>(step_times_.begin(),
+                               step_times_.begin() + static_cast<std::ptrdiff_t>(step_count_));
+  }
+  std::FILE* events_ = nullptr;
+  bool engaged_ = false, hover_logged_ = false;
+  std::int64_t last_control_ns_ = 0;
+  std::uint64_t runs_seen_ = 0;
   tools::RecordFile* record_ = nullptr;
   std::uint64_t rejected_foreign_ = 0;
 };
@@ -305,8 +363,8 @@ inline void ControllerHost::print(std::FILE* out) const {
   std::fprintf(out, "  watchdog: %llu engagements, %llu recoveries, %llu safe commands\n",
                u(watchdog.engagements()), u(watchdog.recoveries()), u(c.watchdog_commands));
   std::fprintf(out, "  update() median %.2f us, p99 %.2f us\n",
-               hodyn::closed_loop::percentile(step_times_, 0.5) * 1e6,
-               hodyn::closed_loop::percentile(step_times_, 0.99) * 1e6);
+               hodyn::closed_loop::percentile(step_times(), 0.5) * 1e6,
+               hodyn::closed_loop::percentile(step_times(), 0.99) * 1e6);
 }
 
 inline bool ControllerHost::write_json(const char* tool, const std::string& path,
@@ -326,6 +384,7 @@ inline bool ControllerHost::write_json(const char* tool, const std::string& path
   j.integer("refused_sensor_frames", c.refused_frames);
   j.string("link_security", core_.authenticated() ? "signed" : "unsigned");
   j.integer("sessions", c.sessions);
+  j.integer("simulator_runs", c.runs);
   j.raw("armed", core_.armed() ? "true" : "false");
   j.integer("rx_rejected_foreign", rejected_foreign_);
   tools::add_link_counters(j, "rx_", core_.parser().counters());
@@ -349,8 +408,8 @@ inline bool ControllerHost::write_json(const char* tool, const std::string& path
   j.integer("watchdog_recoveries", watchdog.recoveries());
   j.integer("watchdog_commands", c.watchdog_commands);
   j.raw("watchdog_engaged_at_exit", watchdog.engaged() ? "true" : "false");
-  j.number("update_median_s", hodyn::closed_loop::percentile(step_times_, 0.5));
-  j.number("update_p99_s", hodyn::closed_loop::percentile(step_times_, 0.99));
+  j.number("update_median_s", hodyn::closed_loop::percentile(step_times(), 0.5));
+  j.number("update_p99_s", hodyn::closed_loop::percentile(step_times(), 0.99));
   if (loop != nullptr) {
     const auto& st = loop->statistics();
     j.integer("loop_iterations", st.iterations);
@@ -439,6 +498,9 @@ inline int run(const char* tool, const plugin::RobotIdentity& robot_of_tool,
     return 2;
   }
   static tools::LinkEndpoint endpoint;
+  // Lockstep awaits every frame: a serial send waits for a slow reader
+  // rather than drop the frame (docs/hil.md, "The flake").
+  if (!args.realtime) args.link.serial_send_timeout_us = 1'000'000;
   if (!endpoint.open(tool, args.link)) return 1;
   static ControllerHost host(endpoint.transport(), args.watchdog_periods);
   const bool strict = args.plugin_path.empty() || args.robot_given;
@@ -459,6 +521,15 @@ inline int run(const char* tool, const plugin::RobotIdentity& robot_of_tool,
   if (!args.record.empty()) {
     if (!record.open(tool, args.record)) return 1;
     host.set_record(&record);
+  }
+  std::FILE* events = nullptr;
+  if (!args.events.empty()) {
+    events = std::fopen(args.events.c_str(), "w");
+    if (events == nullptr) {
+      std::cerr << tool << ": cannot write " << args.events << "\n";
+      return 1;
+    }
+    host.set_events(events);
   }
   static posix::StopFlag stop;
   (void)posix::install_stop_signal_handlers(stop);
@@ -523,6 +594,7 @@ inline int run(const char* tool, const plugin::RobotIdentity& robot_of_tool,
                  static_cast<unsigned>(robot.num_rotors));
   }
   host.close();
+  if (events != nullptr) std::fclose(events);
   if (library != nullptr) dlclose(library);
   if (mismatch) return kExitRobotMismatch;
   return recorded && summarized ? 0 : 1;

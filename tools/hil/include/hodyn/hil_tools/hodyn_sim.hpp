@@ -19,6 +19,8 @@
 #include <iostream>
 #include <string>
 
+#include <Eigen/Geometry>
+
 #include "hodyn/closed_loop/report.hpp"
 #include "hodyn/closed_loop/robot_reference.hpp"
 #include "hodyn/closed_loop/scenario.hpp"
@@ -85,7 +87,17 @@ loop:
                        answering its sensor frame; realtime: a periodic loop
                        at --rate applies whatever arrived by the period's end
   --command-timeout-ms MS
-                       lockstep: longest wait for a command (default 50)
+                       lockstep: longest wait for a command (default 1000:
+                       the simulator never waits for a frame its injector
+                       lost, so this only tells a gone controller from one
+                       the OS holds up; docs/hil.md, "The flake");
+                       after a timeout, until a command comes again, each
+                       period waits one control period (the controller is
+                       gone: simulated time goes on at the wall clock's pace)
+  --command-hold-ms MS without a command the last one is held this long
+                       (simulated time, default 100), then the safe input is
+                       applied: the plant's hover input at its position, yaw
+                       and joint angles (docs/hil.md, "Process faults")
   --start-timeout S    wait this long for hodyn-fc's first answer (default 10)
   --robot-id-override HEX
                        test hook: claim robot id HEX in the HELLO instead of the
@@ -100,10 +112,19 @@ faults (both directions, seeded by --seed, simulated time):
                        nothing passes either way in that window
   --duplicate P        fraction of frames sent twice
   --reorder P          fraction of frames swapped with the next one
+  --corrupt-burst START_S:DURATION_S:P
+                       fraction P of the frames corrupted inside that window
+  --garbage START_S:DURATION_S:P
+                       inside that window, with probability P per period, a
+                       chunk of 1-32 random non-zero bytes and a 0x00 is
+                       written to the link between frames (sim->fc)
 output:
   --summary-json FILE  tracking errors (SI) and link counters as JSON
   --record FILE        per period the command applied and the true state after
                        it, in binary (the same run, the same bytes)
+  --trace FILE         per period: k, t, position error (m), source of the
+                       input (0 a command, 1 held, 2 safe input), the command's
+                       mode and its watchdog bit (CSV)
   --help
 )";
 
@@ -112,7 +133,10 @@ struct Args {
   double duration = 10.0, rate = 1000.0, plant_rate = 8000.0, settle = 1.0;
   std::uint64_t seed = 1;
   bool realtime = false;
-  double command_timeout = 0.050, start_timeout = 10.0;
+  double command_timeout = 1.0, start_timeout = 10.0;
+  double command_hold = 0.100;
+  double garbage_start = 0.0, garbage_duration = 0.0, garbage = 0.0;
+  std::string trace;
   hil::FaultConfig faults;
   tools::LinkOptions link;
   posix::RealtimeOptions rt;
@@ -184,9 +208,27 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
       const std::string m = value;
       if (m != "lockstep" && m != "realtime") return bad("lockstep or realtime");
       a.realtime = m == "realtime";
-    } else if (opt == "--summary-json" || opt == "--record") {
+    } else if (opt == "--summary-json" || opt == "--record" || opt == "--trace") {
       if (tools::value_is_an_option(tool, opt, value)) return 2;
-      (opt == "--record" ? a.record : a.summary_json) = value;
+      (opt == "--record" ? a.record : opt == "--trace" ? a.trace : a.summary_json) = value;
+    } else if (opt == "--corrupt-burst" || opt == "--garbage") {
+      // START_S:DURATION_S:P
+      const std::string text = value;
+      const auto last = text.rfind(':');
+      double p = 0.0;
+      if (last == std::string::npos || !tools::parse_pair(text.substr(0, last).c_str(), v, w) ||
+          !tools::parse_number(text.c_str() + last + 1, p) || v < 0.0 || w < 0.0 || p < 0.0 ||
+          p > 1.0)
+        return bad("START_S:DURATION_S:P (>= 0, P a fraction 0..1)");
+      if (opt == "--corrupt-burst") {
+        a.faults.burst_start = v;
+        a.faults.burst_duration = w;
+        a.faults.burst_corrupt = p;
+      } else {
+        a.garbage_start = v;
+        a.garbage_duration = w;
+        a.garbage = p;
+      }
     } else if (opt == "--robot-id-override") {
       if (!parse_hex_u32(value, a.robot_id_override)) return bad("a hexadecimal robot id");
       a.override_robot_id = true;
@@ -211,7 +253,8 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
       if (!tools::parse_number(value, v) || v < 0.0) return bad("a number >= 0");
       a.settle = v;
     } else if (opt == "--duration" || opt == "--rate" || opt == "--plant-rate" || opt == "--seed" ||
-               opt == "--command-timeout-ms" || opt == "--start-timeout") {
+               opt == "--command-timeout-ms" || opt == "--start-timeout" ||
+               opt == "--command-hold-ms") {
       if (!tools::parse_number(value, v) || v <= 0.0) return bad("a positive number");
       if (opt == "--seed" && !tools::whole_number_in(v, 1.0, 9007199254740992.0))
         return bad("a whole number 1..2^53");
@@ -221,6 +264,7 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
       if (opt == "--seed") a.seed = static_cast<std::uint64_t>(v);
       if (opt == "--command-timeout-ms") a.command_timeout = v * 1e-3;
       if (opt == "--start-timeout") a.start_timeout = v;
+      if (opt == "--command-hold-ms") a.command_hold = v * 1e-3;
     } else {
       std::cerr << tool << ": unknown option '" << opt << "' (see --help)\n";
       return 2;
@@ -250,6 +294,21 @@ struct SimCounters {
   std::uint64_t hellos_sent = 0, hellos_received = 0;
   std::uint64_t stale_hello_answers = 0;  ///< signed: answers to another nonce than ours
   std::uint64_t sign_failures = 0;        ///< frames that could not be signed (not sent)
+  // Process faults (docs/hil.md): the controller gone, restarted, taken back.
+  std::uint64_t refused_commands = 0;     ///< disarmed answers of a controller without handshake
+  std::uint64_t rehellos_sent = 0;        ///< HELLOs sent during the run (controller lost)
+  std::uint64_t controller_sessions = 0;  ///< controllers that answered (1 + restarts seen)
+  std::uint64_t held_periods = 0;         ///< periods without a command, the last one held
+  std::uint64_t safe_input_periods = 0;   ///< periods with the safe input
+  std::uint64_t safe_input_engagements = 0;
+  std::uint64_t safe_input_failures = 0;  ///< the hover input could not be computed (held on)
+  std::uint64_t garbage_chunks = 0, garbage_bytes = 0;
+  /// Wall-clock silences of this simulator during the run: gaps of >= 15 ms
+  /// between two sends (an outage, or the OS holding the process up). A
+  /// lockstep controller's watchdog (20 periods of 1 ms) can engage only in
+  /// one of them.
+  std::uint64_t send_silences = 0;
+  double send_gap_max_s = 0.0;
   double wait_total_s = 0.0, wait_max_s = 0.0;
 };
 
@@ -296,6 +355,8 @@ class SimHost {
   void set_rejected_foreign(std::uint64_t count) { rejected_foreign_ = count; }
   /// Records each period's command and true state (--record).
   void set_record(tools::RecordFile* record) { record_ = record; }
+  /// Writes one CSV line per period (--trace; null: none).
+  void set_trace(std::FILE* trace) { trace_ = trace; }
 
   const hodyn::plugin::RobotIdentity& robot() const { return robot_; }
   /// The controller's robot and verdict from its HELLO answer.
@@ -308,9 +369,11 @@ class SimHost {
   /// answers with its own. Agreed when both robots are the same and the
   /// controller's verdict is kOk.
   HelloResult hello(const posix::StopFlag& stop) {
-    link::Hello mine = link::make_hello(robot_, link::hello_role::kSimulator, Status::kOk);
-    if (keys_.enabled())
-      for (std::size_t k = 0; k < link::kNonceSize; ++k) mine.nonce[k] = nonce_[k];
+    link::Hello& mine = hello_;
+    mine = link::make_hello(robot_, link::hello_role::kSimulator, Status::kOk);
+    // The run nonce, signed or not: a controller tells a restarted simulator
+    // by it (a new run: it resynchronises on the new sequence numbers).
+    for (std::size_t k = 0; k < link::kNonceSize; ++k) mine.nonce[k] = nonce_[k];
     std::uint8_t wire[link::kMaxWireSize];
     std::size_t size = 0;
     const std::int64_t end = now_ns() + std::llround(a_.start_timeout * 1e9);
@@ -336,6 +399,10 @@ class SimHost {
   }
 
   Status setup() {
+    if (!keys_.enabled() && posix::random_bytes(nonce_, sizeof nonce_) != Status::kOk)
+      return Status::kInvalidArgument;  // (signed: enable_authentication drew it)
+    hold_periods_ = std::max(1L, std::lround(a_.command_hold * a_.rate));
+    garbage_random_ = hil::SplitMix64(a_.seed * 2 + 3);
     dt_ = 1.0 / a_.rate;
     steps_ = std::lround(a_.duration * a_.rate);
     setup_ = cl::make_robot_scenario<Robot>(a_.scenario, 1.0 / a_.plant_rate, dt_, a_.seed);
@@ -380,9 +447,16 @@ class SimHost {
       const std::int64_t resend = now_ns() + 50'000'000;
       while (now_ns() < resend) {
         receive(std::max<std::int64_t>(1, (resend - now_ns()) / 1000), 0.0, true);
+        // Only the answer to period 0 starts the run (a command of an
+        // earlier run, still in flight, answers another sequence).
+        if (have_candidate_ && candidate_sequence_ != 0) {
+          have_candidate_ = false;
+          ++c_.stale_commands;
+        }
         if (have_candidate_) {  // applied by end_period(0)
           delivered_newest_ = 0;
           have_delivered_ = true;
+          running_ = true;
           return true;
         }
       }
@@ -395,8 +469,23 @@ class SimHost {
   /// answer to wait for, or kNoTag when no new sensor frame got through.
   std::uint32_t begin_period(long k) {
     const double t = static_cast<double>(k) * dt_;
-    (void)stats_.add_state(trajectory_, t, plant_.state());
+    period_ = k;
+    position_error_ = stats_.add_state(trajectory_, t, plant_.state()).position.norm();
     if (out_.in_outage(t)) ++c_.outage_periods;
+    // The controller is gone (no command for the hold time) or refuses (a
+    // new one without handshake): our HELLO again every 50 ms, through the
+    // injector (an outage stops it too). Its answer carries on the run.
+    if ((controller_lost_ || periods_without_command_ >= hold_periods_) &&
+        k - last_rehello_ >= std::lround(0.05 * a_.rate)) {
+      last_rehello_ = k;
+      std::uint8_t wire[link::kMaxWireSize];
+      std::size_t size = 0;
+      if (link::encode(hello_, link_sequence_++, wire, sizeof wire, size, &signer_) ==
+          Status::kOk) {
+        (void)out_.submit(wire, size, t, kNoTag);
+        ++c_.rehellos_sent;
+      }
+    }
     if (k > 0 && measure(k)) {
       (void)out_.submit(reference_wire_, reference_size_, t, kNoTag);
       (void)out_.submit(sensors_wire_, sensors_size_, t, static_cast<std::uint32_t>(k));
@@ -416,6 +505,7 @@ class SimHost {
       }
     }
     if (target != kNoTag) ++c_.commands_expected;
+    send_garbage(t);
     return target;
   }
 
@@ -447,11 +537,37 @@ class SimHost {
   /// Period k, second half: the newest valid command (or the previous one
   /// held), then the plant over one period.
   Status end_period() {
+    int source = 0;  // the trace's: 0 a command, 1 the last one held, 2 the safe input
     if (have_candidate_) {
       apply_candidate();
+      periods_without_command_ = 0;
+      safe_active_ = false;
+      controller_lost_ = false;
     } else {
       ++c_.missed_commands;
+      ++periods_without_command_;
+      // Held for the hold time, then the safe input (computed once, at the
+      // state of that moment).
+      if (!safe_active_ && periods_without_command_ > hold_periods_) {
+        if (apply_safe_input()) {
+          safe_active_ = true;
+          ++c_.safe_input_engagements;
+        } else {
+          ++c_.safe_input_failures;
+        }
+      }
+      if (safe_active_) {
+        ++c_.safe_input_periods;
+        source = 2;
+      } else {
+        ++c_.held_periods;
+        source = 1;
+      }
     }
+    if (trace_ != nullptr)
+      std::fprintf(trace_, "%ld,%.4f,%.6e,%d,%d,%d\n", period_,
+                   static_cast<double>(period_) * dt_, position_error_, source, command_.mode,
+                   (applied_bits_ & link::controller_status::kWatchdogEngaged) != 0u ? 1 : 0);
     stats_.add_command(command_);
     sim::RobotPlantInput<Robot> input;
     Status s = sim::plant_input_from_command(command_, input);
@@ -482,16 +598,25 @@ class SimHost {
     const double t = static_cast<double>(k) * dt_;
     const std::int64_t start = now_ns();
     if (target != kNoTag) {
-      const std::int64_t end = start + std::llround(a_.command_timeout * 1e9);
+      // After a timeout with no command at all the controller counts as gone
+      // until a command comes again: one control period of wall time per
+      // period, not the timeout, so that the plant's time goes on as the
+      // wall clock's (the hold time and the safe input then mean what they
+      // say). A slow controller (late answers) still gets the full timeout.
+      const double timeout = consecutive_timeouts_ > 0 ? dt_ : a_.command_timeout;
+      heard_command_ = false;
+      const std::int64_t end = start + std::llround(timeout * 1e9);
       bool answered = false;
       while (!answered && !stop.stop_requested()) {
         const std::int64_t left = end - now_ns();
         if (left <= 0) {
           ++c_.command_timeouts;
+          ++consecutive_timeouts_;
           break;
         }
         answered = receive(std::max<std::int64_t>(1, left / 1000), t, false, target);
       }
+      if (answered || heard_command_) consecutive_timeouts_ = 0;
       const double waited = static_cast<double>(now_ns() - start) * 1e-9;
       c_.wait_total_s += waited;
       c_.wait_max_s = std::max(c_.wait_max_s, waited);
@@ -553,6 +678,13 @@ class SimHost {
   }
 
   void send_direct(const std::uint8_t* data, std::size_t size) {
+    const std::int64_t now = now_ns();
+    if (running_ && last_send_ns_ > 0) {
+      const double gap = static_cast<double>(now - last_send_ns_) * 1e-9;
+      c_.send_gap_max_s = std::max(c_.send_gap_max_s, gap);
+      if (gap >= 0.015) ++c_.send_silences;
+    }
+    last_send_ns_ = now;
     if (transport_.send(data, size) == Status::kOk) {
       ++c_.frames_sent;
     } else {
@@ -569,6 +701,7 @@ class SimHost {
     peek_.push(splitter_.frame(), splitter_.size());
     while (peek_.next(m))
       if (m.type == link::MessageType::kCommand) tag = m.answered_sequence;
+    heard_command_ |= tag != kNoTag;
     answers = tag != kNoTag && tag == target;
     if (direct) {
       parse(splitter_.frame(), splitter_.size());
@@ -587,12 +720,40 @@ class SimHost {
           return;
         }
         ++c_.hellos_received;
-        if (!have_peer_hello_) peer_hello_ = m.hello;  // the first answer decides
-        have_peer_hello_ = true;
+        if (!have_peer_hello_) {  // the first answer decides the handshake
+          peer_hello_ = m.hello;
+          have_peer_hello_ = true;
+          ++c_.controller_sessions;
+          return;
+        }
+        if (handshake_ != link::HandshakeState::kAgreed) return;
+        // An answer to a HELLO of the run (docs/hil.md, "Process faults").
+        // From a restarted controller — signed: another nonce of its own
+        // (authentic, its HELLO counter above every earlier one, answering
+        // our nonce: the checks above); unsigned: after its refusals — for
+        // the same robot: the run goes on with it, in a new session.
+        const bool other =
+            keys_.enabled() ? !same_nonce(m.hello.nonce, peer_hello_.nonce) : refused_since_answer_;
+        refused_since_answer_ = false;
+        if (!other) return;
+        if (hodyn::plugin::compare_robots(robot_, link::robot_of(m.hello)) != Status::kOk ||
+            static_cast<Status>(m.hello.status) != Status::kOk)
+          return;  // another robot: its commands stay refused, ours held / safe
+        peer_hello_ = m.hello;
+        if (keys_.enabled()) keys_.start_session(nonce_, m.hello.nonce);
+        ++c_.controller_sessions;
         return;
       }
       if (m.type != link::MessageType::kCommand) return;
       ++c_.commands_received;
+      // A controller without our handshake (restarted): a disarmed answer,
+      // never applied; our HELLO goes out again.
+      if ((m.status_bits & link::controller_status::kHandshakeRefused) != 0u) {
+        ++c_.refused_commands;
+        refused_since_answer_ = true;
+        controller_lost_ = true;
+        return;
+      }
       if ((m.status_bits & link::controller_status::kWatchdogEngaged) != 0u)
         ++c_.watchdog_commands_received;
       // Newest wins; commands answering older sequences than the applied one are stale.
@@ -603,16 +764,61 @@ class SimHost {
       }
       candidate_ = m.command;
       candidate_sequence_ = m.answered_sequence;
+      candidate_bits_ = m.status_bits;
       have_candidate_ = true;
     });
   }
 
   void apply_candidate() {
     command_ = candidate_;
+    applied_bits_ = candidate_bits_;
     applied_sequence_ = candidate_sequence_;
     have_applied_ = true;
     have_candidate_ = false;
     ++c_.commands_applied;
+  }
+
+  // The safe input (docs/hil.md): the plant's hover input — inverse dynamics
+  // at rest, sim::hover_state — at its position, its yaw (roll and pitch
+  // level) and its joint angles: rotor speeds that carry the weight,
+  // joint torques that hold the arm against gravity. Open loop: it keeps
+  // the robot near still for a while, it does not stabilise it.
+  bool apply_safe_input() {
+    const sim::RobotPlantState<Robot>& x = plant_.state();
+    Pose<double> pose = x.base_pose;
+    const double yaw = std::atan2(pose.rotation(1, 0), pose.rotation(0, 0));
+    pose.rotation = Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    sim::RobotPlantState<Robot> still;
+    sim::RobotPlantInput<Robot> input;
+    const Status s = sim::hover_state(setup_.plant, pose, x.q, still, input);
+    if (s != Status::kOk && s != Status::kActuatorSaturated) return false;
+    command_ = hodyn_command{};
+    command_.time = static_cast<double>(period_) * dt_;
+    command_.num_joints = kNumJoints;
+    command_.num_rotors = kNumRotors;
+    command_.mode = HODYN_MODE_HOVER;
+    for (int i = 0; i < kNumRotors; ++i) command_.rotor_speed[i] = input.rotor_speed_command(i);
+    for (int j = 0; j < kNumJoints; ++j) command_.motor_torque[j] = input.motor_torque(j);
+    applied_bits_ = 0;
+    return true;
+  }
+
+  // --garbage: inside its window, with probability P per period, 1-32 random
+  // non-zero bytes and a delimiter straight onto the link (sim -> fc), between
+  // two frames: the receiver must reject exactly that chunk and lose no frame.
+  void send_garbage(double t) {
+    if (a_.garbage <= 0.0 || t < a_.garbage_start || t >= a_.garbage_start + a_.garbage_duration)
+      return;
+    if (garbage_random_.uniform() >= a_.garbage) return;
+    std::uint8_t chunk[33];
+    const std::size_t n = 1 + garbage_random_.next() % 32;
+    for (std::size_t i = 0; i < n; ++i)
+      chunk[i] = static_cast<std::uint8_t>(1 + garbage_random_.next() % 255);
+    chunk[n] = 0x00;
+    if (transport_.send(chunk, n + 1) == Status::kOk) {
+      ++c_.garbage_chunks;
+      c_.garbage_bytes += n + 1;
+    }
   }
 
   static bool same_nonce(const std::uint8_t* a, const std::uint8_t* b) {
@@ -654,6 +860,17 @@ class SimHost {
   hodyn::plugin::RobotIdentity robot_{};
   link::Hello peer_hello_{};
   bool have_peer_hello_ = false;
+  link::Hello hello_{};  ///< ours (the run nonce), sent again when the controller is lost
+  std::FILE* trace_ = nullptr;
+  long period_ = 0, hold_periods_ = 100, periods_without_command_ = 0, last_rehello_ = -1000000;
+  double position_error_ = 0.0;
+  std::uint32_t candidate_bits_ = 0, applied_bits_ = 0;
+  std::uint64_t consecutive_timeouts_ = 0;
+  bool safe_active_ = false, controller_lost_ = false, refused_since_answer_ = false;
+  bool heard_command_ = false;  ///< a COMMAND frame (any) arrived in this wait
+  bool running_ = false;        ///< the run started (after the first answer)
+  std::int64_t last_send_ns_ = 0;
+  hil::SplitMix64 garbage_random_{1};
   link::HandshakeState handshake_ = link::HandshakeState::kWaiting;
 
  public:
@@ -693,6 +910,15 @@ void SimHost<Robot>::print(std::FILE* out) const {
                u(c_.commands_received), u(c_.commands_applied), u(c_.stale_commands),
                u(c_.watchdog_commands_received), u(c_.missed_commands), u(c_.command_timeouts),
                u(c_.outage_periods));
+  std::fprintf(out,
+               "  without a command: %llu periods held, %llu with the safe input (%llu "
+               "engagements); %llu refused commands, %llu HELLOs resent, %llu controller "
+               "session(s); %llu garbage chunks\n",
+               u(c_.held_periods), u(c_.safe_input_periods), u(c_.safe_input_engagements),
+               u(c_.refused_commands), u(c_.rehellos_sent), u(c_.controller_sessions),
+               u(c_.garbage_chunks));
+  std::fprintf(out, "  silences of >= 15 ms between sends %llu (longest %.1f ms)\n",
+               u(c_.send_silences), c_.send_gap_max_s * 1e3);
   if (c_.commands_expected > 0)
     std::fprintf(out, "  round trip (wait for the command) mean %.1f us, max %.1f us\n",
                  c_.wait_total_s / static_cast<double>(c_.commands_expected) * 1e6,
@@ -740,6 +966,17 @@ void SimHost<Robot>::add_json(tools::JsonObject& j) const {
   j.integer("commands_expected", c_.commands_expected);
   j.integer("command_timeouts", c_.command_timeouts);
   j.integer("outage_periods", c_.outage_periods);
+  j.integer("refused_commands", c_.refused_commands);
+  j.integer("rehellos_sent", c_.rehellos_sent);
+  j.integer("controller_sessions", c_.controller_sessions);
+  j.integer("held_periods", c_.held_periods);
+  j.integer("safe_input_periods", c_.safe_input_periods);
+  j.integer("safe_input_engagements", c_.safe_input_engagements);
+  j.integer("safe_input_failures", c_.safe_input_failures);
+  j.integer("garbage_chunks", c_.garbage_chunks);
+  j.integer("garbage_bytes", c_.garbage_bytes);
+  j.integer("send_silences", c_.send_silences);
+  j.number("send_gap_max_s", c_.send_gap_max_s);
   j.number("round_trip_mean_s", c_.commands_expected > 0
                                     ? c_.wait_total_s / static_cast<double>(c_.commands_expected)
                                     : 0.0);
@@ -760,6 +997,9 @@ int run(const char* tool, int argc, char** argv) {
   bool have_key = false;
   if (!tools::load_link_key(tool, args.link, key, have_key)) return 2;
   static tools::LinkEndpoint endpoint;
+  // Lockstep awaits every frame: a serial send waits for a slow reader
+  // rather than drop the frame (docs/hil.md, "The flake").
+  if (!args.realtime) args.link.serial_send_timeout_us = 1'000'000;
   if (!endpoint.open(tool, args.link)) return 1;
   static SimHost<Robot> host(args, endpoint.transport());
   if (have_key) {
@@ -779,6 +1019,16 @@ int run(const char* tool, int argc, char** argv) {
   if (!args.record.empty()) {
     if (!record.open(tool, args.record)) return 1;
     host.set_record(&record);
+  }
+  std::FILE* trace = nullptr;
+  if (!args.trace.empty()) {
+    trace = std::fopen(args.trace.c_str(), "w");
+    if (trace == nullptr) {
+      std::cerr << tool << ": cannot write " << args.trace << "\n";
+      return 1;
+    }
+    std::fprintf(trace, "k,t,position_error_m,source,mode,watchdog\n");
+    host.set_trace(trace);
   }
   const auto& d = host.scenario_setup().disturbances;
   host.set_statistics(args.settle, d.has_payload ? d.payload.time : -1.0);
@@ -861,6 +1111,7 @@ int run(const char* tool, int argc, char** argv) {
     (void)loop.run(step, static_cast<std::uint64_t>(steps), &stop);
   }
   const double wall = static_cast<double>(now_ns() - t0) * 1e-9;
+  if (trace != nullptr) std::fclose(trace);
   host.finish(done);
   host.set_rejected_foreign(endpoint.rejected_foreign());
   if (!record.close(tool)) return 1;
