@@ -15,6 +15,7 @@
 // Models: the aerial manipulator (dual-arm closures), the random branched tree
 // and its fixed-base twin (closures across branches and to the welded root).
 #include <hodyn/constrained_dynamics.hpp>
+#include <hodyn/constrained_hybrid_dynamics.hpp>
 #include <hodyn/equations_of_motion.hpp>
 #include <hodyn/hodyn.hpp>
 #include <hodyn/loop_closure.hpp>
@@ -526,6 +527,78 @@ TEST(ConstrainedInverseDynamics, PassiveJointsSquareAndRedundant) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// Constrained hybrid dynamics: its torques, fed to forward dynamics, give its motion
+// ---------------------------------------------------------------------------
+
+template <std::size_t NC>
+void check_hybrid(const hodyn::AerialManipulatorModel<double>& am,
+                  const std::array<LoopClosure<double>, NC>& closures, bool base_prescribed,
+                  const std::array<bool, 6>& joints_prescribed, unsigned seed) {
+  using Tree = hodyn::AerialManipulatorTree;
+  const auto fd_in = random_input<Tree>(seed);
+  hodyn::HybridDynamicsInput<Tree, 0, double> in;
+  static_cast<hodyn::ForwardDynamicsInput<Tree, 0, double>&>(in) = fd_in;
+  in.base_input = base_prescribed ? hodyn::BaseInput::kMotion : hodyn::BaseInput::kWrench;
+  in.base_acceleration[0] = Vec6(0.3, -0.2, 0.1, 1.0, -0.5, 2.0);
+  in.motion_prescribed = joints_prescribed;
+  in.joint_acceleration[0] << 1.5, -0.7, 0.2, -1.1, 0.4, 0.9;
+  const hodyn::ConstraintStabilization<double> gains{8.0, 16.0};
+  auto hd = std::make_unique<hodyn::ConstrainedHybridDynamicsData<Tree, NC, double>>();
+  ASSERT_EQ(hodyn::constrained_hybrid_dynamics(am, closures, in, gains, *hd), Status::kOk) << seed;
+  const VecXd acc = hd->acceleration;
+  const VecXd force = hd->generalized_force;
+  // Prescribed entries kept, given forces kept.
+  for (int l = 0; l < 12; ++l) {
+    const bool u = l < 6 ? base_prescribed : joints_prescribed[static_cast<std::size_t>(l - 6)];
+    const double given_acc = l < 6 ? in.base_acceleration[0](l) : in.joint_acceleration[0](l - 6);
+    const double given_force = l < 6 ? in.base_wrench[0](l) : in.joint_torque[0](l - 6);
+    if (u)
+      EXPECT_EQ(acc(l), given_acc) << l;
+    else
+      EXPECT_EQ(force(l), given_force) << l;
+  }
+  hodyn::ForwardDynamicsInput<Tree, 0, double> back = fd_in;
+  back.base_wrench[0] = force.head<6>();
+  back.joint_torque[0] = force.tail<6>();
+  auto fd = std::make_unique<Constrained<Tree, NC>>();
+  ASSERT_EQ(hodyn::constrained_forward_dynamics(am, closures, back, gains, *fd), Status::kOk);
+  EXPECT_LE(max_abs(VecXd(fd->acceleration) - acc), 1e-9 * (1 + max_abs(acc))) << seed;
+  EXPECT_LE(max_abs(VecXd(fd->multiplier) - VecXd(hd->multiplier)),
+            1e-8 * (1 + max_abs(VecXd(hd->multiplier))))
+      << seed;
+}
+
+TEST(ConstrainedHybridDynamics, ItsForcesGiveItsMotionThroughForwardDynamics) {
+  const auto am = core_aerial_manipulator();
+  const std::array<bool, 6> none{};
+  const std::array<bool, 6> arm1{true, true, true, false, false, false};
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    const std::array<LoopClosure<double>, 1> weld{make_closure(LoopClosureKind::kWeld, 3, 6, seed)};
+    const std::array<LoopClosure<double>, 1> point{
+        make_closure(LoopClosureKind::kPoint, 3, 6, seed)};
+    check_hybrid(am, weld, false, none, seed);   // = forward dynamics
+    check_hybrid(am, weld, true, none, seed);    // base motion prescribed
+    check_hybrid(am, point, false, arm1, seed);  // one arm's motion prescribed
+    check_hybrid(am, point, true, arm1, seed);
+  }
+  // Nothing prescribed: the same numbers as constrained forward dynamics.
+  using Tree = hodyn::AerialManipulatorTree;
+  const std::array<LoopClosure<double>, 1> weld{make_closure(LoopClosureKind::kWeld, 3, 6, 9u)};
+  hodyn::HybridDynamicsInput<Tree, 0, double> in;
+  static_cast<hodyn::ForwardDynamicsInput<Tree, 0, double>&>(in) = random_input<Tree>(9u);
+  auto hd = std::make_unique<hodyn::ConstrainedHybridDynamicsData<Tree, 1, double>>();
+  auto fd = std::make_unique<Constrained<Tree, 1>>();
+  ASSERT_EQ(hodyn::constrained_hybrid_dynamics(am, weld, in, {}, *hd), Status::kOk);
+  ASSERT_EQ(hodyn::constrained_forward_dynamics(am, weld, in, {}, *fd), Status::kOk);
+  EXPECT_LE(max_abs(VecXd(hd->acceleration) - VecXd(fd->acceleration)),
+            1e-10 * (1 + max_abs(VecXd(fd->acceleration))));
+  // One arm prescribed and a weld: the other arm cannot satisfy six constraints.
+  in.motion_prescribed = {true, true, true, false, false, false};
+  EXPECT_EQ(hodyn::constrained_hybrid_dynamics(am, weld, in, {}, *hd), Status::kSingularConstraint);
+  EXPECT_EQ(hd->multiplier.size(), 0);
+}
+
 TEST(ConstrainedDynamics, HotPathsAreHeapFree) {
   using Tree = hodyn::AerialManipulatorTree;
   const auto am = core_aerial_manipulator();
@@ -539,10 +612,15 @@ TEST(ConstrainedDynamics, HotPathsAreHeapFree) {
   in.base_pose = s.motion.base_pose;
   in.q = s.motion.q[0];
   const hodyn::ConstraintStabilization<double> gains{10.0, 25.0};
+  auto hd = std::make_unique<hodyn::ConstrainedHybridDynamicsData<Tree, 1, double>>();
+  hodyn::HybridDynamicsInput<Tree, 0, double> hin;
+  static_cast<hodyn::ForwardDynamicsInput<Tree, 0, double>&>(hin) = in;
+  hin.base_input = hodyn::BaseInput::kMotion;
   hodyn::test::HeapProbe probe;
   EXPECT_EQ(hodyn::constrained_forward_dynamics(am, s.closures, in, gains, *data), Status::kOk);
   EXPECT_EQ(hodyn::constrained_inverse_dynamics(am, s.closures, s.motion, options, *data),
             Status::kOk);
+  EXPECT_EQ(hodyn::constrained_hybrid_dynamics(am, s.closures, hin, gains, *hd), Status::kOk);
   EXPECT_EQ(probe.count(), 0);
 }
 
