@@ -9,7 +9,9 @@
 // Transmit: write() hands a byte straight to the data register when nothing
 // is queued and the register is empty, else queues it and turns TXEIE on; the
 // handler sends the queue and turns TXEIE off when it is empty. write() waits
-// only when the whole transmit ring is full.
+// only when the whole transmit ring is full, and then also sends from the
+// ring itself, so that it ends with interrupts masked (a fault handler's
+// console) too.
 //
 // The register-level part is a policy `Hw` because the USART IP differs
 // between families: the F4's (RM0090 chapter 30: SR, DR; stm32f4_usart.hpp)
@@ -63,7 +65,11 @@ class InterruptUsart final : public SerialPort {
           set_tx_interrupt_masked(true);
           break;
         }
-        // The ring is full: the handler drains it at the line rate.
+        // The ring is full: the handler drains it at the line rate — unless
+        // it cannot run (interrupts masked, or a fault handler printing), so
+        // move one byte here too, with interrupts masked (the handler is the
+        // ring's only other consumer).
+        drain_one_masked();
       }
     }
   }
@@ -119,6 +125,13 @@ class InterruptUsart final : public SerialPort {
   std::size_t tx_queued() const noexcept { return tx_.size(); }
 
  private:
+  void drain_one_masked() noexcept {
+    const std::uint32_t primask = cortex_m::save_and_disable_interrupts();
+    std::uint8_t byte = 0;
+    if (Hw::tx_empty(hw_.status()) && tx_.pop(byte)) hw_.write_data(byte);
+    cortex_m::restore_interrupts(primask);
+  }
+
   void set_tx_interrupt_masked(bool on) noexcept {
     const std::uint32_t primask = cortex_m::save_and_disable_interrupts();
     hw_.set_tx_interrupt(on);
