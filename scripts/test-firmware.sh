@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Build and test both firmware presets (docs/firmware.md): Cortex-M7 (double,
-# QEMU mps2-an500, STM32H743 link check) and Cortex-M4F (float, QEMU
-# mps2-an386). Installs the ARM toolchain and QEMU when missing. The firmware
+# Build and test the firmware presets (docs/firmware.md): Cortex-M7 (double,
+# QEMU mps2-an500, STM32H743 link check), Cortex-M4F (float, QEMU
+# mps2-an386) and the STM32F405 (float, QEMU netduinoplus2; its CCM layout
+# link-checked). Installs the ARM toolchain and QEMU when missing.
+# HODYN_FIRMWARE_PRESETS="firmware-f405" runs a subset. The firmware
 # HIL tests talk to the native hodyn-sim (build/test/tools/hil/hodyn-sim),
 # which is built first when it is missing.
 # Extra arguments go to ctest (e.g. -R selftest).
@@ -33,7 +35,7 @@ hil=ON
 
 summary=()
 rc=0
-for preset in firmware-m7 firmware-m4f; do
+for preset in ${HODYN_FIRMWARE_PRESETS:-firmware-m7 firmware-m4f firmware-f405}; do
   echo "== $preset"
   start=$SECONDS
   log=build/$preset/ctest-last.log

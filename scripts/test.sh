@@ -5,7 +5,7 @@
 #             and run under qemu-user, the CI subset (scripts/test-cross.sh
 #             --ci: aarch64 labels oracle, controller, link and
 #             packaging-cross, armhf controller and link; no tools, no -g)
-#   firmware  presets `firmware-m7`, `firmware-m4f`: bare-metal self-tests,
+#   firmware  presets `firmware-m7`, `firmware-m4f`, `firmware-f405`: bare-metal self-tests,
 #             firmware HIL and budgets under qemu-system-arm
 #             (scripts/test-firmware.sh, label `firmware`)
 #   fuzz      the libFuzzer targets of tests/fuzz built with clang, ASan and
