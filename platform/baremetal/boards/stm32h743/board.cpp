@@ -2,6 +2,9 @@
 // (USART3 on PD8/PD9 = the ST-LINK virtual COM port). See README.md for what
 // to change for your board.
 //
+// USART3 is interrupt-driven (the STM32 driver shared with the F405,
+// ../stm32/interrupt_usart.hpp, over this IP's registers, stm32_usart.hpp).
+//
 // NOT TESTED ON HARDWARE. It compiles and links (ctest baremetal_stm32h743_link);
 // the clock tree is a TODO-for-your-board stub that keeps the reset clock
 // (HSI, 64 MHz), which is enough for the UART and SysTick to work as written.
@@ -13,6 +16,7 @@
 #include "hodyn/baremetal/board.hpp"
 #include "hodyn/baremetal/cortex_m_registers.hpp"
 
+#include "interrupt_usart.hpp"
 #include "stm32_usart.hpp"
 
 namespace hodyn {
@@ -46,7 +50,11 @@ constexpr std::uintptr_t kUsart3Base = 0x40004800;
 constexpr std::uintptr_t kScbIciallu = 0xE000EF50;
 constexpr std::uint32_t kCcrInstructionCache = 1u << 17;
 
-Stm32Usart g_usart3{kUsart3Base};
+constexpr std::uint32_t kUsart3Irq = 39;  // RM0433 table 147
+
+/// USART3, interrupt-driven: the shared STM32 driver over the H7's registers.
+using Usart3 = InterruptUsart<Stm32h7Usart, 2048, 512>;
+Usart3 g_usart3{Stm32h7Usart{kUsart3Base}};
 
 // TODO-for-your-board: the clock tree for 480 MHz (RM0433 8.5, 6.8):
 //   1. PWR_CR3: the supply of YOUR board (LDO on NUCLEO-H743ZI, SMPS on others);
@@ -106,7 +114,10 @@ void init() noexcept {
   enable_instruction_cache();
   configure_clock_tree();
   configure_usart3_pins();
-  (void)g_usart3.init(kUsart3KernelClockHz, kConsoleBaud);
+  (void)g_usart3.hardware().configure(kUsart3KernelClockHz, kConsoleBaud);
+  cortex_m::nvic_set_priority(kUsart3Irq, 0x40);
+  g_usart3.start();
+  cortex_m::nvic_enable(kUsart3Irq);
 }
 
 std::uint32_t core_clock_hz() noexcept { return kCoreClockHz; }
@@ -120,3 +131,16 @@ bool has_semihosting() noexcept { return false; }
 }  // namespace board
 }  // namespace baremetal
 }  // namespace hodyn
+
+// USART3's interrupt (vector position 39, irq_vectors.h), timed in SysTick
+// cycles like the F405's USART1 for the period's CPU budget.
+extern "C" void USART3_IRQHandler() noexcept {
+  namespace cm = hodyn::baremetal::cortex_m;
+  const cm::SysTickRegisters& st = cm::systick_registers();
+  const std::uint32_t start = st.cvr;
+  hodyn::baremetal::board::g_usart3.on_interrupt();
+  const std::uint32_t now = st.cvr;
+  const std::uint32_t reload = st.rvr;
+  hodyn::baremetal::board::g_usart3.account_interrupt(
+      reload == 0u ? 0u : (start >= now ? start - now : start + (reload + 1u) - now));
+}
