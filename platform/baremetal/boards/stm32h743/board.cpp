@@ -5,9 +5,11 @@
 // USART3 is interrupt-driven (the STM32 driver shared with the F405,
 // ../stm32/interrupt_usart.hpp, over this IP's registers, stm32_usart.hpp).
 //
-// NOT TESTED ON HARDWARE. It compiles and links (ctest baremetal_stm32h743_link);
-// the clock tree is a TODO-for-your-board stub that keeps the reset clock
-// (HSI, 64 MHz), which is enough for the UART and SysTick to work as written.
+// The clock tree (clock_tree.hpp): 400 MHz from the HSE through PLL1 at VOS1,
+// every wait bounded; on a timeout the reset clock (HSI 64 MHz) and a status.
+//
+// NOT TESTED ON HARDWARE, NOT EMULATED. It compiles and links (ctest
+// baremetal_stm32h743_link).
 //
 // Register addresses: RM0433 rev 7 — RCC 8.7 (base 0x58024400), GPIO 11.4
 // (GPIOD base 0x58020C00), USART3 base 0x40004800 (2.3.2 memory map).
@@ -16,6 +18,7 @@
 #include "hodyn/baremetal/board.hpp"
 #include "hodyn/baremetal/cortex_m_registers.hpp"
 
+#include "clock_tree.hpp"
 #include "interrupt_usart.hpp"
 #include "stm32_usart.hpp"
 
@@ -26,12 +29,10 @@ namespace {
 
 namespace cm = cortex_m;
 
-// After reset the H743 runs from HSI at 64 MHz with every prescaler at /1,
-// so rcc_pclk1 (USART3's default kernel clock) is 64 MHz too (RM0433 8.5).
-// TODO-for-your-board: once configure_clock_tree() sets PLL1 for 480 MHz,
-// set these to 480 MHz and the APB1 clock you chose (e.g. 120 MHz).
-constexpr std::uint32_t kCoreClockHz = 64'000'000;
-constexpr std::uint32_t kUsart3KernelClockHz = 64'000'000;
+// The clock tree's outcome (clock_tree.hpp): 400 MHz, rcc_pclk1 (USART3's
+// default kernel clock) 100 MHz; or the reset clock, HSI 64 MHz everywhere,
+// with a status when a wait timed out.
+stm32h743::ClockTree g_clock_tree;
 constexpr std::uint32_t kConsoleBaud = 115200;
 
 constexpr std::uintptr_t kRccBase = 0x58024400;
@@ -56,19 +57,6 @@ constexpr std::uint32_t kUsart3Irq = 39;  // RM0433 table 147
 using Usart3 = InterruptUsart<Stm32h7Usart, 2048, 512>;
 Usart3 g_usart3{Stm32h7Usart{kUsart3Base}};
 
-// TODO-for-your-board: the clock tree for 480 MHz (RM0433 8.5, 6.8):
-//   1. PWR_CR3: the supply of YOUR board (LDO on NUCLEO-H743ZI, SMPS on others);
-//      wait ACTVOSRDY.
-//   2. Voltage scale VOS1, then VOS0 (SYSCFG_PWRCR.ODEN on rev V silicon);
-//      wait VOSRDY.
-//   3. HSE on (8 MHz from the ST-LINK MCO: HSEBYP), wait HSERDY.
-//   4. PLL1: source HSE, DIVM1 = 1, DIVN1 = 120, DIVP1 = 2 -> 480 MHz; wait PLL1RDY.
-//   5. FLASH_ACR: LATENCY 4 WS, WRHIGHFREQ 2 — BEFORE switching.
-//   6. D1CFGR: HPRE /2 (240 MHz AXI/AHB), D1PPRE /2; D2CFGR: D2PPRE1/2 /2;
-//      D3CFGR: D3PPRE /2 (120 MHz APBs).
-//   7. CFGR.SW = PLL1, wait SWS.
-// Until then the part stays on HSI at 64 MHz (all of the above is skipped).
-void configure_clock_tree() noexcept {}
 
 void enable_instruction_cache() noexcept {
   cm::data_synchronization_barrier();
@@ -112,15 +100,15 @@ void configure_usart3_pins() noexcept {
 
 void init() noexcept {
   enable_instruction_cache();
-  configure_clock_tree();
+  g_clock_tree = stm32h743::configure_clock_tree();
   configure_usart3_pins();
-  (void)g_usart3.hardware().configure(kUsart3KernelClockHz, kConsoleBaud);
+  (void)g_usart3.hardware().configure(g_clock_tree.apb1_hz, kConsoleBaud);
   cortex_m::nvic_set_priority(kUsart3Irq, 0x40);
   g_usart3.start();
   cortex_m::nvic_enable(kUsart3Irq);
 }
 
-std::uint32_t core_clock_hz() noexcept { return kCoreClockHz; }
+std::uint32_t core_clock_hz() noexcept { return g_clock_tree.sysclk_hz; }
 
 const char* name() noexcept { return "stm32h743"; }
 
