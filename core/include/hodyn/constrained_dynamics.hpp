@@ -100,7 +100,7 @@ struct ConstrainedInverseDynamicsOptions {
 template <class Tree, std::size_t NumClosures, class Scalar = double>
 struct ConstrainedDynamicsData {
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
-  static constexpr int kMaxRows = 6 * static_cast<int>(NumClosures);
+  static constexpr int kMaxRows = LoopClosureData<Tree, NumClosures, 0, Scalar>::kRowCapacity;
   using Closure = LoopClosureData<Tree, NumClosures, 0, Scalar>;
   using Vector = Eigen::Matrix<Scalar, kDofs, 1>;
   using Multipliers = typename Closure::Vector;
@@ -124,7 +124,7 @@ struct ConstrainedDynamicsData {
   InverseMassMatrixData<Tree, Scalar> inverse_mass{};
   Eigen::Matrix<Scalar, kDofs, Eigen::Dynamic, 0, kDofs, kMaxRows> mobility{};  ///< Y = M̄⁻¹ Aᵀ
   Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows> operational{};
-  Eigen::LDLT<Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows>>
+  Eigen::LLT<Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows>>
       operational_factor{};
   Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kDofs> passive_columns{};
   Eigen::HouseholderQR<Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kDofs>>
@@ -164,6 +164,21 @@ Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1> generalized_force_of(
 template <class Scalar>
 Scalar constraint_rank_tolerance() {
   return Scalar(1e3) * Eigen::NumTraits<Scalar>::epsilon();
+}
+
+/// Cholesky factor of A Y (symmetric positive definite when A has full row
+/// rank); false when a pivot is not positive or below the rank tolerance of
+/// the largest (a rank-deficient A: redundant closures, a singular pose).
+template <class Matrix, class Factor>
+bool factor_operational(const Matrix& operational, Factor& factor) {
+  using Scalar = typename Matrix::Scalar;
+  factor.compute(operational);
+  if (factor.info() != Eigen::Success) return false;
+  const auto d = factor.matrixLLT().diagonal();
+  if (d.size() == 0) return true;
+  const Scalar smallest = d.minCoeff();
+  const Scalar largest = d.maxCoeff();
+  return smallest * smallest > constraint_rank_tolerance<Scalar>() * largest * largest;
 }
 
 HODYN_ISA_NAMESPACE_END
@@ -219,12 +234,11 @@ Status constrained_forward_dynamics(
   s = loop_closure_kinematics(data.kinematics, closures, closure, 0);
   if (s != Status::kOk) return fail(s);
   const auto& a = closure.jacobian[0];
-  data.mobility.noalias() = minv * a.transpose();  // Y = M̄⁻¹ Aᵀ
-  data.operational.noalias() = a * data.mobility;  // A M̄⁻¹ Aᵀ
-  data.operational_factor.compute(data.operational);
-  const auto& d = data.operational_factor.vectorD();
-  const Scalar largest = d.cwiseAbs().maxCoeff();
-  if (!(d.minCoeff() > detail::constraint_rank_tolerance<Scalar>() * largest))
+  // Y = M̄⁻¹ Aᵀ and A Y as plain loops (lazyProduct): the blocked matrix-product
+  // kernels pack these small operands first, 10 % of a call (perf).
+  data.mobility.noalias() = minv.lazyProduct(a.transpose());
+  data.operational.noalias() = a.lazyProduct(data.mobility);
+  if (!detail::factor_operational(data.operational, data.operational_factor))
     return fail(Status::kSingularConstraint);
   data.constraint_acceleration = -stabilization.velocity_gain * closure.velocity[0] -
                                  stabilization.position_gain * closure.error;

@@ -36,7 +36,7 @@ HODYN_ISA_NAMESPACE_BEGIN
 template <class Tree, std::size_t NumClosures, class Scalar = double>
 struct ConstrainedHybridDynamicsData {
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
-  static constexpr int kMaxRows = 6 * static_cast<int>(NumClosures);
+  static constexpr int kMaxRows = LoopClosureData<Tree, NumClosures, 0, Scalar>::kRowCapacity;
   using Closure = LoopClosureData<Tree, NumClosures, 0, Scalar>;
   using Vector = Eigen::Matrix<Scalar, kDofs, 1>;
   using Multipliers = typename Closure::Vector;
@@ -59,7 +59,7 @@ struct ConstrainedHybridDynamicsData {
   Eigen::LLT<Square> free_factor{};
   Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kDofs, kMaxRows> mobility{};  ///< Y_v
   Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows> operational{};
-  Eigen::LDLT<Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows>>
+  Eigen::LLT<Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows>>
       operational_factor{};
 
   ConstrainedHybridDynamicsData() { clear_results(); }
@@ -148,10 +148,7 @@ Status constrained_hybrid_dynamics(
   data.operational.setZero();
   for (int i = 0; i < free_count; ++i)
     data.operational.noalias() += a.col(data.free_index[static_cast<std::size_t>(i)]) * y.row(i);
-  data.operational_factor.compute(data.operational);
-  const auto& d = data.operational_factor.vectorD();
-  if (m > 0 &&
-      !(d.minCoeff() > detail::constraint_rank_tolerance<Scalar>() * d.cwiseAbs().maxCoeff()))
+  if (!detail::factor_operational(data.operational, data.operational_factor))
     return fail(Status::kSingularConstraint);
   data.constraint_acceleration = -stabilization.velocity_gain * closure.velocity[0] -
                                  stabilization.position_gain * closure.error;

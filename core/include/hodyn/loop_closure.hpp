@@ -85,11 +85,15 @@ template <class Tree, std::size_t NumClosures, int MaxOrder, class Scalar = doub
 struct LoopClosureData {
   static_assert(NumClosures >= 1, "at least one closure");
   static constexpr int kMaxRows = 6 * static_cast<int>(NumClosures);
+  /// Storage rows: kMaxRows rounded up to 8, so that no vectorized loop of a
+  /// wide target (8 doubles) can reach past the storage (g++ 12 reports
+  /// -Warray-bounds inside Eigen's 8-wide packets otherwise).
+  static constexpr int kRowCapacity = (kMaxRows + 7) / 8 * 8;
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   /// m × (6 + n) (floating base) or m × n (fixed base), m ≤ kMaxRows.
-  using Jacobian = Eigen::Matrix<Scalar, Eigen::Dynamic, kDofs, 0, kMaxRows, kDofs>;
+  using Jacobian = Eigen::Matrix<Scalar, Eigen::Dynamic, kDofs, 0, kRowCapacity, kDofs>;
   /// One entry per constraint row (errors, constraint velocities, λ).
-  using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kMaxRows, 1>;
+  using Vector = Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kRowCapacity, 1>;
 
   int rows = 0;                                    ///< m = Σ constraint_rows(kind)
   std::array<int, NumClosures> first_row{};        ///< row of each closure's first constraint
@@ -219,7 +223,8 @@ Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kin
       const int col = kBase + i - 1;
       store([&](int k) { return data.jacobian[k].col(col); });
     }
-    data.error.segment(row0, m) = detail::closure_error(closure.kind, ta, tb).head(m);
+    const Vector6<Scalar> error = detail::closure_error(closure.kind, ta, tb);
+    for (int i = 0; i < m; ++i) data.error(row0 + i) = error(i);
   }
   for (int k = 0; k <= n; ++k)
     if (!detail::all_finite(data.jacobian[k]) || !detail::all_finite(data.velocity[k])) {
