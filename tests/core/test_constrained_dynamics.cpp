@@ -16,6 +16,7 @@
 // and its fixed-base twin (closures across branches and to the welded root).
 #include <hodyn/constrained_dynamics.hpp>
 #include <hodyn/constrained_hybrid_dynamics.hpp>
+#include <hodyn/constrained_inverse_dynamics_rate.hpp>
 #include <hodyn/equations_of_motion.hpp>
 #include <hodyn/hodyn.hpp>
 #include <hodyn/loop_closure.hpp>
@@ -598,6 +599,118 @@ TEST(ConstrainedHybridDynamics, ItsForcesGiveItsMotionThroughForwardDynamics) {
   EXPECT_EQ(hd->multiplier.size(), 0);
 }
 
+// ---------------------------------------------------------------------------
+// The first time derivative of constrained inverse dynamics
+// ---------------------------------------------------------------------------
+
+/// The motion of st at time t (polynomials in t; the base pose from the
+/// reference's pose series, which solves Ċ = [V] C).
+hodyn::MotionDerivatives<hodyn::AerialManipulatorTree, 0, double> motion_at(
+    const State<double>& st, const ref::Mat4<S7>& base_series, double t) {
+  hodyn::MotionDerivatives<hodyn::AerialManipulatorTree, 0, double> m;
+  m.base_pose = Pose<double>::from_matrix(pose_at(base_series, t));
+  const auto poly = [t](const auto& list, int shift, int count) {
+    using V = std::decay_t<decltype(list[0])>;
+    V sum = list[static_cast<std::size_t>(shift)];
+    double tk = 1;
+    for (int k = 1; k + shift < count; ++k) {
+      tk *= t / k;
+      sum += list[static_cast<std::size_t>(k + shift)] * tk;
+    }
+    return sum;
+  };
+  const int nv = static_cast<int>(st.V1.size());
+  const int nq = static_cast<int>(st.q.size());
+  m.base_twist[0] = poly(st.V1, 0, nv);
+  m.base_twist[1] = poly(st.V1, 1, nv);
+  m.q[0] = poly(st.q, 0, nq);
+  m.q[1] = poly(st.q, 1, nq);
+  m.q[2] = poly(st.q, 2, nq);
+  return m;
+}
+
+template <std::size_t NC>
+void check_rate(
+    const hodyn::AerialManipulatorModel<double>& am,
+    const std::array<LoopClosure<double>, NC>& closures,
+    hodyn::ConstrainedInverseDynamicsOptions<hodyn::AerialManipulatorTree, NC, double> options,
+    const hodyn::ConstrainedInverseDynamicsRates<hodyn::AerialManipulatorTree, NC, double>& rates,
+    unsigned seed, double& worst) {
+  using Tree = hodyn::AerialManipulatorTree;
+  const State<double> st = random_state<double>(seed, 6);
+  const ref::Mat4<S7> base_series = hodyn::test::base_pose_series<S7>(st.C1, st.V1);
+  auto motion = std::make_unique<hodyn::MotionDerivatives<Tree, 1, double>>();
+  fill_motion(st, *motion);
+  auto data = std::make_unique<hodyn::ConstrainedInverseDynamicsRateData<Tree, NC, double>>();
+  ASSERT_EQ(hodyn::constrained_inverse_dynamics_rate(am, closures, *motion, options, rates, *data),
+            Status::kOk)
+      << seed;
+  // Order 0 along t ↦ state(t), with λ_c(t) and τ_p(t) moving at their rates.
+  auto id = std::make_unique<Constrained<Tree, NC>>();
+  const auto at = [&](double t) {
+    auto o = options;
+    o.passive_force += t * rates.passive_force_rate;
+    if (rates.commanded_multiplier_rate.size() != 0)
+      o.commanded_multiplier += t * rates.commanded_multiplier_rate;
+    EXPECT_EQ(
+        hodyn::constrained_inverse_dynamics(am, closures, motion_at(st, base_series, t), o, *id),
+        Status::kOk);
+    VecXd out(12 + id->multiplier.size());
+    out << VecXd(id->generalized_force), VecXd(id->multiplier);
+    return out;
+  };
+  const VecXd now = at(0.0);
+  VecXd result(now.size()), rate(now.size());
+  result << VecXd(data->generalized_force), VecXd(data->multiplier);
+  rate << VecXd(data->generalized_force_rate), VecXd(data->multiplier_rate);
+  EXPECT_LE(max_abs(result - now), 1e-12 * (1 + max_abs(now))) << seed;
+  const double h = 1e-3;
+  const VecXd d1 = (at(h) - at(-h)) / (2 * h);
+  const VecXd d2 = (at(h / 2) - at(-h / 2)) / h;
+  const VecXd richardson = (4 * d2 - d1) / 3;
+  const double e = max_abs(rate - richardson) / (1 + max_abs(richardson));
+  EXPECT_LE(e, 1e-7) << "seed " << seed << "\nrate " << rate.transpose() << "\nfd   "
+                     << richardson.transpose();
+  worst = std::max(worst, e);
+}
+
+TEST(ConstrainedInverseDynamicsRate, MatchesDifferencesOfTheOrderZeroCallAlongAMotion) {
+  using Tree = hodyn::AerialManipulatorTree;
+  const auto am = core_aerial_manipulator();
+  double worst = 0;
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    const std::array<LoopClosure<double>, 1> weld{make_closure(LoopClosureKind::kWeld, 3, 6, seed)};
+    const std::array<LoopClosure<double>, 1> point{
+        make_closure(LoopClosureKind::kPoint, 3, 6, seed)};
+    hodyn::ConstrainedInverseDynamicsOptions<Tree, 1, double> all;
+    hodyn::ConstrainedInverseDynamicsRates<Tree, 1, double> no_rates;
+    // All actuated: least force with a moving λ_c, least effort.
+    auto squeeze = all;
+    squeeze.commanded_multiplier = Eigen::Matrix<double, 6, 1>(1, -2, 0.5, 3, 4, -5);
+    hodyn::ConstrainedInverseDynamicsRates<Tree, 1, double> squeeze_rate;
+    squeeze_rate.commanded_multiplier_rate = Eigen::Matrix<double, 6, 1>(0.2, 0.1, -0.3, 1, 0, 2);
+    check_rate(am, weld, squeeze, squeeze_rate, seed, worst);
+    auto effort = all;
+    effort.objective = ConstraintForceObjective::kMinimumActuatorEffort;
+    check_rate(am, weld, effort, no_rates, seed, worst);
+    check_rate(am, point, effort, no_rates, seed, worst);
+    // Passive arm 2 with a moving spring torque: square (point) and redundant (weld).
+    hodyn::ConstrainedInverseDynamicsRates<Tree, 1, double> spring;
+    spring.passive_force_rate(10) = -0.7;
+    for (const auto objective : {ConstraintForceObjective::kMinimumConstraintForce,
+                                 ConstraintForceObjective::kMinimumActuatorEffort}) {
+      auto passive = all;
+      passive.objective = objective;
+      for (int l = 9; l < 12; ++l) passive.actuated[static_cast<std::size_t>(l)] = false;
+      passive.passive_force(10) = 0.3;
+      check_rate(am, point, passive, spring, seed, worst);
+      check_rate(am, weld, passive, spring, seed, worst);
+    }
+  }
+  std::cout << "constrained ID rate vs Richardson differences: worst relative error " << worst
+            << std::endl;
+}
+
 TEST(ConstrainedDynamics, HotPathsAreHeapFree) {
   using Tree = hodyn::AerialManipulatorTree;
   const auto am = core_aerial_manipulator();
@@ -615,11 +728,19 @@ TEST(ConstrainedDynamics, HotPathsAreHeapFree) {
   hodyn::HybridDynamicsInput<Tree, 0, double> hin;
   static_cast<hodyn::ForwardDynamicsInput<Tree, 0, double>&>(hin) = in;
   hin.base_input = hodyn::BaseInput::kMotion;
+  auto rate = std::make_unique<hodyn::ConstrainedInverseDynamicsRateData<Tree, 1, double>>();
+  auto motion1 = std::make_unique<hodyn::MotionDerivatives<Tree, 1, double>>();
+  motion1->base_pose = s.motion.base_pose;
+  motion1->q[0] = s.motion.q[0];
+  const hodyn::ConstrainedInverseDynamicsRates<Tree, 1, double> rates{};
   hodyn::test::HeapProbe probe;
   EXPECT_EQ(hodyn::constrained_forward_dynamics(am, s.closures, in, gains, *data), Status::kOk);
   EXPECT_EQ(hodyn::constrained_inverse_dynamics(am, s.closures, s.motion, options, *data),
             Status::kOk);
   EXPECT_EQ(hodyn::constrained_hybrid_dynamics(am, s.closures, hin, gains, *hd), Status::kOk);
+  EXPECT_EQ(
+      hodyn::constrained_inverse_dynamics_rate(am, s.closures, *motion1, options, rates, *rate),
+      Status::kOk);
   EXPECT_EQ(probe.count(), 0);
 }
 

@@ -96,6 +96,118 @@ struct ConstrainedInverseDynamicsOptions {
   }
 };
 
+HODYN_ISA_NAMESPACE_END
+namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// A pivot of a factorization counts as zero below this fraction of the largest.
+template <class Scalar>
+Scalar constraint_rank_tolerance() {
+  return Scalar(1e3) * Eigen::NumTraits<Scalar>::epsilon();
+}
+
+/// The constraint forces of inverse dynamics (eqs. 56–64) from A, τ̄_r and the
+/// options; keeps its factors for the time derivative
+/// (constrained_inverse_dynamics_rate.hpp).
+template <class Tree, std::size_t NumClosures, class Scalar>
+struct ConstraintForceSolver {
+  static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
+  static constexpr int kRows = LoopClosureData<Tree, NumClosures, 0, Scalar>::kRowCapacity;
+  using Multipliers = typename LoopClosureData<Tree, NumClosures, 0, Scalar>::Vector;
+  using Jacobian = typename LoopClosureData<Tree, NumClosures, 0, Scalar>::Jacobian;
+  using Vector = Eigen::Matrix<Scalar, kDofs, 1>;
+  using Columns = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kRows, kDofs>;
+  using Square = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kRows, kRows>;
+  using Effort = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kDofs, kRows>;
+
+  int rows = 0;                                    ///< m
+  int passive = 0;                                 ///< n_p
+  bool least_effort = false;                       ///< the least-effort step ran (passive < m)
+  Columns passive_columns{};                       ///< A_p
+  Eigen::HouseholderQR<Columns> passive_factor{};  ///< A_p = Q [R; 0]
+  Square orthogonal{};                             ///< Q (columns Q₁ then Q₂)
+  Effort effort_map{};                             ///< B = A_aᵀ Q₂
+  Eigen::CompleteOrthogonalDecomposition<Effort> effort_factor{};
+
+  /// λ into `lambda`; kInvalidArgument for n_p > m, kSingularConstraint for a
+  /// rank-deficient A_p.
+  template <class Options>
+  Status solve(const Jacobian& a, const Vector& tree_force, const Options& options,
+               const Multipliers& commanded, Multipliers& lambda) {
+    const int m = static_cast<int>(a.rows());
+    rows = m;
+    passive = 0;
+    least_effort = false;
+    for (int l = 0; l < kDofs; ++l)
+      passive += options.actuated[static_cast<std::size_t>(l)] ? 0 : 1;
+    if (passive > m) return Status::kInvalidArgument;
+    // A_pᵀ λ = d has the solutions nearest λ_c
+    // λ = λ_c + Q₁ R⁻ᵀ (d − A_pᵀ λ_c) + Q₂ s (eqs. 59–61; Q₂ spans null(A_pᵀ)).
+    lambda = commanded;
+    orthogonal.setIdentity(m, m);
+    if (passive > 0) {
+      passive_columns.resize(m, passive);
+      Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kDofs, 1> residual(passive);
+      for (int l = 0, c = 0; l < kDofs; ++l) {
+        if (options.actuated[static_cast<std::size_t>(l)]) continue;
+        passive_columns.col(c) = a.col(l);
+        residual(c) = tree_force(l) - options.passive_force(l) - a.col(l).dot(commanded);
+        ++c;
+      }
+      passive_factor.compute(passive_columns);
+      const auto& qr = passive_factor.matrixQR();
+      const Scalar largest = qr.diagonal().head(passive).cwiseAbs().maxCoeff();
+      for (int i = 0; i < passive; ++i)
+        if (!(Eigen::numext::abs(qr(i, i)) > constraint_rank_tolerance<Scalar>() * largest))
+          return Status::kSingularConstraint;
+      orthogonal.applyOnTheLeft(passive_factor.householderQ());
+      solve_r_transpose(residual);  // R⁻ᵀ (d − A_pᵀ λ_c)
+      lambda.noalias() += orthogonal.leftCols(passive) * residual;
+    }
+    if (options.objective == ConstraintForceObjective::kMinimumActuatorEffort && passive < m) {
+      // min ‖c − B δ‖, least ‖δ‖: c = τ_ar − A_aᵀ λ, B = A_aᵀ Q₂ (eqs. 62–64).
+      least_effort = true;
+      const int free_rows = m - passive;
+      const int actuated = kDofs - passive;
+      effort_map.resize(actuated, free_rows);
+      Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kDofs, 1> c(actuated);
+      for (int l = 0, i = 0; l < kDofs; ++l) {
+        if (!options.actuated[static_cast<std::size_t>(l)]) continue;
+        effort_map.row(i) = a.col(l).transpose() * orthogonal.rightCols(free_rows);
+        c(i) = tree_force(l) - a.col(l).dot(lambda);
+        ++i;
+      }
+      effort_factor.setThreshold(constraint_rank_tolerance<Scalar>());
+      effort_factor.compute(effort_map);
+      const Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kRows, 1> delta = effort_factor.solve(c);
+      lambda.noalias() += orthogonal.rightCols(free_rows) * delta;
+    }
+    return Status::kOk;
+  }
+
+  /// x ← R⁻ᵀ x (R the n_p × n_p factor of A_p).
+  template <class V>
+  void solve_r_transpose(V& x) const {
+    passive_factor.matrixQR()
+        .topLeftCorner(passive, passive)
+        .template triangularView<Eigen::Upper>()
+        .transpose()
+        .solveInPlace(x);
+  }
+  /// x ← R⁻¹ x.
+  template <class V>
+  void solve_r(V& x) const {
+    passive_factor.matrixQR()
+        .topLeftCorner(passive, passive)
+        .template triangularView<Eigen::Upper>()
+        .solveInPlace(x);
+  }
+};
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
+
 /// Workspace and results of the constrained dynamics calls.
 template <class Tree, std::size_t NumClosures, class Scalar = double>
 struct ConstrainedDynamicsData {
@@ -126,14 +238,7 @@ struct ConstrainedDynamicsData {
   Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows> operational{};
   Eigen::LLT<Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows>>
       operational_factor{};
-  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kDofs> passive_columns{};
-  Eigen::HouseholderQR<Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kDofs>>
-      passive_factor{};
-  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows> orthogonal{};
-  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kDofs, kMaxRows> effort_map{};
-  Eigen::CompleteOrthogonalDecomposition<
-      Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kDofs, kMaxRows>>
-      effort_factor{};
+  detail::ConstraintForceSolver<Tree, NumClosures, Scalar> solver{};  ///< λ of inverse dynamics
 
   ConstrainedDynamicsData() { clear_results(); }
   void clear_results() {
@@ -158,12 +263,6 @@ Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1> generalized_force_of(
   if constexpr (kBase > 0) f.template head<kBase>() = id.base_wrench[0];
   for (int j = 0; j < TreeTraits<Tree>::kNumJoints; ++j) f(kBase + j) = id.joint_torque[0](j);
   return f;
-}
-
-/// A pivot of a factorization counts as zero below this fraction of the largest.
-template <class Scalar>
-Scalar constraint_rank_tolerance() {
-  return Scalar(1e3) * Eigen::NumTraits<Scalar>::epsilon();
 }
 
 /// Cholesky factor of A Y (symmetric positive definite when A has full row
@@ -286,59 +385,9 @@ Status constrained_inverse_dynamics(
     commanded = options.commanded_multiplier;
   }
   const typename Data::Vector tree_force = detail::generalized_force_of(data.inverse);  // τ̄_r
-  // Passive columns A_p = Q [R; 0]: A_pᵀ λ = d has the solutions nearest λ_c
-  // λ = λ_c + Q₁ R⁻ᵀ (d − A_pᵀ λ_c) + Q₂ s (eqs. 59–61; Q₂ spans null(A_pᵀ)).
-  int passive = 0;
-  for (int l = 0; l < kDofs; ++l) passive += options.actuated[static_cast<std::size_t>(l)] ? 0 : 1;
-  if (passive > m) return fail(Status::kInvalidArgument);
-  Multipliers lambda = commanded;
-  auto& orthogonal = data.orthogonal;  // Q, then its columns Q₂
-  if (passive > 0) {
-    auto& ap = data.passive_columns;
-    ap.resize(m, passive);
-    Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kDofs, 1> residual(passive);
-    for (int l = 0, c = 0; l < kDofs; ++l) {
-      if (options.actuated[static_cast<std::size_t>(l)]) continue;
-      ap.col(c) = a.col(l);
-      residual(c) = tree_force(l) - options.passive_force(l) - a.col(l).dot(commanded);
-      ++c;
-    }
-    data.passive_factor.compute(ap);
-    const auto r = data.passive_factor.matrixQR()
-                       .topLeftCorner(passive, passive)
-                       .template triangularView<Eigen::Upper>();
-    const Scalar largest =
-        data.passive_factor.matrixQR().diagonal().head(passive).cwiseAbs().maxCoeff();
-    for (int i = 0; i < passive; ++i)
-      if (!(Eigen::numext::abs(data.passive_factor.matrixQR()(i, i)) >
-            detail::constraint_rank_tolerance<Scalar>() * largest))
-        return fail(Status::kSingularConstraint);
-    orthogonal.setIdentity(m, m);
-    orthogonal.applyOnTheLeft(data.passive_factor.householderQ());
-    r.transpose().solveInPlace(residual);  // R⁻ᵀ (d − A_pᵀ λ_c)
-    lambda.noalias() += orthogonal.leftCols(passive) * residual;
-  } else {
-    orthogonal.setIdentity(m, m);
-  }
-  if (options.objective == ConstraintForceObjective::kMinimumActuatorEffort && passive < m) {
-    // min ‖c − B δ‖, least ‖δ‖: c = τ_ar − A_aᵀ λ, B = A_aᵀ Q₂ (eqs. 62–64).
-    const int free_rows = m - passive;
-    const int actuated = kDofs - passive;
-    auto& b = data.effort_map;
-    b.resize(actuated, free_rows);
-    Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, kDofs, 1> c(actuated);
-    for (int l = 0, i = 0; l < kDofs; ++l) {
-      if (!options.actuated[static_cast<std::size_t>(l)]) continue;
-      b.row(i) = a.col(l).transpose() * orthogonal.rightCols(free_rows);
-      c(i) = tree_force(l) - a.col(l).dot(lambda);
-      ++i;
-    }
-    data.effort_factor.setThreshold(detail::constraint_rank_tolerance<Scalar>());
-    data.effort_factor.compute(b);
-    const Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, Data::kMaxRows, 1> delta =
-        data.effort_factor.solve(c);
-    lambda.noalias() += orthogonal.rightCols(free_rows) * delta;
-  }
+  Multipliers lambda;
+  s = data.solver.solve(a, tree_force, options, commanded, lambda);
+  if (s != Status::kOk) return fail(s);
   data.multiplier = lambda;
   data.generalized_force = tree_force - a.transpose() * lambda;
   for (int l = 0; l < kDofs; ++l)  // the passive entries exactly as given
