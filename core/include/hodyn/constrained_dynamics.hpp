@@ -66,6 +66,16 @@ template <class Scalar>
 struct ConstraintStabilization {
   Scalar velocity_gain = Scalar(0);  ///< k_v (1/s), 2α for critical damping at rate α
   Scalar position_gain = Scalar(0);  ///< k_p (1/s²), α²
+
+  bool finite() const {
+    return ScalarTraits<Scalar>::is_finite(velocity_gain) &&
+           ScalarTraits<Scalar>::is_finite(position_gain);
+  }
+  /// The constraint acceleration asked for, −k_v A ν − k_p f.
+  template <class Vector>
+  Vector target(const Vector& velocity, const Vector& error) const {
+    return -velocity_gain * velocity - position_gain * error;
+  }
 };
 
 /// Which λ constrained inverse dynamics returns when several solve it.
@@ -280,6 +290,26 @@ bool factor_operational(const Matrix& operational, Factor& factor) {
   return smallest * smallest > constraint_rank_tolerance<Scalar>() * largest * largest;
 }
 
+/// motion ← the state of `input` (pose, V₁, q, q̇) with ν̇ = 0.
+template <class Tree, class Scalar>
+void set_state(const ForwardDynamicsInput<Tree, 0, Scalar>& input,
+               MotionDerivatives<Tree, 0, Scalar>& motion) {
+  motion = MotionDerivatives<Tree, 0, Scalar>{};
+  motion.base_pose = input.base_pose;
+  motion.base_twist[0] = input.base_twist;
+  motion.q[0] = input.q;
+  motion.q[1] = input.q_dot;
+}
+
+/// motion's V̇₁ and q̈ ← ν̇.
+template <class Tree, class Scalar, class Vector>
+void set_acceleration(const Vector& acceleration, MotionDerivatives<Tree, 0, Scalar>& motion) {
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
+  constexpr int kJoints = TreeTraits<Tree>::kNumJoints;
+  if constexpr (kBase > 0) motion.base_twist[1] = acceleration.template head<6>();
+  if constexpr (kJoints > 0) motion.q[2] = acceleration.template tail<kJoints>();
+}
+
 HODYN_ISA_NAMESPACE_END
 }  // namespace detail
 HODYN_ISA_NAMESPACE_BEGIN
@@ -304,15 +334,10 @@ Status constrained_forward_dynamics(
   Status s = detail::check_forward_input(
       input, static_cast<const HybridDynamicsInput<Tree, 0, Scalar>*>(nullptr), loads, 0);
   if (s != Status::kOk) return fail(s);
-  if (!ScalarTraits<Scalar>::is_finite(stabilization.velocity_gain) ||
-      !ScalarTraits<Scalar>::is_finite(stabilization.position_gain))
-    return fail(Status::kNonFiniteInput);
+  if (!stabilization.finite()) return fail(Status::kNonFiniteInput);
   // The state with ν̇ = 0: inverse dynamics gives b, the kinematics Ȧν.
   auto& motion = data.motion;
-  motion.base_pose = input.base_pose;
-  motion.base_twist[0] = input.base_twist;
-  motion.q[0] = input.q;
-  motion.q[1] = input.q_dot;
+  detail::set_state(input, motion);
   s = inverse_dynamics(model, data.inverse, motion, loads, 0);
   if (s != Status::kOk) return fail(s);
   typename Data::Vector force = Data::Vector::Zero();
@@ -339,16 +364,14 @@ Status constrained_forward_dynamics(
   data.operational.noalias() = a.lazyProduct(data.mobility);
   if (!detail::factor_operational(data.operational, data.operational_factor))
     return fail(Status::kSingularConstraint);
-  data.constraint_acceleration = -stabilization.velocity_gain * closure.velocity[0] -
-                                 stabilization.position_gain * closure.error;
+  data.constraint_acceleration = stabilization.target(closure.velocity[0], closure.error);
   const typename Data::Multipliers rhs =
       data.constraint_acceleration - a * tree_acceleration - closure.velocity[1];
   data.multiplier = data.operational_factor.solve(rhs);
   data.acceleration = tree_acceleration + data.mobility * data.multiplier;
   if (!detail::all_finite(data.acceleration) || !detail::all_finite(data.multiplier))
     return fail(Status::kNonFiniteResult);
-  if constexpr (kBase > 0) motion.base_twist[1] = data.acceleration.template head<6>();
-  if constexpr (kJoints > 0) motion.q[2] = data.acceleration.template tail<kJoints>();
+  detail::set_acceleration(data.acceleration, motion);
   return Status::kOk;
 }
 

@@ -89,9 +89,7 @@ Status constrained_hybrid_dynamics(
     data.clear_results();
     return s;
   };
-  if (!ScalarTraits<Scalar>::is_finite(stabilization.velocity_gain) ||
-      !ScalarTraits<Scalar>::is_finite(stabilization.position_gain))
-    return fail(Status::kNonFiniteInput);
+  if (!stabilization.finite()) return fail(Status::kNonFiniteInput);
   Status s = hybrid_dynamics(model, data.hybrid, input, loads, 0);
   if (s != Status::kOk) return fail(s);
   // ν̇_r and τ̄_r of the tree; which entries are free (v).
@@ -116,10 +114,7 @@ Status constrained_hybrid_dynamics(
       data.free_index[static_cast<std::size_t>(free_count++)] = l;
   // A, Ȧ ν (ν̇ = 0), A ν and f.
   auto& motion = data.motion;
-  motion.base_pose = input.base_pose;
-  motion.base_twist[0] = input.base_twist;
-  motion.q[0] = input.q;
-  motion.q[1] = input.q_dot;
+  detail::set_state(input, motion);
   s = forward_kinematics(model, data.kinematics, motion, 0);
   if (s != Status::kOk) return fail(s);
   auto& closure = data.closure;
@@ -150,8 +145,7 @@ Status constrained_hybrid_dynamics(
     data.operational.noalias() += a.col(data.free_index[static_cast<std::size_t>(i)]) * y.row(i);
   if (!detail::factor_operational(data.operational, data.operational_factor))
     return fail(Status::kSingularConstraint);
-  data.constraint_acceleration = -stabilization.velocity_gain * closure.velocity[0] -
-                                 stabilization.position_gain * closure.error;
+  data.constraint_acceleration = stabilization.target(closure.velocity[0], closure.error);
   const typename Data::Multipliers rhs =
       data.constraint_acceleration - a * acceleration - closure.velocity[1];
   data.multiplier = data.operational_factor.solve(rhs);
@@ -172,8 +166,7 @@ Status constrained_hybrid_dynamics(
     return fail(Status::kNonFiniteResult);
   data.acceleration = acceleration;
   data.generalized_force = force;
-  if constexpr (kBase > 0) motion.base_twist[1] = acceleration.template head<6>();
-  if constexpr (kJoints > 0) motion.q[2] = acceleration.template tail<kJoints>();
+  detail::set_acceleration(acceleration, motion);
   return Status::kOk;
 }
 
