@@ -711,6 +711,54 @@ TEST(ConstrainedInverseDynamicsRate, MatchesDifferencesOfTheOrderZeroCallAlongAM
             << std::endl;
 }
 
+TEST(ConstrainedDynamics, FloatAgreesWithDouble) {
+  // The Cortex-M4F scalar: the same calls in float, against double.
+  using Tree = hodyn::AerialManipulatorTree;
+  const auto am = core_aerial_manipulator();
+  const hodyn::AerialManipulatorModel<float> am_f = am.cast<float>();
+  const auto s = closed_state<1>(am, {make_closure(LoopClosureKind::kWeld, 3, 6, 2u)}, 2u);
+  std::array<LoopClosure<float>, 1> closures_f;
+  closures_f[0].kind = s.closures[0].kind;
+  closures_f[0].frame_a = {s.closures[0].frame_a.body,
+                           s.closures[0].frame_a.placement.cast<float>()};
+  closures_f[0].frame_b = {s.closures[0].frame_b.body,
+                           s.closures[0].frame_b.placement.cast<float>()};
+  hodyn::ForwardDynamicsInput<Tree, 0, double> in;
+  in.base_pose = s.motion.base_pose;
+  in.base_twist = s.motion.base_twist[0];
+  in.q = s.motion.q[0];
+  in.q_dot = s.motion.q[1];
+  in.base_wrench[0] << 0, 0, 0, 0, 0, 40;
+  hodyn::ForwardDynamicsInput<Tree, 0, float> in_f;
+  in_f.base_pose = in.base_pose.cast<float>();
+  in_f.base_twist = in.base_twist.cast<float>();
+  in_f.q = in.q.cast<float>();
+  in_f.q_dot = in.q_dot.cast<float>();
+  in_f.base_wrench[0] = in.base_wrench[0].cast<float>();
+  auto d = std::make_unique<Constrained<Tree, 1>>();
+  auto f = std::make_unique<hodyn::ConstrainedDynamicsData<Tree, 1, float>>();
+  ASSERT_EQ(hodyn::constrained_forward_dynamics(am, s.closures, in, {}, *d), Status::kOk);
+  ASSERT_EQ(hodyn::constrained_forward_dynamics(am_f, closures_f, in_f, {}, *f), Status::kOk);
+  const VecXd acc = d->acceleration;
+  EXPECT_LE(max_abs(VecXd(f->acceleration.cast<double>()) - acc), 1e-3 * (1 + max_abs(acc)));
+  hodyn::ConstrainedInverseDynamicsOptions<Tree, 1, float> options_f;
+  options_f.objective = ConstraintForceObjective::kMinimumActuatorEffort;
+  hodyn::ConstrainedInverseDynamicsOptions<Tree, 1, double> options;
+  options.objective = ConstraintForceObjective::kMinimumActuatorEffort;
+  hodyn::MotionDerivatives<Tree, 0, float> motion_f;
+  motion_f.base_pose = s.motion.base_pose.cast<float>();
+  motion_f.base_twist[0] = s.motion.base_twist[0].cast<float>();
+  motion_f.base_twist[1] = s.motion.base_twist[1].cast<float>();
+  for (int k = 0; k < 3; ++k)
+    motion_f.q[static_cast<std::size_t>(k)] = s.motion.q[static_cast<std::size_t>(k)].cast<float>();
+  ASSERT_EQ(hodyn::constrained_inverse_dynamics(am, s.closures, s.motion, options, *d),
+            Status::kOk);
+  ASSERT_EQ(hodyn::constrained_inverse_dynamics(am_f, closures_f, motion_f, options_f, *f),
+            Status::kOk);
+  const VecXd tau = d->generalized_force;
+  EXPECT_LE(max_abs(VecXd(f->generalized_force.cast<double>()) - tau), 1e-3 * (1 + max_abs(tau)));
+}
+
 TEST(ConstrainedDynamics, HotPathsAreHeapFree) {
   using Tree = hodyn::AerialManipulatorTree;
   const auto am = core_aerial_manipulator();
