@@ -31,14 +31,26 @@ trap cleanup EXIT
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 
-# Two free UDP ports (bound and released here; another process could take
-# them in between, which is unlikely on a test machine).
+# Two free UDP ports (bound and released here), below the kernel's
+# ephemeral range (32768-60999 here): a released ephemeral port can be handed
+# to any other process's socket before our programs bind it (seen in
+# hil_process_faults.sh under load: "Address already in use"); below the
+# range only an explicit bind takes one.
 free_ports() {
   "$PY" -c '
-import socket
-s = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*[x.getsockname()[1] for x in s])'
+import random, socket
+ports = []
+while len(ports) < 2:
+    p = random.randrange(20000, 32000)
+    x = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        x.bind(("127.0.0.1", p))
+    except OSError:
+        continue
+    finally:
+        x.close()
+    if p not in ports: ports.append(p)
+print(*ports)'
 }
 read -r P1 P2 < <(free_ports)
 

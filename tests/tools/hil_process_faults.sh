@@ -34,11 +34,26 @@ trap cleanup EXIT
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 
+# Two free UDP ports below the kernel's ephemeral range (32768-60999 here):
+# a port bound as 0 by python and released could be handed to any other
+# process's socket before hodyn-fc or hodyn-sim binds it (seen once in 20
+# runs under load: "Address already in use"), and the restarted process
+# binds its port a second time a second later. Below the range only an
+# explicit bind takes a port.
 read -r P1 P2 < <("$PY" -c '
-import socket
-s = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*[x.getsockname()[1] for x in s])')
+import random, socket
+ports = []
+while len(ports) < 2:
+    p = random.randrange(20000, 32000)
+    x = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        x.bind(("127.0.0.1", p))
+    except OSError:
+        continue
+    finally:
+        x.close()
+    if p not in ports: ports.append(p)
+print(*ports)')
 (umask 077 && head -c 32 /dev/urandom >"$WORK/link.key")
 KEY=(--key-file "$WORK/link.key")
 
