@@ -14,6 +14,7 @@
 //     eq. 66's A τ = 0, and optimality under random perturbations of the free λ.
 // Models: the aerial manipulator (dual-arm closures), the random branched tree
 // and its fixed-base twin (closures across branches and to the welded root).
+#include <hodyn/center_of_mass.hpp>
 #include <hodyn/constrained_dynamics.hpp>
 #include <hodyn/constrained_hybrid_dynamics.hpp>
 #include <hodyn/constrained_inverse_dynamics_rate.hpp>
@@ -357,6 +358,79 @@ TEST(ConstrainedForwardDynamics, MatchesTheDenseKktSolve) {
     }
   }
   std::cout << "constrained FD vs KKT: worst relative error " << worst << std::endl;
+}
+
+/// Kinetic plus potential energy of a fixed-base tree at (q, q̇).
+template <class Tree>
+double energy(const hodyn::Model<Tree, double>& model, const VecXd& q, const VecXd& qd) {
+  hodyn::MotionDerivatives<Tree, 0, double> m;
+  m.q[0] = q;
+  m.q[1] = qd;
+  auto kin = std::make_unique<hodyn::KinematicsData<Tree, 0, double>>();
+  auto com = std::make_unique<hodyn::CenterOfMassData<Tree, 0, double>>();
+  EXPECT_EQ(hodyn::forward_kinematics(model, *kin, m, 0), Status::kOk);
+  EXPECT_EQ(hodyn::center_of_mass(model, *kin, *com, 0), Status::kOk);
+  const MatX mass = dense_mass_matrix(model, Pose<double>{}, m.q[0]);
+  return 0.5 * qd.dot(mass * qd) - com->total_mass * model.gravity().dot(com->position[0]);
+}
+
+TEST(ConstrainedForwardDynamics, ClosedChainConservesEnergyUnderRk4) {
+  // A passive closed chain (no torques, gravity only) integrated with RK4:
+  // the closure's force does no work, so T + U stays put; a wrong λ would
+  // pump energy in or out. Baumgarte keeps the loop closed.
+  using Tree = OracleFixedTree;
+  const auto tree = random_reference_tree<Tree, double>(4242u);
+  const auto model = core_model<Tree, double>(tree);
+  constexpr int n = Tree::kNumBodies - 1;
+  std::mt19937 gen(7u);
+  std::normal_distribution<double> g(0.0, 1.0);
+  VecXd q(n), qd(n);
+  for (int i = 0; i < n; ++i) q(i) = 0.5 * g(gen);
+  std::array<LoopClosure<double>, 1> closure{make_closure(LoopClosureKind::kPoint, 8, 6, 11u)};
+  {
+    hodyn::MotionDerivatives<Tree, 0, double> m;
+    m.q[0] = q;
+    auto kin = std::make_unique<hodyn::KinematicsData<Tree, 0, double>>();
+    auto data = std::make_unique<hodyn::LoopClosureData<Tree, 1, 0, double>>();
+    ASSERT_EQ(hodyn::forward_kinematics(model, *kin, m, 0), Status::kOk);
+    closure[0].frame_b.placement =
+        kin->body_pose[6].inverse() * kin->body_pose[8] * closure[0].frame_a.placement;
+    ASSERT_EQ(hodyn::loop_closure_kinematics(*kin, closure, *data, 0), Status::kOk);
+    const MatX a = data->jacobian[0];
+    for (int i = 0; i < n; ++i) qd(i) = g(gen);
+    qd -= a.completeOrthogonalDecomposition().solve(a * qd);  // A q̇ = 0
+  }
+  auto data = std::make_unique<Constrained<Tree, 1>>();
+  const hodyn::ConstraintStabilization<double> gains{20.0, 100.0};
+  const auto acceleration = [&](const VecXd& x, const VecXd& v) {
+    hodyn::ForwardDynamicsInput<Tree, 0, double> in;
+    in.q = x;
+    in.q_dot = v;
+    EXPECT_EQ(hodyn::constrained_forward_dynamics(model, closure, in, gains, *data), Status::kOk);
+    return VecXd(data->acceleration);
+  };
+  const double e0 = energy(model, q, qd);
+  const double dt = 1e-3;
+  double worst_energy = 0, worst_error = 0, kinetic_scale = 0;
+  for (int step = 0; step < 2000; ++step) {
+    const VecXd k1v = acceleration(q, qd), k1x = qd;
+    const VecXd k2v = acceleration(q + 0.5 * dt * k1x, qd + 0.5 * dt * k1v),
+                k2x = qd + 0.5 * dt * k1v;
+    const VecXd k3v = acceleration(q + 0.5 * dt * k2x, qd + 0.5 * dt * k2v),
+                k3x = qd + 0.5 * dt * k2v;
+    const VecXd k4v = acceleration(q + dt * k3x, qd + dt * k3v), k4x = qd + dt * k3v;
+    q += dt / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+    qd += dt / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+    acceleration(q, qd);  // the closure's error at the new state
+    worst_error = std::max(worst_error, max_abs(VecXd(data->closure.error)));
+    worst_energy = std::max(worst_energy, std::abs(energy(model, q, qd) - e0));
+    kinetic_scale = std::max(kinetic_scale, 0.5 * qd.squaredNorm());
+  }
+  std::cout << "closed chain, 2 s RK4: |E - E0| <= " << worst_energy << " J (E0 " << e0
+            << " J), loop error <= " << worst_error << " m" << std::endl;
+  EXPECT_LE(worst_error, 1e-7);
+  EXPECT_LE(worst_energy, 1e-6 * (1 + std::abs(e0)));
+  EXPECT_GT(kinetic_scale, 0.1);  // it moved
 }
 
 // ---------------------------------------------------------------------------
