@@ -360,6 +360,42 @@ TEST(ConstrainedForwardDynamics, MatchesTheDenseKktSolve) {
   std::cout << "constrained FD vs KKT: worst relative error " << worst << std::endl;
 }
 
+TEST(ConstrainedForwardDynamics, AppliedLoadsEnterAsInTheOpenTree) {
+  // Applied wrenches (world and body frame) and external joint torques: the
+  // KKT solve with the open tree's articulated-body ν̇ under the same loads.
+  using Tree = hodyn::AerialManipulatorTree;
+  const auto am = core_aerial_manipulator();
+  const std::array<LoopClosure<double>, 1> weld{make_closure(LoopClosureKind::kWeld, 3, 6, 5u)};
+  const auto in = random_input<Tree>(5u);
+  hodyn::ExternalLoads<Tree, 0, double> loads;
+  loads.has_world_wrench[2] = true;
+  loads.world_wrench[2][0] << 0.1, -0.2, 0.3, 1.0, 2.0, -3.0;
+  loads.has_body_wrench[5] = true;
+  loads.body_wrench[5][0] << -0.3, 0.1, 0.2, -1.0, 0.5, 2.0;
+  loads.joint_torque[0] << 0.2, -0.1, 0.3, 0.0, 0.4, -0.2;
+  auto data = std::make_unique<Constrained<Tree, 1>>();
+  ASSERT_EQ(hodyn::constrained_forward_dynamics(am, weld, in, &loads, {}, *data), Status::kOk);
+  auto fd = std::make_unique<hodyn::ForwardDynamicsData<Tree, 0, double>>();
+  ASSERT_EQ(hodyn::forward_dynamics(am, *fd, in, &loads, 0), Status::kOk);
+  VecXd open(12);
+  open << Vec6(fd->motion.base_twist[1]), VecXd(fd->motion.q[2]);
+  const MatX mass = dense_mass_matrix(am, in.base_pose, in.q);
+  const MatX a = data->closure.jacobian[0];
+  MatX kkt = MatX::Zero(18, 18);
+  kkt.topLeftCorner(12, 12) = mass;
+  kkt.topRightCorner(12, 6) = -a.transpose();
+  kkt.bottomLeftCorner(6, 12) = a;
+  VecXd rhs(18);
+  rhs << mass * open, -VecXd(data->closure.velocity[1]);
+  const VecXd x = kkt.fullPivLu().solve(rhs);
+  EXPECT_LE(max_abs(VecXd(data->acceleration) - x.head(12)), 1e-9 * (1 + max_abs(x.head(12))));
+  EXPECT_LE(max_abs(VecXd(data->multiplier) - x.tail(6)), 1e-9 * (1 + max_abs(x.tail(6))));
+  // Without the loads the answer differs (the loads are read).
+  auto bare = std::make_unique<Constrained<Tree, 1>>();
+  ASSERT_EQ(hodyn::constrained_forward_dynamics(am, weld, in, {}, *bare), Status::kOk);
+  EXPECT_GT(max_abs(VecXd(bare->acceleration) - VecXd(data->acceleration)), 1e-3);
+}
+
 /// Kinetic plus potential energy of a fixed-base tree at (q, q̇).
 template <class Tree>
 double energy(const hodyn::Model<Tree, double>& model, const VecXd& q, const VecXd& qd) {
