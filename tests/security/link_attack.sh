@@ -39,17 +39,8 @@ PERIODS=2000  # --duration 2 at 1 kHz
 head -c 32 /dev/urandom >"$WORK/key"
 chmod 600 "$WORK/key"
 
-# Four free UDP ports, released before they are printed (printing first lets
-# the caller start while this process still holds them).
-free_ports() {
-  "$PY" -c '
-import socket
-s = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(4)]
-for x in s: x.bind(("127.0.0.1", 0))
-ports = [x.getsockname()[1] for x in s]
-for x in s: x.close()
-print(*ports, flush=True)'
-}
+# Four free UDP ports (tests/tools/free_udp_ports.py: below the ephemeral range).
+free_ports() { "$PY" "$(dirname "${BASH_SOURCE[0]}")/../tools/free_udp_ports.py" 4; }
 
 # start_fc <name> <extra args...>: hodyn-fc on P_FC with peer R_FC (new ports
 # and another try when a port was taken meanwhile by another process).

@@ -36,22 +36,7 @@ PY=python3
 # to any other process's socket before our programs bind it (seen in
 # hil_process_faults.sh under load: "Address already in use"); below the
 # range only an explicit bind takes one.
-free_ports() {
-  "$PY" -c '
-import random, socket
-ports = []
-while len(ports) < 2:
-    p = random.randrange(20000, 32000)
-    x = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        x.bind(("127.0.0.1", p))
-    except OSError:
-        continue
-    finally:
-        x.close()
-    if p not in ports: ports.append(p)
-print(*ports)'
-}
+free_ports() { "$PY" "$(dirname "${BASH_SOURCE[0]}")/free_udp_ports.py" 2; }
 read -r P1 P2 < <(free_ports)
 
 FC_JSON=$WORK/fc.json

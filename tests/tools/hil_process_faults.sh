@@ -40,20 +40,7 @@ PY=python3
 # runs under load: "Address already in use"), and the restarted process
 # binds its port a second time a second later. Below the range only an
 # explicit bind takes a port.
-read -r P1 P2 < <("$PY" -c '
-import random, socket
-ports = []
-while len(ports) < 2:
-    p = random.randrange(20000, 32000)
-    x = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        x.bind(("127.0.0.1", p))
-    except OSError:
-        continue
-    finally:
-        x.close()
-    if p not in ports: ports.append(p)
-print(*ports)')
+read -r P1 P2 < <("$PY" "$(dirname "${BASH_SOURCE[0]}")/free_udp_ports.py" 2)
 (umask 077 && head -c 32 /dev/urandom >"$WORK/link.key")
 KEY=(--key-file "$WORK/link.key")
 
