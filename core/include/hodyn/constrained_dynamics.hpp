@@ -266,14 +266,15 @@ HODYN_ISA_NAMESPACE_END
 namespace detail {
 HODYN_ISA_NAMESPACE_BEGIN
 
-/// (Q₁ world; τ) of an inverse-dynamics result as one vector in ν's order.
-template <class Tree, class Scalar>
+/// (Q₁^(k) world; τ^(k)) of an inverse-dynamics result as one vector in ν's order.
+template <class Tree, int MaxOrder, class Scalar>
 Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1> generalized_force_of(
-    const InverseDynamicsData<Tree, 0, Scalar>& id) {
+    const InverseDynamicsData<Tree, MaxOrder, Scalar>& id, int k = 0) {
   Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1> f;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
-  if constexpr (kBase > 0) f.template head<kBase>() = id.base_wrench[0];
-  for (int j = 0; j < TreeTraits<Tree>::kNumJoints; ++j) f(kBase + j) = id.joint_torque[0](j);
+  const auto K = static_cast<std::size_t>(k);
+  if constexpr (kBase > 0) f.template head<kBase>() = id.base_wrench[K];
+  for (int j = 0; j < TreeTraits<Tree>::kNumJoints; ++j) f(kBase + j) = id.joint_torque[K](j);
   return f;
 }
 

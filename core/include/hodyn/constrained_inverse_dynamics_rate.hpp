@@ -83,7 +83,6 @@ Status constrained_inverse_dynamics_rate(
   using Multipliers = typename Data::Multipliers;
   using Vector = typename Data::Vector;
   constexpr int kDofs = Data::kDofs;
-  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   data.clear_results();
   const auto fail = [&](Status s) {
     data.clear_results();
@@ -115,15 +114,8 @@ Status constrained_inverse_dynamics_rate(
   if ((s = given(options.commanded_multiplier, commanded)) != Status::kOk) return fail(s);
   if ((s = given(rates.commanded_multiplier_rate, commanded_rate)) != Status::kOk) return fail(s);
   // τ̄_r and τ̄̇_r in ν's order.
-  Vector tree_force, tree_force_rate;
-  if constexpr (kBase > 0) {
-    tree_force.template head<6>() = data.inverse.base_wrench[0];
-    tree_force_rate.template head<6>() = data.inverse.base_wrench[1];
-  }
-  for (int j = 0; j < TreeTraits<Tree>::kNumJoints; ++j) {
-    tree_force(kBase + j) = data.inverse.joint_torque[0](j);
-    tree_force_rate(kBase + j) = data.inverse.joint_torque[1](j);
-  }
+  const Vector tree_force = detail::generalized_force_of(data.inverse, 0);
+  const Vector tree_force_rate = detail::generalized_force_of(data.inverse, 1);
   auto& solver = data.solver;
   Multipliers lambda;
   s = solver.solve(a, tree_force, options, commanded, lambda);
