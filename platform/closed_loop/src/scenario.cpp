@@ -20,6 +20,8 @@ const char* scenario_name(Scenario s) {
       return "noise_delay";
     case Scenario::kUnknownPayload:
       return "unknown_payload";
+    case Scenario::kDualArmCarry:
+      return "dual_arm_carry";
   }
   return "unknown";
 }
@@ -38,6 +40,8 @@ const char* scenario_description(Scenario s) {
       return "realistic sensor noise + 2 ms delay";
     case Scenario::kUnknownPayload:
       return "0.2 kg on an end effector from t = 0, unannounced";
+    case Scenario::kDualArmCarry:
+      return "both arms carry one bar (closed chain, constrained dynamics)";
   }
   return "";
 }

@@ -28,7 +28,12 @@ yaw oscillation, joint sinusoids within the limits; docs/closed-loop.md).
   --robot NAME        the robot to fly (default: the first of --list-robots)
   --list-robots       print the robot names, one a line, and exit
   --scenario NAME     nominal | mismatch | gust | payload | noise_delay |
-                      unknown_payload | all (default: all, in that order)
+                      unknown_payload | all (default: all, in that order), or
+                      dual_arm_carry: both arms carry one bar, a closed chain
+                      with its own constrained controller (aerial_manipulator
+                      only; not part of all; docs/dual-arm-carry.md)
+  --squeeze N         dual_arm_carry: commanded compression of the bar at its
+                      midpoint, N, -20..20 (default 0: zero squeeze)
   --duration S        simulated time (default 30)
   --rate HZ           controller rate, 500..4000 (default 1000)
   --plant-rate HZ     integration rate, a multiple of --rate (default 8000)
@@ -101,6 +106,15 @@ int parse_args(const DemoProgram& program, int argc, char** argv, DemoArgs& a) {
       if (opt == "--rate") a.control_rate_hz = v;
       if (opt == "--plant-rate") a.plant_rate_hz = v;
       if (opt == "--seed") a.seed = static_cast<std::uint64_t>(v);
+    } else if (opt == "--squeeze") {
+      const char* s = value();
+      if (s == nullptr) return 2;
+      if (!parse_number(s, v) || !(std::abs(v) <= 20.0)) {
+        std::cerr << tool << ": --squeeze needs a force in N within -20..20, got '" << s << "'\n";
+        return 2;
+      }
+      a.squeeze = v;
+      a.squeeze_given = true;
     } else if (opt == "--out") {
       const char* s = value();
       if (s == nullptr) return 2;
@@ -142,13 +156,25 @@ int parse_args(const DemoProgram& program, int argc, char** argv, DemoArgs& a) {
       return 2;
     }
   }
-  if (scenario == "all") {
+  if (scenario == "dual_arm_carry") {
+    a.dual_arm_carry = true;
+    if (!a.plugin_path.empty() || !a.plugin_name.empty() || a.payload_estimation) {
+      std::cerr << tool
+                << ": --scenario dual_arm_carry runs its own constrained controller: no --plugin "
+                   "or --payload-estimation\n";
+      return 2;
+    }
+  } else if (a.squeeze_given) {
+    std::cerr << tool << ": --squeeze needs --scenario dual_arm_carry\n";
+    return 2;
+  } else if (scenario == "all") {
     a.scenarios.assign(kAllScenarios.begin(), kAllScenarios.end());
   } else {
     Scenario s;
     if (!parse_scenario(scenario.c_str(), s)) {
       std::cerr << tool << ": unknown scenario '" << scenario
-                << "' (nominal, mismatch, gust, payload, noise_delay, unknown_payload, all)\n";
+                << "' (nominal, mismatch, gust, payload, noise_delay, unknown_payload, all, "
+                   "dual_arm_carry)\n";
       return 2;
     }
     a.scenarios.push_back(s);
@@ -188,6 +214,15 @@ int run_demo(const DemoProgram& program, int argc, char** argv) {
       names += (names.empty() ? "" : ", ") + std::string(program.robots[r].name);
     std::cerr << args.tool << ": unknown robot '" << args.robot << "' (" << names << ")\n";
     return 2;
+  }
+
+  if (args.dual_arm_carry) {
+    if (std::string(robot->name) != AerialManipulatorRobot::kName) {
+      std::cerr << args.tool << ": --scenario dual_arm_carry is a scenario of "
+                << AerialManipulatorRobot::kName << " only, not of " << robot->name << "\n";
+      return 2;
+    }
+    return fly_dual_arm_carry(args);
   }
 
   void* library = nullptr;

@@ -69,7 +69,8 @@ Status run_closed_loop(const RobotRunOptions<Robot>& o, RunSummary& summary,
   const double dt = 1.0 / o.control_rate_hz;
   const double substeps = o.plant_rate_hz / o.control_rate_hz;
   if (!(o.duration > 0.0) || !(o.control_rate_hz > 0.0) ||
-      std::abs(substeps - std::round(substeps)) > 1e-9 || substeps < 1.0)
+      std::abs(substeps - std::round(substeps)) > 1e-9 || substeps < 1.0 ||
+      o.scenario == Scenario::kDualArmCarry)  // a closed chain: run_dual_arm_carry
     return Status::kInvalidArgument;
 
   RobotScenarioSetup<Robot> setup =

@@ -17,6 +17,9 @@
 //   unknown_payload  0.2 kg carried from t = 0 on the payload body, where the
 //                `payload` scenario puts its 0.1 kg, unannounced (the start is
 //                the equilibrium without it)
+//   dual_arm_carry  the 12-DoF robot's two arms hold one bar: a closed chain,
+//                flown by its own plant and controller (dual_arm_carry.hpp),
+//                not by run_closed_loop; not in kAllScenarios
 #pragma once
 
 #include <array>
@@ -33,18 +36,21 @@ enum class Scenario : std::uint8_t {
   kGust,
   kPayload,
   kNoiseDelay,
-  kUnknownPayload
+  kUnknownPayload,
+  kDualArmCarry  ///< closed chain: run_dual_arm_carry (dual_arm_carry.hpp) only
 };
 
 inline constexpr std::array<Scenario, 6> kAllScenarios{
     Scenario::kNominal, Scenario::kMismatch,   Scenario::kGust,
     Scenario::kPayload, Scenario::kNoiseDelay, Scenario::kUnknownPayload};
 
-/// "nominal", "mismatch", "gust", "payload", "noise_delay", "unknown_payload".
+/// The open-chain scenarios run_closed_loop flies (kDualArmCarry is not one).
+/// "nominal", "mismatch", "gust", "payload", "noise_delay", "unknown_payload",
+/// "dual_arm_carry".
 const char* scenario_name(Scenario s);
 /// One line saying what the scenario does.
 const char* scenario_description(Scenario s);
-/// false for an unknown name.
+/// false for an unknown name; accepts the names of kAllScenarios only.
 bool parse_scenario(const char* name, Scenario& out);
 
 template <class Robot>
@@ -128,6 +134,8 @@ RobotScenarioSetup<Robot> make_robot_scenario(Scenario s, double plant_step, dou
       break;
     case Scenario::kUnknownPayload:  // carried, unannounced, from the start
       attach_payload(0.0, 0.2);
+      break;
+    case Scenario::kDualArmCarry:  // a closed chain: dual_arm_carry.hpp builds its own plant
       break;
   }
   return setup;

@@ -44,6 +44,11 @@ struct DemoArgs {
   std::string plugin_path;
   std::string plugin_name;  ///< --plugin NAME, registered (empty: "feedback_linearization")
   const hodyn_plugin_api* plugin = nullptr;  ///< from --plugin, else null (the registry's)
+  /// --scenario dual_arm_carry: the closed chain (dual_arm_carry.hpp), flown
+  /// by fly_dual_arm_carry instead of the robot's fly (scenarios stays empty).
+  bool dual_arm_carry = false;
+  double squeeze = 0.0;        ///< --squeeze N: its commanded squeeze
+  bool squeeze_given = false;  ///< --squeeze was on the command line
   std::string plot_script;                   ///< plot_closed_loop.py (DemoProgram)
   std::string python = "python3";            ///< its interpreter; HODYN_PYTHON overrides
 };
@@ -64,6 +69,10 @@ struct DemoProgram {
   const char* plot_script = "plot_closed_loop.py";
   const char* python = "python3";
 };
+
+/// The dual_arm_carry scenario of the 12-DoF robot (its own plant and
+/// controller): prints and writes what fly() does; main's exit code.
+int fly_dual_arm_carry(const DemoArgs& args);
 
 /// The whole program: parses argv (--help, --list-robots, --robot, --scenario,
 /// --duration, --rate, --plant-rate, --seed, --out, --no-plots,
