@@ -29,9 +29,10 @@ using Input = Plant::Input;
 using JointVector = Eigen::Matrix<double, 6, 1>;
 using RotorVector = sim::PlantTraits<Robot>::RotorVector;
 
-constexpr double kGripperDepth = 0.06;  ///< gripper 6 cm below a tip's centre of mass (scenario.hpp)
-constexpr double kMaxBarMass = 2.0;     ///< kg
-constexpr double kMaxSqueeze = 20.0;    ///< N
+constexpr double kGripperDepth =
+    0.06;                             ///< gripper 6 cm below a tip's centre of mass (scenario.hpp)
+constexpr double kMaxBarMass = 2.0;   ///< kg
+constexpr double kMaxSqueeze = 20.0;  ///< N
 constexpr double kDeg = 180.0 / 3.14159265358979323846;
 /// The grasp (deg): shoulders 30° inwards, both elbows 30° towards +y, wrists
 /// at 0. The weld's arm block has σ_min = 0.037 here; Table 3's start q0 is
@@ -48,8 +49,8 @@ SpatialInertia<double> rod_in_body(const Pose<double>& body, const Vector3<doubl
   const Matrix3<double> about_com_world =
       mass * length * length / 12.0 * (Matrix3<double>::Identity() - axis * axis.transpose());
   const Matrix3<double>& r = body.rotation;
-  return SpatialInertia<double>::from_mass_com_inertia(
-      mass, body.inverse().act(0.5 * (from + to)), r.transpose() * about_com_world * r);
+  return SpatialInertia<double>::from_mass_com_inertia(mass, body.inverse().act(0.5 * (from + to)),
+                                                       r.transpose() * about_com_world * r);
 }
 
 SpatialInertia<double> sum(const SpatialInertia<double>& a, const SpatialInertia<double>& b) {
@@ -108,9 +109,9 @@ class CarryController {
     const Vector3<double> a_c = tr.base_position(t, 2) + kd_p * (tr.base_position(t, 1) - p_dot) +
                                 kp_p * (tr.base_position(t, 0) - p);
     const Matrix3<double> rd = tr.base_pose(t).rotation;
-    const Vector3<double> alpha_c =
-        tr.base_angular_velocity(t, 1) + kd_r * (tr.base_angular_velocity(t, 0) - w) +
-        kp_r * so3_log(Matrix3<double>(rd * c.rotation.transpose()));
+    const Vector3<double> alpha_c = tr.base_angular_velocity(t, 1) +
+                                    kd_r * (tr.base_angular_velocity(t, 0) - w) +
+                                    kp_r * so3_log(Matrix3<double>(rd * c.rotation.transpose()));
     // V̇₁ = (ω̇; v̇), v = ṗ − ω × p ⇒ v̇ = p̈ − ω̇ × p − ω × ṗ.
     Twist<double> v_dot;
     v_dot << alpha_c, a_c - alpha_c.cross(p) - w.cross(p_dot);
@@ -152,8 +153,8 @@ class CarryController {
     // Elastic joints: the motor to θ_d = q + τ_d / K (θ̇_d with τ̇_d by a
     // backward difference), u = τ_d + F θ̇ + B q̈_c + k_d (θ̇_d − θ̇), k_d for a
     // critically damped motor against the spring; rigid joints: u = τ_d.
-    const JointVector tau_rate = has_previous_torque_ ? JointVector((tau - previous_torque_) / dt_)
-                                                      : JointVector::Zero();
+    const JointVector tau_rate =
+        has_previous_torque_ ? JointVector((tau - previous_torque_) / dt_) : JointVector::Zero();
     previous_torque_ = tau;
     has_previous_torque_ = true;
     for (int j = 0; j < 6; ++j) {
@@ -277,13 +278,19 @@ Status run_dual_arm_carry(const DualArmCarryOptions& o, DualArmCarrySummary& sum
   auto setup = std::make_unique<DualArmCarrySetup>();
   Status s = make_dual_arm_carry(o.bar_mass, *setup);
   if (s != Status::kOk) return s;
+  // The plant's bar: the controller's, or another mass on the same geometry.
+  auto plant_setup = std::make_unique<DualArmCarrySetup>(*setup);
+  if (o.plant_bar_mass != 0.0) {
+    s = make_dual_arm_carry(o.plant_bar_mass, *plant_setup);
+    if (s != Status::kOk) return s;
+  }
   const ConstraintStabilization<double> gains{2.0 * o.stabilization_rate,
                                               o.stabilization_rate * o.stabilization_rate};
   sim::RobotPlantParameters<Robot> params;
-  params.robot = setup->robot;
+  params.robot = plant_setup->robot;
   params.step = 1.0 / o.plant_rate_hz;
   static Plant plant;  // large: keep off the stack
-  s = plant.configure(params, setup->closures, gains);
+  s = plant.configure(params, plant_setup->closures, gains);
   if (s != Status::kOk) return s;
   static CarryController controller;
   s = controller.configure(*setup, plant.actuators(), dt, o.squeeze, gains);
@@ -400,8 +407,7 @@ Status run_dual_arm_carry(const DualArmCarryOptions& o, DualArmCarrySummary& sum
   run.stable = run.stable && finite;
   run.step_median = percentile(step_times, 0.5);
   run.step_p99 = percentile(step_times, 0.99);
-  run.step_max =
-      step_times.empty() ? 0.0 : *std::max_element(step_times.begin(), step_times.end());
+  run.step_max = step_times.empty() ? 0.0 : *std::max_element(step_times.begin(), step_times.end());
   run.controller_workspace_bytes = sizeof(CarryController);
   summary.object_position_error_rms_m =
       after_settle > 0 ? std::sqrt(bar_sum_squares / static_cast<double>(after_settle)) : 0.0;
@@ -409,6 +415,7 @@ Status run_dual_arm_carry(const DualArmCarryOptions& o, DualArmCarrySummary& sum
   summary.squeeze_measured_mean_n =
       after_settle > 0 ? squeeze_sum / static_cast<double>(after_settle) : 0.0;
   summary.bar_mass_kg = setup->bar_mass;
+  summary.plant_bar_mass_kg = plant_setup->bar_mass;
   summary.bar_length_m = setup->bar_length;
   summary.stabilization_velocity_gain = gains.velocity_gain;
   summary.stabilization_position_gain = gains.position_gain;
@@ -419,11 +426,12 @@ Status run_dual_arm_carry(const DualArmCarryOptions& o, DualArmCarrySummary& sum
 
 void print_dual_arm_carry_summary(const DualArmCarrySummary& s, std::FILE* out) {
   print_run_summary(s.run, out);
-  std::fprintf(out, "  bar %.3f kg, %.4f m; Baumgarte k_v %.4g 1/s, k_p %.4g 1/s^2\n",
-               s.bar_mass_kg, s.bar_length_m, s.stabilization_velocity_gain,
+  std::fprintf(out,
+               "  bar %.3f kg (plant %.3f kg), %.4f m; Baumgarte k_v %.4g 1/s, k_p %.4g 1/s^2\n",
+               s.bar_mass_kg, s.plant_bar_mass_kg, s.bar_length_m, s.stabilization_velocity_gain,
                s.stabilization_position_gain);
-  std::fprintf(out, "  constraint violation max %.3e m, %.3e rad\n",
-               s.constraint_violation_max_m, s.constraint_violation_max_rad);
+  std::fprintf(out, "  constraint violation max %.3e m, %.3e rad\n", s.constraint_violation_max_m,
+               s.constraint_violation_max_rad);
   std::fprintf(out, "  bar pose error   RMS %9.4f mm    max %9.4f mm, max %.5f deg\n",
                s.object_position_error_rms_m * 1e3, s.object_pose_error_max_m * 1e3,
                s.object_pose_error_max_rad * kDeg);
@@ -450,6 +458,7 @@ std::string dual_arm_carry_json_members(const DualArmCarrySummary& s, const std:
   member("internal_force_error_max_n", s.internal_force_error_max_n);
   member("internal_moment_max_nm", s.internal_moment_max_nm);
   member("bar_mass_kg", s.bar_mass_kg);
+  member("plant_bar_mass_kg", s.plant_bar_mass_kg);
   member("bar_length_m", s.bar_length_m);
   member("stabilization_velocity_gain", s.stabilization_velocity_gain);
   member("stabilization_position_gain", s.stabilization_position_gain);

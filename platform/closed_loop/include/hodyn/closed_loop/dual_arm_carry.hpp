@@ -50,7 +50,7 @@ struct DualArmCarrySetup {
   DescriptionOf<AerialManipulatorRobot, double> robot{};  ///< with the bar's halves on bodies 3, 6
   std::array<LoopClosure<double>, 1> closures{};          ///< the weld at the bar's midpoint
   Eigen::Matrix<double, 6, 1> q_grasp = Eigen::Matrix<double, 6, 1>::Zero();  ///< q_g (rad)
-  double bar_mass = 0.0;    ///< kg
+  double bar_mass = 0.0;                                                      ///< kg
   double bar_length = 0.0;  ///< m, gripper to gripper
 };
 
@@ -63,6 +63,9 @@ struct DualArmCarryOptions {
   double plant_rate_hz = 8000.0;  ///< a multiple of the control rate
   double settle_time = 1.0;       ///< s excluded from the error statistics
   double bar_mass = 0.25;         ///< kg
+  /// The plant's bar (kg) when it differs from the controller's `bar_mass`
+  /// (a model mismatch the controller is not told of); 0: the same.
+  double plant_bar_mass = 0.0;
   /// Commanded squeeze (N): the compressive axial force at the bar's midpoint
   /// section, λ_c = (0, 0, 0, squeeze, 0, 0); 0: zero squeeze. |squeeze| ≤ 20 N.
   double squeeze = 0.0;
@@ -96,7 +99,8 @@ struct DualArmCarrySummary {
   double internal_moment_max_nm = 0.0;
   /// max |λ − λ_c| of the controller's constrained inverse dynamics (N, N m).
   double controller_multiplier_error_max = 0.0;
-  double bar_mass_kg = 0.0, bar_length_m = 0.0;
+  double bar_mass_kg = 0.0, bar_length_m = 0.0;  ///< the controller's bar
+  double plant_bar_mass_kg = 0.0;                ///< the plant's bar
   double stabilization_velocity_gain = 0.0, stabilization_position_gain = 0.0;
   double wall_time_s = 0.0;  ///< the run's wall-clock time
 };

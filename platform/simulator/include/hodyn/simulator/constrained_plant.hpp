@@ -156,9 +156,9 @@ class RobotConstrainedPlant {
       rates.pose_a[c] = a;
       rates.violation_m = std::max(rates.violation_m, (b.translation - a.translation).norm());
       if (closures_[c].kind == LoopClosureKind::kWeld)
-        rates.violation_rad = std::max(
-            rates.violation_rad,
-            so3_log(Matrix3<double>(a.rotation.transpose() * b.rotation)).norm());
+        rates.violation_rad =
+            std::max(rates.violation_rad,
+                     so3_log(Matrix3<double>(a.rotation.transpose() * b.rotation)).norm());
     }
     rates.propulsion_wrench = actuators_.propulsion_wrench(x);
     rates.joint_torque = actuators_.joint_torque(x, applied.motor_torque);

@@ -47,10 +47,10 @@ struct DemoArgs {
   /// --scenario dual_arm_carry: the closed chain (dual_arm_carry.hpp), flown
   /// by fly_dual_arm_carry instead of the robot's fly (scenarios stays empty).
   bool dual_arm_carry = false;
-  double squeeze = 0.0;        ///< --squeeze N: its commanded squeeze
-  bool squeeze_given = false;  ///< --squeeze was on the command line
-  std::string plot_script;                   ///< plot_closed_loop.py (DemoProgram)
-  std::string python = "python3";            ///< its interpreter; HODYN_PYTHON overrides
+  double squeeze = 0.0;            ///< --squeeze N: its commanded squeeze
+  bool squeeze_given = false;      ///< --squeeze was on the command line
+  std::string plot_script;         ///< plot_closed_loop.py (DemoProgram)
+  std::string python = "python3";  ///< its interpreter; HODYN_PYTHON overrides
 };
 
 /// A robot a demo program flies: its name (--robot) and its flight (exit code
