@@ -47,6 +47,7 @@
 #include <Eigen/Core>
 #include <Eigen/QR>
 
+#include "hodyn/detail/symmetric_inverse.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/forward_dynamics.hpp"
 #include "hodyn/inverse_dynamics.hpp"
@@ -246,10 +247,16 @@ struct ConstrainedDynamicsData {
   KinematicsData<Tree, 0, Scalar> kinematics{};
   InverseDynamicsData<Tree, 0, Scalar> inverse{};
   InverseMassMatrixData<Tree, Scalar> inverse_mass{};
-  Eigen::Matrix<Scalar, kDofs, Eigen::Dynamic, 0, kDofs, kMaxRows> mobility{};  ///< Y = M̄⁻¹ Aᵀ
-  Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows> operational{};
-  Eigen::LLT<Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, 0, kMaxRows, kMaxRows>>
-      operational_factor{};
+  // Forward dynamics works on fixed-size matrices of 6 × NumClosures rows
+  // (fixed-size products and Cholesky are several times faster than the
+  // dynamic-size ones at these sizes): A's m rows, then zero rows, and
+  // A Y with 1 on the padding's diagonal, so the padding's λ is exactly zero.
+  static constexpr int kPaddedRows = 6 * static_cast<int>(NumClosures);
+  using PaddedSquare = Eigen::Matrix<Scalar, kPaddedRows, kPaddedRows>;
+  Eigen::Matrix<Scalar, kPaddedRows, kDofs> padded_jacobian{};  ///< A, zero below row m
+  Eigen::Matrix<Scalar, kDofs, kPaddedRows> mobility{};         ///< Y = M̄⁻¹ Aᵀ
+  PaddedSquare operational{};                                   ///< A Y (padding: identity)
+  PaddedSquare operational_factor{};  ///< L D Lᵀ of A Y (L below the diagonal; above: A Y)
   detail::ConstraintForceSolver<Tree, NumClosures, Scalar> solver{};  ///< λ of inverse dynamics
 
   ConstrainedDynamicsData() { clear_results(); }
@@ -360,18 +367,44 @@ Status constrained_forward_dynamics(
   auto& closure = data.closure;
   s = loop_closure_kinematics(data.kinematics, closures, closure, 0);
   if (s != Status::kOk) return fail(s);
-  const auto& a = closure.jacobian[0];
+  const int m = closure.rows;
+  // Row by row into the fixed-size storage: g++ 12's -Warray-bounds misreads
+  // Eigen's 8-wide packets on dynamic-size blocks of 6-row fixed matrices.
+  auto& a = data.padded_jacobian;
+  a.setZero();
+  for (int i = 0; i < m; ++i) a.row(i) = closure.jacobian[0].row(i);
   // Y = M̄⁻¹ Aᵀ and A Y as plain loops (lazyProduct): the blocked matrix-product
-  // kernels pack these small operands first, 10 % of a call (perf).
-  data.mobility.noalias() = minv.lazyProduct(a.transpose());
-  data.operational.noalias() = a.lazyProduct(data.mobility);
-  if (!detail::factor_operational(data.operational, data.operational_factor))
-    return fail(Status::kSingularConstraint);
+  // kernels pack these small operands first, 10 % of a call (perf). A's base
+  // columns are zero (loop_closure.hpp), so only its joint columns enter.
+  const auto a_joints = a.template rightCols<kJoints>();
+  data.mobility.noalias() = minv.template rightCols<kJoints>().lazyProduct(a_joints.transpose());
+  data.operational.noalias() = a_joints.lazyProduct(data.mobility.template bottomRows<kJoints>());
+  for (int i = m; i < Data::kPaddedRows; ++i) data.operational(i, i) = Scalar(1);
   data.constraint_acceleration = stabilization.target(closure.velocity[0], closure.error);
-  const typename Data::Multipliers rhs =
-      data.constraint_acceleration - a * tree_acceleration - closure.velocity[1];
-  data.multiplier = data.operational_factor.solve(rhs);
-  data.acceleration = tree_acceleration + data.mobility * data.multiplier;
+  // λ = −(A Y)⁻¹ (A ν̇_r + Ȧ ν − target) by L D Lᵀ of A Y (6 × NumClosures
+  // rows; Eigen's fixed-size LLT and its solve took 9 % of a call); the
+  // padding's right-hand side is 0, so its λ is 0. Rank test on the pivots D
+  // (the squared Cholesky diagonal) of the first m rows.
+  using Padded = Eigen::Matrix<Scalar, Data::kPaddedRows, 1>;
+  Padded lambda = -(a_joints * tree_acceleration.template tail<kJoints>());
+  for (int i = 0; i < m; ++i) lambda(i) += data.constraint_acceleration(i) - closure.velocity[1](i);
+  Padded pivots;
+  data.operational_factor = data.operational;
+  if (!detail::symmetric_positive_solve(data.operational_factor, lambda, pivots))
+    return fail(Status::kSingularConstraint);
+  if (m > 0) {
+    Scalar smallest = pivots(0), largest = pivots(0);
+    for (int i = 1; i < m; ++i) {
+      smallest = pivots(i) < smallest ? pivots(i) : smallest;
+      largest = pivots(i) > largest ? pivots(i) : largest;
+    }
+    if (!(smallest > detail::constraint_rank_tolerance<Scalar>() * largest))
+      return fail(Status::kSingularConstraint);
+  }
+  data.multiplier.resize(m);
+  for (int i = 0; i < m; ++i) data.multiplier(i) = lambda(i);
+  data.acceleration = tree_acceleration;
+  data.acceleration.noalias() += data.mobility * lambda;
   if (!detail::all_finite(data.acceleration) || !detail::all_finite(data.multiplier))
     return fail(Status::kNonFiniteResult);
   detail::set_acceleration(data.acceleration, motion);

@@ -39,6 +39,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include <Eigen/Core>
 
@@ -104,6 +105,15 @@ struct LoopClosureData {
   std::array<Pose<Scalar>, NumClosures> pose_b{};  ///< T_b = C_b X_b (world)
   int order = -1;  ///< order of the last successful call, −1 if none
 
+  // ---- workspace of loop_closure_kinematics ----
+  /// One closure's twist-like columns, all transformed at once: column 0 is
+  /// V_b − V_a, column j (joint j) ± S_j where joint j moves one of the two
+  /// bodies, else zero.
+  using Columns = Eigen::Matrix<Scalar, 6, TreeTraits<Tree>::kNumJoints + 1>;
+  std::array<Columns, MaxOrder + 2> columns{};  ///< x^(k), then the Leibniz table
+  std::array<Columns, MaxOrder + 2> spare{};    ///< the table's next row
+  std::array<Columns, MaxOrder + 2> local{};    ///< (Ad_{T_a}⁻¹ x)^(k)
+
   LoopClosureData() { clear_results(); }
   void clear_results() {
     rows = 0;
@@ -155,6 +165,45 @@ Vector6<Scalar> closure_error(LoopClosureKind kind, const Pose<Scalar>& ta,
   return f;
 }
 
+/// y^(k) = dᵏ/dtᵏ (Ad_{T(t)}⁻¹ x(t)), k = 0..n, for every column of x at once:
+/// local_derivatives of kinematics.hpp on a 6 × N block, W₀ = x,
+/// W_{i+1} = Ẇ_i − ad_V W_i, y^(i) = Ad_T⁻¹ W_i; `x` is overwritten by the
+/// Leibniz table (with `spare` as its second row). Ad_T⁻¹ = [Rᵀ 0; −Rᵀ[p] Rᵀ],
+/// ad_V = [[ω] 0; [v] [ω]] as 3 × 3 blocks on the block's halves.
+template <class Scalar, class Columns, std::size_t NV, std::size_t NX>
+void local_column_derivatives(const Pose<Scalar>& t, const std::array<Twist<Scalar>, NV>& v, int n,
+                              std::array<Columns, NX>& x, std::array<Columns, NX>& spare,
+                              std::array<Columns, NX>& y) noexcept {
+  const Matrix3<Scalar> rt = t.rotation.transpose();
+  const Matrix3<Scalar> rt_p = -rt * skew<Scalar>(t.translation);  // −Rᵀ[p]
+  const auto to_local = [&](const Columns& w, Columns& out) {
+    out.template topRows<3>().noalias() = rt * w.template topRows<3>();
+    out.template bottomRows<3>().noalias() = rt * w.template bottomRows<3>();
+    out.template bottomRows<3>().noalias() += rt_p * w.template topRows<3>();
+  };
+  std::array<Columns, NX>* work = &x;
+  std::array<Columns, NX>* next = &spare;
+  to_local((*work)[0], y[0]);
+  for (int i = 0; i < n; ++i) {
+    // W_{i+1}^(m) = W_i^(m+1) − Σ_l C(m,l) ad_{V^(l)} W_i^(m−l), m ≤ n − i − 1.
+    for (int m = 0; m + i + 1 <= n; ++m) {
+      Columns& out = (*next)[static_cast<std::size_t>(m)];
+      out = (*work)[static_cast<std::size_t>(m + 1)];
+      for (int l = 0; l <= m; ++l) {
+        const Scalar c = binomial<Scalar>(m, l);
+        const Matrix3<Scalar> w = c * skew<Scalar>(angular(v[static_cast<std::size_t>(l)]));
+        const Matrix3<Scalar> u = c * skew<Scalar>(linear(v[static_cast<std::size_t>(l)]));
+        const Columns& in = (*work)[static_cast<std::size_t>(m - l)];
+        out.template topRows<3>().noalias() -= w * in.template topRows<3>();
+        out.template bottomRows<3>().noalias() -= u * in.template topRows<3>();
+        out.template bottomRows<3>().noalias() -= w * in.template bottomRows<3>();
+      }
+    }
+    std::swap(work, next);
+    to_local((*work)[0], y[static_cast<std::size_t>(i + 1)]);
+  }
+}
+
 HODYN_ISA_NAMESPACE_END
 }  // namespace detail
 HODYN_ISA_NAMESPACE_BEGIN
@@ -174,7 +223,6 @@ Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kin
                                int order) noexcept {
   using Data = LoopClosureData<Tree, NumClosures, MaxOrder, Scalar>;
   constexpr int kDofs = Data::kDofs;
-  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   data.clear_results();
   if (order < 0 || order > MaxOrder || order > kinematics.order) return Status::kOrderOutOfRange;
   int rows = 0;
@@ -190,7 +238,7 @@ Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kin
     data.velocity[k].setZero(rows);
   }
   data.error.setZero(rows);
-  std::array<Twist<Scalar>, MaxOrder + 2> x{}, work{}, y{};
+  constexpr int kJoints = TreeTraits<Tree>::kNumJoints;
   for (std::size_t c = 0; c < NumClosures; ++c) {
     const LoopClosure<Scalar>& closure = closures[c];
     const int a = closure.frame_a.body;
@@ -199,35 +247,47 @@ Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kin
     const Pose<Scalar> tb = kinematics.body_pose[b] * closure.frame_b.placement;
     data.pose_a[c] = ta;
     data.pose_b[c] = tb;
-    const auto& va = kinematics.body_twist[a];
-    const int m = constraint_rows(closure.kind);
-    const int row0 = data.first_row[c];
-    const auto store = [&](auto&& column_of) {  // selected rows of y[k] into column_of(k)
-      for (int k = 0; k <= n; ++k)
-        for (int i = 0; i < m; ++i)
-          column_of(k)(row0 + i) = y[k](constraint_component(closure.kind, i));
-    };
-    // P ΔV^(k): the constraint velocity and its derivatives.
-    for (int k = 0; k <= n; ++k) x[k] = kinematics.body_twist[b][k] - va[k];
-    local_derivatives(ta, va, x, n, work, y);
-    store([&](int k) -> auto& { return data.velocity[k]; });
-    // Columns of A^(k): joint i's screw where it moves b but not a, minus where it moves a but not
-    // b.
-    for (int i = 1; i < Tree::kNumBodies; ++i) {
+    // Column 0: V_b − V_a (its local derivatives are P ΔV^(k), the constraint
+    // velocity); column i: joint i's screw where it moves b but not a, minus
+    // where it moves a but not b (the columns of A before Ad_{T_a}⁻¹ and P).
+    std::array<signed char, kJoints + 1> sign{};  // +1: moves b only, −1: a only, 0
+    for (int i = 1; i <= kJoints; ++i) {
       const bool moves_b = joint_moves_body<Tree>(i, b);
       const bool moves_a = joint_moves_body<Tree>(i, a);
-      if (moves_a == moves_b) continue;
-      const Scalar sign = moves_b ? Scalar(1) : Scalar(-1);
-      for (int k = 0; k <= n; ++k) x[k] = sign * kinematics.joint_screw[i][k];
-      local_derivatives(ta, va, x, n, work, y);
-      const int col = kBase + i - 1;
-      store([&](int k) { return data.jacobian[k].col(col); });
+      sign[static_cast<std::size_t>(i)] = static_cast<signed char>(moves_b == moves_a ? 0
+                                                                   : moves_b          ? 1
+                                                                                      : -1);
     }
+    for (int k = 0; k <= n; ++k) {
+      auto& x = data.columns[k];
+      x.col(0) = kinematics.body_twist[b][k] - kinematics.body_twist[a][k];
+      for (int i = 1; i <= kJoints; ++i) {
+        const int si = sign[static_cast<std::size_t>(i)];
+        if (si == 0)
+          x.col(i).setZero();
+        else if (si > 0)
+          x.col(i) = kinematics.joint_screw[i][k];
+        else
+          x.col(i) = -kinematics.joint_screw[i][k];
+      }
+    }
+    detail::local_column_derivatives(ta, kinematics.body_twist[a], n, data.columns, data.spare,
+                                     data.local);
+    const int m = constraint_rows(closure.kind);
+    const int row0 = data.first_row[c];
+    for (int k = 0; k <= n; ++k)
+      for (int i = 0; i < m; ++i) {
+        const int component = constraint_component(closure.kind, i);
+        data.velocity[k](row0 + i) = data.local[k](component, 0);
+        if constexpr (kJoints > 0)
+          data.jacobian[k].row(row0 + i).template tail<kJoints>() =
+              data.local[k].row(component).template tail<kJoints>();
+      }
     const Vector6<Scalar> error = detail::closure_error(closure.kind, ta, tb);
     for (int i = 0; i < m; ++i) data.error(row0 + i) = error(i);
   }
   for (int k = 0; k <= n; ++k)
-    if (!detail::all_finite(data.jacobian[k]) || !detail::all_finite(data.velocity[k])) {
+    if (!detail::all_finite_wide(data.jacobian[k]) || !detail::all_finite(data.velocity[k])) {
       data.clear_results();
       return Status::kNonFiniteResult;
     }
