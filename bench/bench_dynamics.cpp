@@ -7,6 +7,9 @@
 //                                 torque-driven, the wrist joints 3, 6 motion-
 //                                 prescribed, base driven by its wrench, r = 0..5
 //   BM_MassMatrix                 mass_matrix (composite rigid bodies)
+//   BM_InverseDynamicsYardstick   inverse_dynamics order 0 on the same pool
+//                                 workspace as BM_InverseDynamics/0: issue 22's
+//                                 target is BM_MassMatrix ≤ 0.7× this, one run
 //   BM_EquationsOfMotion/<rates>  equations_of_motion: M̄, C, h, g (+ first
 //                                 derivatives when rates = 1)
 //
@@ -67,6 +70,11 @@ void BM_MassMatrix(benchmark::State& st) {
   }
 }
 
+void BM_InverseDynamicsYardstick(benchmark::State& st) {
+  st.SetLabel("inverse_dynamics r = 0");
+  run(st, aerial_manipulator_fixture());
+}
+
 void BM_EquationsOfMotion(benchmark::State& st) {
   auto& p = eom_pool();
   if (p.status != hodyn::Status::kOk) return st.SkipWithError(hodyn::to_string(p.status));
@@ -90,6 +98,7 @@ void BM_EquationsOfMotion(benchmark::State& st) {
 using hodyn_bench::BM_EquationsOfMotion;
 using hodyn_bench::BM_ForwardDynamics;
 using hodyn_bench::BM_HybridDynamics;
+using hodyn_bench::BM_InverseDynamicsYardstick;
 using hodyn_bench::BM_MassMatrix;
 using hodyn_bench::configure;
 using hodyn_bench::kMaxOrder;
@@ -97,4 +106,5 @@ using hodyn_bench::kMaxOrder;
 BENCHMARK(BM_ForwardDynamics)->DenseRange(0, kMaxOrder)->Apply(configure);
 BENCHMARK(BM_HybridDynamics)->DenseRange(0, kMaxOrder)->Apply(configure);
 BENCHMARK(BM_MassMatrix)->Apply(configure);
+BENCHMARK(BM_InverseDynamicsYardstick)->Arg(0)->Apply(configure);
 BENCHMARK(BM_EquationsOfMotion)->Arg(0)->Arg(1)->Apply(configure);
