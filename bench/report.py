@@ -568,6 +568,8 @@ def main():
     w("- `BM_InverseDynamicsBranched<n>/<r>`: 5 chains of n links, N = 1 + 5n bodies (seed 000")
     w("  Table 4), MaxOrder 5; `BM_InverseDynamicsBranchedMaxOrder10<20>/<r>`: N = 101, r = 0..10.")
     w("- `BM_MassMatrix`, `BM_EquationsOfMotion/<rates>`: the closed-form matrices;")
+    w("  `BM_InverseDynamicsYardstick/0`: inverse dynamics r = 0 in the same binary, for the")
+    w("  mass matrix's ratio to it (issue 22: ≤ 0.7×);")
     w("  `BM_ControllerStep<double>`: one feedback-linearization controller step.")
     w("- `BM_InverseDynamicsAnalytic/<r>` (bench_baselines): `hodyn::inverse_dynamics` of order r")
     w("  (orders 0..r in one call) on 64 random states, r ≤ 5 on MaxOrder 5, r = 6..10 on")
