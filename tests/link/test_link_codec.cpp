@@ -2,7 +2,7 @@
 // docs/link-protocol.md, bit-exact round trips of all four messages (NaN
 // payloads, -0, Inf, subnormals), the encoder's argument checks, rejection
 // of wrong magic / version / type / length / values, and no heap use.
-#include "link/link_heap_probe.hpp"  // counting operator new (this TU only; not under ASan)
+#include "support/heap_counter.hpp"  // counts allocations (this TU only)
 
 #include <gtest/gtest.h>
 

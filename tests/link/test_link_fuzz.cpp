@@ -8,7 +8,7 @@
 // streams or until the time budget. A second test mutates frames before COBS and re-seals their
 // CRC, so the checks behind the CRC (magic, version, type, length, values) are fuzzed too: whatever
 // is accepted must re-encode to exactly the bytes received.
-#include "link/link_heap_probe.hpp"  // counting operator new (this TU only; not under ASan)
+#include "support/heap_counter.hpp"  // counts allocations (this TU only)
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // resynchronization, every single-bit flip rejected and counted, truncated
 // frames, overflow without a delimiter, the fixed queue, counters that add up
 // and no heap use.
-#include "link/link_heap_probe.hpp"  // counting operator new (this TU only; not under ASan)
+#include "support/heap_counter.hpp"  // counts allocations (this TU only)
 
 #include <gtest/gtest.h>
 

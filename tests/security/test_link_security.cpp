@@ -5,7 +5,7 @@
 // old), the HELLO counter, sessions; and on the controller host: a signed
 // run, a whole recorded session replayed to a controller started again (it
 // must not arm), a replayed HELLO in the middle of a run, unsigned sensors.
-#include "link/link_heap_probe.hpp"  // counting operator new (this TU only; not under ASan)
+#include "support/heap_counter.hpp"  // counts allocations (this TU only)
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,20 @@
-// Allocation counting for the heap-free checks. This header DEFINES (not just
-// declares) replacements of the global allocation functions: every standard
-// operator new/delete variant and, on glibc, malloc/calloc/realloc/free, each
-// counting its calls; HeapProbe reads the counters around the code under test.
-//
-// Include it from exactly one translation unit of a test executable (the
-// test's own .cpp), never from another header: a second translation unit that
-// includes it in the same executable fails to link (duplicate operator new).
-// It also disables -Wmismatched-new-delete for the rest of that translation
-// unit (see below).
+// Allocation counting for the heap-free checks. HeapProbe reads the counters
+// around the code under test. This header DEFINES (not just declares) how the
+// allocations are counted, so include it from exactly one translation unit of
+// a test executable (the test's own .cpp), never from another header:
+//   * a normal build: replacements of the global allocation functions, every
+//     standard operator new/delete variant and, on glibc,
+//     malloc/calloc/realloc/free, each counting its calls (a second
+//     translation unit that includes this header fails to link: duplicate
+//     operator new). It also disables -Wmismatched-new-delete for the rest of
+//     that translation unit (see below).
+//   * under AddressSanitizer or ThreadSanitizer (the sanitize suite,
+//     docs/sanitizers.md): the sanitizer's allocator already interposes
+//     malloc and operator new, and replacing them beside it breaks it (memory
+//     from one allocator freed by the other). There the sanitizer's own
+//     allocation hook counts every allocation (malloc, calloc, realloc, every
+//     operator new), so the heap-free checks still run and still fail on an
+//     allocation.
 #pragma once
 
 #include <atomic>
@@ -51,6 +58,45 @@ class HeapProbe {
 
 }  // namespace test
 }  // namespace hodyn
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HODYN_HEAP_COUNTER_SANITIZER_HOOK 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+#define HODYN_HEAP_COUNTER_SANITIZER_HOOK 1
+#endif
+#endif
+
+#ifdef HODYN_HEAP_COUNTER_SANITIZER_HOOK
+// The sanitizer runtime's hook (sanitizer/allocator_interface.h, not shipped
+// by every compiler, hence declared here): called after every allocation of
+// its allocator. Returns non-zero when installed.
+extern "C" int __sanitizer_install_malloc_and_free_hooks(
+    void (*malloc_hook)(const volatile void*, std::size_t),
+    void (*free_hook)(const volatile void*));
+
+namespace hodyn {
+namespace test {
+namespace heap_counter {
+void count_sanitizer_allocation(const volatile void*, std::size_t) {
+  g_malloc_calls.fetch_add(1, std::memory_order_relaxed);
+}
+void ignore_sanitizer_free(const volatile void*) {}
+// Installed before main(); a runtime that refuses it would make every probe
+// read 0, so that stops the executable instead.
+int install_sanitizer_hook() {
+  if (__sanitizer_install_malloc_and_free_hooks(&count_sanitizer_allocation,
+                                                &ignore_sanitizer_free) == 0) {
+    std::abort();
+  }
+  return 1;
+}
+const int g_sanitizer_hook_installed = install_sanitizer_hook();
+}  // namespace heap_counter
+}  // namespace test
+}  // namespace hodyn
+#else  // a normal build: replace the allocation functions
 
 // The replacements pair operator new with std::free through counted_new (a
 // malloc): GCC's -Wmismatched-new-delete cannot see that pairing once inlined,
@@ -124,3 +170,4 @@ void* realloc(void* p, std::size_t size) noexcept {
 void free(void* p) noexcept { __libc_free(p); }
 }
 #endif
+#endif  // HODYN_HEAP_COUNTER_SANITIZER_HOOK
