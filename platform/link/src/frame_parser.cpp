@@ -2,6 +2,8 @@
 // validate, decode into the queue.
 #include "hodyn/link/frame_parser.hpp"
 
+#include <cstring>
+
 #include "hodyn/link/cobs.hpp"
 #include "validated_frame.hpp"
 
@@ -30,24 +32,30 @@ Status FrameParser::push(const std::uint8_t* data, std::size_t size) noexcept {
 
 std::size_t FrameParser::push_frame(const std::uint8_t* data, std::size_t size) noexcept {
   if (data == nullptr) return 0;
-  for (std::size_t i = 0; i < size; ++i) {
-    const std::uint8_t byte = data[i];
-    if (byte == 0x00) {
-      counters_.bytes += i + 1;
-      delimiter();
-      return i + 1;
-    }
-    if (overflowing_) continue;
-    if (fill_ == kBufferSize) {
+  // Whole runs at once (memchr, memcpy): a byte loop reloaded fill_ after every
+  // store into the byte buffer (a char store may alias it), ~15 instructions a
+  // byte and a third of the link's cost per control period (callgrind).
+  const void* zero = std::memchr(data, 0x00, size);
+  const std::size_t run =
+      zero == nullptr ? size
+                      : static_cast<std::size_t>(static_cast<const std::uint8_t*>(zero) - data);
+  if (!overflowing_) {
+    if (run > kBufferSize - fill_) {  // a byte arrived with the buffer full
       reject(RejectReason::kOverflow);
       overflowing_ = true;
       fill_ = 0;
-      continue;
+    } else {
+      std::memcpy(buffer_ + fill_, data, run);
+      fill_ += run;
     }
-    buffer_[fill_++] = byte;
   }
-  counters_.bytes += size;
-  return size;
+  if (zero == nullptr) {
+    counters_.bytes += size;
+    return size;
+  }
+  counters_.bytes += run + 1;
+  delimiter();
+  return run + 1;
 }
 
 void FrameParser::end_of_block() noexcept {
