@@ -166,6 +166,35 @@ TEST(LinkCobs, MalformedInputIsRejected) {
   EXPECT_EQ(link::cobs_decode(nullptr, 1, out, sizeof out, written), Status::kInvalidArgument);
 }
 
+// A result exactly as long as the capacity fits, one byte more does not, in
+// place or not (the decoder's bulk path checks the capacity before writing).
+TEST(LinkCobs, ResultFillingTheCapacityExactly) {
+  const Bytes enc = {0x03, 0x11, 0x22, 0x02, 0x33};
+  const Bytes expected = {0x11, 0x22, 0x00, 0x33};
+  std::uint8_t out[4] = {};
+  std::size_t written = 0;
+  ASSERT_EQ(link::cobs_decode(enc.data(), enc.size(), out, 4, written), Status::kOk);
+  EXPECT_EQ(Bytes(out, out + written), expected);
+  written = 99;
+  EXPECT_EQ(link::cobs_decode(enc.data(), enc.size(), out, 3, written), Status::kInvalidArgument);
+  EXPECT_EQ(written, 0u);
+  Bytes buffer = enc;
+  ASSERT_EQ(link::cobs_decode(buffer.data(), buffer.size(), buffer.data(), 4, written),
+            Status::kOk);
+  EXPECT_EQ(Bytes(buffer.begin(), buffer.begin() + 4), expected);
+  // A full block (code 0xFF) followed by a short one: 254 bytes, no zero after them.
+  Bytes full = {0xFF};
+  for (int i = 0; i < 254; ++i) full.push_back(static_cast<std::uint8_t>(1 + i % 200));
+  full.push_back(0x02);
+  full.push_back(0x7E);
+  Bytes decoded(full.begin() + 1, full.begin() + 255);
+  decoded.push_back(0x7E);
+  std::vector<std::uint8_t> big(300);
+  ASSERT_EQ(link::cobs_decode(full.data(), full.size(), big.data(), big.size(), written),
+            Status::kOk);
+  EXPECT_EQ(Bytes(big.begin(), big.begin() + static_cast<std::ptrdiff_t>(written)), decoded);
+}
+
 TEST(LinkCobs, EncodeNeedsWorstCaseCapacity) {
   const Bytes data(300, 0x5A);
   Bytes out(link::cobs_max_encoded_size(data.size()) - 1);

@@ -1,6 +1,8 @@
 // COBS encoding and decoding (canonical form, no delimiter).
 #include "hodyn/link/cobs.hpp"
 
+#include <cstring>
+
 namespace hodyn {
 namespace link {
 
@@ -40,11 +42,49 @@ Status cobs_encode(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
   return Status::kOk;
 }
 
+namespace {
+
+/// The common case in two bulk steps: when no block is full (no code 0xFF),
+/// the input holds no zero byte, the code chain ends exactly at the end and
+/// the result fits, the decoding is the input shifted down by one byte with a
+/// zero where every code byte after the first was: out[p − 1] = 0 for each
+/// such code position p. After the shift, out[p − 1] holds that code, which
+/// gives the next position, so one memmove and a walk of the chain (a few
+/// instructions per block) replace the byte loop (its per-block work
+/// dominated: the link's frames average 1.6 bytes per block, callgrind).
+/// Works in place. Returns false, having written nothing, when any condition
+/// fails; the byte loop then decodes (and reports) as before.
+bool decode_without_full_blocks(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
+                                std::size_t capacity) noexcept {
+  if (capacity < size - 1 || std::memchr(in, 0x00, size) != nullptr) return false;
+  std::size_t position = 0;  // every code is ≥ 1 here, so the walk ends
+  while (position < size) {
+    const std::uint8_t code = in[position];
+    if (code == 0xFF) return false;
+    position += code;
+  }
+  if (position != size) return false;  // the last block runs past the end
+  const std::size_t first = in[0];     // read before the shift: in place it overwrites in[0]
+  std::memmove(out, in + 1, size - 1);
+  for (std::size_t at = first - 1; at < size - 1;) {
+    const std::uint8_t code = out[at];
+    out[at] = 0;
+    at += code;
+  }
+  return true;
+}
+
+}  // namespace
+
 Status cobs_decode(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
                    std::size_t capacity, std::size_t& written) noexcept {
   written = 0;
   if ((in == nullptr && size > 0) || out == nullptr) return Status::kInvalidArgument;
   if (size == 0) return Status::kCorruptInput;
+  if (decode_without_full_blocks(in, size, out, capacity)) {
+    written = size - 1;
+    return Status::kOk;
+  }
   // In place works: the write index never passes the read index.
   std::size_t read = 0;
   std::size_t count = 0;
