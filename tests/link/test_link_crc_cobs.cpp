@@ -66,6 +66,32 @@ TEST(LinkCrc32, IncrementalEqualsOneShot) {
   EXPECT_EQ(crc.value(), 0xCBF43926u);
 }
 
+// Against the definition, one bit at a time (reflected 0xEDB88320, register
+// and result XORed with 0xFFFFFFFF), at every length 0..64 and every start
+// offset 0..3: the four-byte steps, the byte tail and unaligned starts.
+TEST(LinkCrc32, MatchesTheBitwiseDefinitionAtEveryLengthAndOffset) {
+  const auto bitwise = [](const std::uint8_t* p, std::size_t n) {
+    std::uint32_t r = 0xFFFFFFFFu;
+    for (std::size_t i = 0; i < n; ++i) {
+      r ^= p[i];
+      for (int bit = 0; bit < 8; ++bit) r = (r & 1u) ? (r >> 1) ^ 0xEDB88320u : r >> 1;
+    }
+    return r ^ 0xFFFFFFFFu;
+  };
+  test::LinkRng rng(0xC3C3);
+  Bytes data(70);
+  for (auto& b : data) b = static_cast<std::uint8_t>(rng.below(256));
+  for (std::size_t offset = 0; offset < 4; ++offset)
+    for (std::size_t n = 0; n + offset <= 68; ++n) {
+      ASSERT_EQ(link::crc32(data.data() + offset, n), bitwise(data.data() + offset, n))
+          << offset << " " << n;
+      link::Crc32 split;  // two chunks, the first of odd length
+      split.update(data.data() + offset, n / 3);
+      split.update(data.data() + offset + n / 3, n - n / 3);
+      ASSERT_EQ(split.value(), bitwise(data.data() + offset, n)) << offset << " " << n;
+    }
+}
+
 struct CobsVector {
   Bytes decoded;
   Bytes encoded;  // without the 0x00 delimiter
