@@ -12,10 +12,11 @@
 //   λ = −(A Y)⁻¹ (A ν̇_r + Ȧ ν + k_v A ν + k_p f),   ν̇ = ν̇_r + Y λ,
 // the last two terms Baumgarte's drift stabilisation (seed 002 has none;
 // digest §3.4): the loop error obeys f̈ + k_v ḟ + k_p f = 0 (k_v = 2α,
-// k_p = α² for critical damping); gains 0 give seed 002's equations. M̄⁻¹ is
-// the articulated-body recursion of inverse_mass_matrix.hpp — seed 002's m
-// "b-free" articulated-body calls M̄⁻¹ A^T e_i done at once — and b one
-// inverse dynamics pass with ν̇ = 0.
+// k_p = α² for critical damping); gains 0 give seed 002's equations. ν̇_r is
+// the open tree's forward dynamics (seed 002's articulated-body call with
+// the actual b), and M̄⁻¹ the recursion of inverse_mass_matrix.hpp on that
+// call's articulated inertias — seed 002's m "b-free" articulated-body calls
+// M̄⁻¹ Aᵀ e_i done at once, sharing one articulated pass.
 //
 // `constrained_inverse_dynamics` (eqs. 56–66): for a motion (q, ν, ν̇) that
 // satisfies the closures, the coordinates of ν are split into actuated
@@ -345,23 +346,20 @@ Status constrained_forward_dynamics(
       input, static_cast<const HybridDynamicsInput<Tree, 0, Scalar>*>(nullptr), loads, 0);
   if (s != Status::kOk) return fail(s);
   if (!stabilization.finite()) return fail(Status::kNonFiniteInput);
-  // The state with ν̇ = 0: inverse dynamics gives b, the kinematics Ȧν.
+  // ν̇_r = M̄⁻¹(τ̄ − b), the open tree's answer, by one forward-dynamics pass;
+  // its articulated inertias then give M̄⁻¹ without a second articulated pass
+  // (inverse_mass_matrix_passes). The state with ν̇ = 0 gives the kinematics Ȧν.
   auto& motion = data.motion;
   detail::set_state(input, motion);
-  s = inverse_dynamics(model, data.inverse, motion, loads, 0);
+  auto& open = data.inverse_mass.articulated;
+  s = forward_dynamics(model, open, input, loads, 0);
   if (s != Status::kOk) return fail(s);
-  typename Data::Vector force = Data::Vector::Zero();
-  if constexpr (kBase > 0) {
-    force.template head<6>() = input.base_wrench_frame == WrenchFrame::kWorld
-                                   ? Wrench<Scalar>(input.base_wrench[0])
-                                   : coadjoint_inverse(input.base_pose, input.base_wrench[0]);
-  }
-  if constexpr (kJoints > 0) force.template tail<kJoints>() = input.joint_torque[0];
-  force -= detail::generalized_force_of(data.inverse);
-  s = inverse_mass_matrix(model, data.inverse_mass, input.base_pose, input.q);
+  s = detail::inverse_mass_matrix_passes(model, data.inverse_mass);
   if (s != Status::kOk) return fail(s);
   const auto& minv = data.inverse_mass.result;
-  const typename Data::Vector tree_acceleration = minv * force;  // ν̇_r
+  typename Data::Vector tree_acceleration;  // ν̇_r
+  if constexpr (kBase > 0) tree_acceleration.template head<6>() = open.motion.base_twist[1];
+  if constexpr (kJoints > 0) tree_acceleration.template tail<kJoints>() = open.motion.q[2];
   s = forward_kinematics(model, data.kinematics, motion, 0);
   if (s != Status::kOk) return fail(s);
   auto& closure = data.closure;

@@ -146,18 +146,14 @@ HODYN_ALWAYS_INLINE SV<S> wrench_up(const ArticulatedBody<MaxOrder, S>& b, const
   return w;
 }
 
-HODYN_ISA_NAMESPACE_END
-}  // namespace detail
-HODYN_ISA_NAMESPACE_BEGIN
-
-/// M̄⁻¹ at (base_pose, q) into data.result: (6+n)×(6+n) for a floating base,
-/// ν = (V₁ spatial world twist; q̇); n×n for a fixed base (base_pose ignored).
-/// Bad pose or non-finite q: its status; a singular articulated inertia:
-/// kSingularInertia; a non-finite result: kNonFiniteResult — each with a zero result.
+/// The IMMA passes of `inverse_mass_matrix` on an articulated pass already in
+/// data.articulated: its own, or that of a successful order-0
+/// `forward_dynamics` run on data.articulated at the same base pose and q
+/// (constrained forward dynamics does that: one articulated pass gives both
+/// the open tree's ν̇ and M̄⁻¹). kNonFiniteResult (zero result) if M̄⁻¹ is not finite.
 template <class Tree, class Scalar>
-Status inverse_mass_matrix(const Model<Tree, Scalar>& model,
-                           InverseMassMatrixData<Tree, Scalar>& data, const Pose<Scalar>& base_pose,
-                           const typename Model<Tree, Scalar>::JointVector& q) noexcept {
+Status inverse_mass_matrix_passes(const Model<Tree, Scalar>& model,
+                                  InverseMassMatrixData<Tree, Scalar>& data) noexcept {
   using S = Scalar;
   using detail::M3;
   using detail::SV;
@@ -165,22 +161,6 @@ Status inverse_mass_matrix(const Model<Tree, Scalar>& model,
   constexpr int n = Tree::kNumBodies;
   constexpr bool kFloating = !TreeTraits<Tree>::kFixedBase;
   auto& out = data.result;
-  Status s = Status::kOk;
-  if constexpr (kFloating) s = detail::check_pose(base_pose);
-  if (s == Status::kOk && !detail::all_finite(q)) s = Status::kNonFiniteInput;
-  if (s != Status::kOk) {
-    out.setZero();
-    return s;
-  }
-  // M^A_j, U_j, D_j⁻¹ and the base's factor: the order-0 pass of forward dynamics.
-  if constexpr (kFloating) data.input.base_pose = base_pose;
-  data.input.q = q;
-  if (!detail::articulated_inertias<false>(
-          model, data.articulated, data.input,
-          static_cast<const HybridDynamicsInput<Tree, 0, Scalar>*>(nullptr), kFloating, false)) {
-    out.setZero();
-    return Status::kSingularInertia;
-  }
   const auto& ws = data.articulated.workspace;
   const auto& body = ws.body;
   auto& col = data.column;
@@ -302,6 +282,39 @@ Status inverse_mass_matrix(const Model<Tree, Scalar>& model,
     return Status::kNonFiniteResult;
   }
   return Status::kOk;
+}
+
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// M̄⁻¹ at (base_pose, q) into data.result: (6+n)×(6+n) for a floating base,
+/// ν = (V₁ spatial world twist; q̇); n×n for a fixed base (base_pose ignored).
+/// Bad pose or non-finite q: its status; a singular articulated inertia:
+/// kSingularInertia; a non-finite result: kNonFiniteResult — each with a zero result.
+template <class Tree, class Scalar>
+Status inverse_mass_matrix(const Model<Tree, Scalar>& model,
+                           InverseMassMatrixData<Tree, Scalar>& data, const Pose<Scalar>& base_pose,
+                           const typename Model<Tree, Scalar>::JointVector& q) noexcept {
+  constexpr bool kFloating = !TreeTraits<Tree>::kFixedBase;
+  auto& out = data.result;
+  Status s = Status::kOk;
+  if constexpr (kFloating) s = detail::check_pose(base_pose);
+  if (s == Status::kOk && !detail::all_finite(q)) s = Status::kNonFiniteInput;
+  if (s != Status::kOk) {
+    out.setZero();
+    return s;
+  }
+  // M^A_j, U_j, D_j⁻¹ and the base's factor: the order-0 pass of forward dynamics.
+  if constexpr (kFloating) data.input.base_pose = base_pose;
+  data.input.q = q;
+  if (!detail::articulated_inertias<false>(
+          model, data.articulated, data.input,
+          static_cast<const HybridDynamicsInput<Tree, 0, Scalar>*>(nullptr), kFloating, false)) {
+    out.setZero();
+    return Status::kSingularInertia;
+  }
+  return detail::inverse_mass_matrix_passes(model, data);
 }
 
 HODYN_ISA_NAMESPACE_END
