@@ -179,7 +179,6 @@ class RobotConstrainedPlant {
   Status evaluate_field(const Input& applied, const Pose<double>& pose, const Vector& x,
                         Vector& x_dot) {
     constexpr int nj = kNumJoints;
-    constexpr int nr = kNumRotors;
     const typename Traits::JointVector tau = actuators_.joint_torque(x, applied.motor_torque);
     input_.base_pose = pose;
     input_.base_twist = x.template segment<6>(Layout::kBaseTwist);
@@ -190,23 +189,8 @@ class RobotConstrainedPlant {
     input_.joint_torque[0] = tau;
     const Status s = constrained_forward_dynamics(model_, closures_, input_, gains_, data_);
     if (s != Status::kOk) return s;
-    const auto theta_dot = x.template segment<nj>(Layout::kMotorVelocity);
-    const auto q_ddot = data_.acceleration.template tail<nj>();
-    x_dot.template segment<6>(Layout::kBaseTwist) = data_.acceleration.template head<6>();
-    x_dot.template segment<nj>(Layout::kJointPosition) = input_.q_dot;
-    x_dot.template segment<nj>(Layout::kJointVelocity) = q_ddot;
-    x_dot.template segment<nj>(Layout::kMotorPosition) = theta_dot;
-    x_dot.template segment<nj>(Layout::kMotorVelocity) =
-        (applied.motor_torque - actuators_.motor_friction.cwiseProduct(theta_dot) - tau)
-            .cwiseQuotient(actuators_.motor_inertia);
-    for (int j = 0; j < nj; ++j) {
-      if (actuators_.elastic(j)) continue;  // rigid: the motor entries follow the link
-      x_dot(Layout::kMotorPosition + j) = input_.q_dot(j);
-      x_dot(Layout::kMotorVelocity + j) = q_ddot(j);
-    }
-    x_dot.template segment<nr>(Layout::kRotorSpeed) =
-        (applied.rotor_speed_command - x.template segment<nr>(Layout::kRotorSpeed))
-            .cwiseQuotient(actuators_.rotor_time_constant);
+    fill_state_rate<Robot>(actuators_, applied, x, tau, data_.acceleration.template head<6>(),
+                           data_.acceleration.template tail<kNumJoints>(), x_dot);
     return Status::kOk;
   }
 

@@ -172,6 +172,38 @@ RobotPlantInput<Robot> saturate(const RobotPlantInput<Robot>& input,
   return out;
 }
 
+/// Everything of ẋ but the tree's own dynamics, given V̇₁ and q̈ (forward
+/// dynamics of the open tree, or of the closed one in constrained_plant.hpp):
+/// q's rate, the motors (elastic: B θ̈ = u − F θ̇ − τ_spring; rigid: they follow
+/// the link) and the rotors' first-order speed lag.
+template <class Robot, class StateVector, class JointVector, class BaseAcceleration,
+          class JointAcceleration>
+void fill_state_rate(const RobotActuatorConstants<Robot>& constants,
+                     const RobotPlantInput<Robot>& saturated_input, const StateVector& x,
+                     const JointVector& tau, const BaseAcceleration& base_acceleration,
+                     const JointAcceleration& q_ddot, StateVector& x_dot) {
+  using L = RobotStateLayout<Robot>;
+  constexpr int nj = L::kNumJoints;
+  constexpr int nr = L::kNumRotors;
+  const auto q_dot = x.template segment<nj>(L::kJointVelocity);
+  const auto theta_dot = x.template segment<nj>(L::kMotorVelocity);
+  x_dot.template segment<6>(L::kBaseTwist) = base_acceleration;
+  x_dot.template segment<nj>(L::kJointPosition) = q_dot;
+  x_dot.template segment<nj>(L::kJointVelocity) = q_ddot;
+  x_dot.template segment<nj>(L::kMotorPosition) = theta_dot;
+  x_dot.template segment<nj>(L::kMotorVelocity) =
+      (saturated_input.motor_torque - constants.motor_friction.cwiseProduct(theta_dot) - tau)
+          .cwiseQuotient(constants.motor_inertia);
+  for (int j = 0; j < nj; ++j) {
+    if (constants.elastic(j)) continue;  // rigid: the motor entries follow the link
+    x_dot(L::kMotorPosition + j) = q_dot(j);
+    x_dot(L::kMotorVelocity + j) = q_ddot(j);
+  }
+  x_dot.template segment<nr>(L::kRotorSpeed) =
+      (saturated_input.rotor_speed_command - x.template segment<nr>(L::kRotorSpeed))
+          .cwiseQuotient(constants.rotor_time_constant);
+}
+
 /// The time derivative of x at (t, C₁, x) for saturated inputs; the pose rate
 /// is x's own V₁. Holds the forward-dynamics workspace (no heap).
 template <class Robot>
@@ -198,7 +230,6 @@ Status RobotPlantVectorField<Robot>::evaluate(const typename PlantTraits<Robot>:
                                               const StateVector& x, StateVector& x_dot) {
   using L = RobotStateLayout<Robot>;
   constexpr int nj = L::kNumJoints;
-  constexpr int nr = L::kNumRotors;
   const typename PlantTraits<Robot>::JointVector tau =
       constants.joint_torque(x, saturated_input.motor_torque);
   // Gust: world (n; f) at the base centre of mass → base frame (Rᵀ n; Rᵀ f).
@@ -216,23 +247,8 @@ Status RobotPlantVectorField<Robot>::evaluate(const typename PlantTraits<Robot>:
   input_.joint_torque[0] = tau;
   const Status s = forward_dynamics(model, data_, input_, 0);
   if (s != Status::kOk) return s;
-
-  const auto theta_dot = x.template segment<nj>(L::kMotorVelocity);
-  x_dot.template segment<6>(L::kBaseTwist) = data_.motion.base_twist[1];
-  x_dot.template segment<nj>(L::kJointPosition) = input_.q_dot;
-  x_dot.template segment<nj>(L::kJointVelocity) = data_.motion.q[2];
-  x_dot.template segment<nj>(L::kMotorPosition) = theta_dot;
-  x_dot.template segment<nj>(L::kMotorVelocity) =
-      (saturated_input.motor_torque - constants.motor_friction.cwiseProduct(theta_dot) - tau)
-          .cwiseQuotient(constants.motor_inertia);
-  for (int j = 0; j < nj; ++j) {
-    if (constants.elastic(j)) continue;  // rigid: the motor entries follow the link
-    x_dot(L::kMotorPosition + j) = input_.q_dot(j);
-    x_dot(L::kMotorVelocity + j) = data_.motion.q[2](j);
-  }
-  x_dot.template segment<nr>(L::kRotorSpeed) =
-      (saturated_input.rotor_speed_command - x.template segment<nr>(L::kRotorSpeed))
-          .cwiseQuotient(constants.rotor_time_constant);
+  fill_state_rate<Robot>(constants, saturated_input, x, tau, data_.motion.base_twist[1],
+                         data_.motion.q[2], x_dot);
   return Status::kOk;
 }
 
