@@ -141,10 +141,16 @@ ReferenceTree<R> random_reference_tree(unsigned seed) {
     const ref::Vec3<R> point = uvec(0.5).template cast<R>();
     ref::Vec6<R> y;
     const bool prismatic = hodyn::is_prismatic(kind);
-    if (prismatic)
-      y << R(0), R(0), R(0), e;
-    else
-      y << e, point.cross(e);
+    // Fixed-size halves, not `y << e, ...`: g++ 12 at -O3 reads the 3-vector
+    // with a 4-float packet in the comma initializer's dynamic-size block
+    // and stops a -Werror build with a -Warray-bounds warning (float trees).
+    if (prismatic) {
+      y.template head<3>().setZero();
+      y.template tail<3>() = e;
+    } else {
+      y.template head<3>() = e;
+      y.template tail<3>() = point.cross(e);
+    }
     const auto home = pose(0.5);
     t.add_body(Tree::kParent[static_cast<std::size_t>(j)],
                prismatic ? RefJointType::Prismatic : RefJointType::Revolute, y, home, inertia());
