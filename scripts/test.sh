@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Build and run every hodyn test, one suite after the other:
 #   native    preset `test`: unit, oracle, closed-loop, HIL, tool tests (ctest)
-#   cross     presets `cross-aarch64`, `cross-armhf`: the suite cross-built
-#             and run under qemu-user, the CI subset (scripts/test-cross.sh
-#             --ci: aarch64 labels oracle, controller, link and
-#             packaging-cross, armhf controller and link; no tools, no -g)
+#   cross     preset `cross-aarch64`: the suite cross-built and run under
+#             qemu-aarch64, the CI subset (scripts/test-cross.sh --ci aarch64:
+#             labels oracle, controller and link; no tools, no -g). armhf and
+#             the packaging-cross consumer are by hand since 2026-11-27
+#             (docs/cross-linux.md "CI time")
 #   firmware  presets `firmware-m7`, `firmware-m4f`, `firmware-f405`: bare-metal self-tests,
 #             firmware HIL and budgets under qemu-system-arm
 #             (scripts/test-firmware.sh, label `firmware`)
+#   sanitize  presets `sanitize` (g++, ASan + LeakSanitizer + UBSan, no
+#             recovery, -O1: the build type CI runs besides -O2) and
+#             `sanitize-thread` (ThreadSanitizer): the CI subset of
+#             scripts/sanitize.sh --ci (labels controller, link, hil,
+#             security, simulator, closed_loop, plugins, safety; no tools, no
+#             core/oracle suites; docs/sanitizers.md says why)
 #   fuzz      the libFuzzer targets of tests/fuzz built with clang, ASan and
 #             UBSan and run 20 s each, two at a time (scripts/fuzz.sh --ci;
 #             docs/fuzzing.md); ~4.5 min, not in the default set (CI time:
@@ -18,7 +25,7 @@
 # Every suite runs even when an earlier one fails; the exit status is non-zero
 # if any failed. Installs the missing Debian packages first.
 #
-#   scripts/test.sh                          # native, cross, firmware (what CI runs)
+#   scripts/test.sh                          # native, cross, firmware, sanitize (what CI runs)
 #   HODYN_TEST_SUITES=bench scripts/test.sh  # the benchmarks' build
 #   HODYN_TEST_SUITES=fuzz scripts/test.sh   # the fuzzers' CI slot
 #   HODYN_TEST_SUITES="native firmware" scripts/test.sh
@@ -31,7 +38,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [[ $# -gt 0 ]]; then
   suites=${HODYN_TEST_SUITES:-native}
 else
-  suites=${HODYN_TEST_SUITES:-native cross firmware}
+  suites=${HODYN_TEST_SUITES:-native cross firmware sanitize}
 fi
 
 packages=()
@@ -40,10 +47,11 @@ for suite in $suites; do
     native) ;;
     cross) packages+=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user googletest) ;;
     firmware) packages+=(gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm) ;;
+    sanitize) ;;
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
     bench) packages+=(libmujoco-dev) ;;
     *)
-      echo "test.sh: unknown suite '$suite' (native, cross, firmware, fuzz, bench)" >&2
+      echo "test.sh: unknown suite '$suite' (native, cross, firmware, sanitize, fuzz, bench)" >&2
       exit 2 ;;
   esac
 done
@@ -93,6 +101,7 @@ for suite in $suites; do
     # every test on both: scripts/test-cross.sh (docs/cross-linux.md).
     cross) run_suite cross bash scripts/test-cross.sh --ci all ;;
     firmware) run_suite firmware bash scripts/test-firmware.sh ;;
+    sanitize) run_suite sanitize bash scripts/sanitize.sh --ci ;;
     fuzz) run_suite fuzz bash scripts/fuzz.sh --ci ;;
     bench) run_suite "bench (build only)" bash scripts/build-bench.sh ;;
   esac
