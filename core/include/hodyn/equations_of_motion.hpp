@@ -25,6 +25,7 @@
 
 #include "hodyn/detail/applied_loads.hpp"
 #include "hodyn/detail/isa.hpp"
+#include "hodyn/detail/joint_frame_articulated.hpp"
 #include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/root_motion.hpp"
@@ -87,6 +88,38 @@ struct CompositeInertia {
     return *this;
   }
 };
+
+/// Carries a wrench f of body C's joint frame to the base's frame B_0 through
+/// C's ancestors, calling emit(row of ν, S_iᵀ f) at every ancestor joint i;
+/// f holds the wrench in B_0 on return. X_c = T(d_c) Rot(e_c, θ_c) (revolute) or
+/// T(d_c + e_c θ_c) (prismatic, folded into `offset`); Ad_{X_c}⁻ᵀ f = (R n + d × R f; R f).
+template <class Tree, int C, class S, class Model, class Rotations, class Offsets, class Angles,
+          class Emit>
+HODYN_ALWAYS_INLINE void carry_column_to_root(const Model& model, const Rotations& rot,
+                                              const Offsets& offset, const Angles& sc, SV<S>& f,
+                                              Emit&& emit) {
+  if constexpr (C > 0) {
+    constexpr JointKind K = Tree::kJoint[C];
+    constexpr int P = Tree::kParent[C];
+    constexpr auto c = static_cast<std::size_t>(C);
+    if constexpr (is_revolute(K)) {
+      if constexpr (aligned_axis(K) >= 0) {
+        const V3<S> e = V3<S>::from(model.joint_axis(C));
+        f = {axis_rotate<K, false, true>(e, sc.cosine[c], sc.sine[c], f.ang),
+             axis_rotate<K, false, true>(e, sc.cosine[c], sc.sine[c], f.lin)};
+      } else {
+        f = {rot[c] * f.ang, rot[c] * f.lin};
+      }
+    }
+    f.ang += cross(offset[c], f.lin);
+    if constexpr (P > 0) {
+      constexpr JointKind KP = Tree::kJoint[P];
+      const V3<S> ep = V3<S>::from(model.joint_axis(P));
+      emit(TreeTraits<Tree>::joint_dof(P), model.joint_sense(P) * screw_dot<KP>(ep, f));
+      carry_column_to_root<Tree, P>(model, rot, offset, sc, f, emit);
+    }
+  }
+}
 
 HODYN_ISA_NAMESPACE_END
 }  // namespace detail
@@ -251,34 +284,28 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
         -h.z, S(0), h.x, S(0), w.mass, S(0),                                 //
         h.y, -h.x, S(0), S(0), S(0), w.mass;
   }
-  for_each_joint<Tree>([&](auto kind, int j) {
-    constexpr JointKind K = decltype(kind)::value;
-    const int col = TreeTraits<Tree>::joint_dof(j);
+  // Column j: f = M^C_j S_j in B_j, carried up the tree (Ad_{X_c}⁻ᵀ f = (R n + d × R f; R f)),
+  // S_iᵀ f at each ancestor i, the world components Ad_{P₀}⁻ᵀ f in the base rows. Every
+  // ancestor and joint kind is a compile-time constant: aligned axes rotate and project
+  // by component picks, as in the articulated passes.
+  detail::for_each_index<1, Tree::kNumBodies>([&](auto jc) {
+    constexpr int j = decltype(jc)::value;
+    constexpr JointKind K = Tree::kJoint[j];
+    constexpr int col = TreeTraits<Tree>::joint_dof(j);
     const V3<S> e = V3<S>::from(model.joint_axis(j));
     const S sense = model.joint_sense(j);          // S_j = s_j (e; 0) or s_j (0; e)
     SV<S> f = comp[j].template times_screw<K>(e);  // M^C_j S_j in frame j
     f = {sense * f.ang, sense * f.lin};
-    mm(col, col) = sense * (is_revolute(K) ? dot(e, f.ang) : dot(e, f.lin));
-    // Carry it up the tree: f ← Ad_{X_c}⁻ᵀ f = (R n + d × R f; R f), S_iᵀ f at each ancestor.
-    for (int c = j; c > 0;) {
-      const V3<S> rf = rot[c] * f.lin;
-      f = {rot[c] * f.ang + cross(offset[c], rf), rf};
-      const int i = Tree::kParent[c];
-      if (i == 0) break;
-      const V3<S> ei = V3<S>::from(model.joint_axis(i));
-      const S v =
-          model.joint_sense(i) * (is_revolute(Tree::kJoint[i]) ? dot(ei, f.ang) : dot(ei, f.lin));
-      const int row = TreeTraits<Tree>::joint_dof(i);
+    mm(col, col) = sense * detail::screw_dot<K>(e, f);
+    detail::carry_column_to_root<Tree, j>(model, rot, offset, sc, f, [&](int row, const S& v) {
       mm(row, col) = v;
       mm(col, row) = v;
-      c = i;
-    }
+    });
     if constexpr (kFloating) {  // base rows: the world components, Ad_{P₀}⁻ᵀ f
       const V3<S> rf = r0 * f.lin;
       const V3<S> n = r0 * f.ang + cross(x0, rf);
-      const Wrench<S> w = SV<S>{n, rf}.eigen();
-      mm.template block<6, 1>(0, col) = w;
-      mm.template block<1, 6>(col, 0) = w.transpose();
+      const S w[6] = {n.x, n.y, n.z, rf.x, rf.y, rf.z};
+      for (int i = 0; i < 6; ++i) mm(i, col) = mm(col, i) = w[i];
     }
   });
   if (!detail::all_finite_wide(mm)) {

@@ -44,6 +44,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/joint_frame_articulated.hpp"
 #include "hodyn/detail/root_motion.hpp"
@@ -117,17 +118,6 @@ struct InverseMassMatrixTables {
     return t;
   }();
 };
-
-/// f(std::integral_constant<int, i>{}) for i = Begin, …, End − 1, unrolled.
-template <int Begin, class F, int... Is>
-HODYN_ALWAYS_INLINE void for_each_index_unrolled(F& f, std::integer_sequence<int, Is...>) {
-  (f(std::integral_constant<int, Begin + Is>{}), ...);
-}
-template <int Begin, int End, class F>
-HODYN_ALWAYS_INLINE void for_each_index(F&& f) {
-  if constexpr (End > Begin)
-    for_each_index_unrolled<Begin>(f, std::make_integer_sequence<int, End - Begin>{});
-}
 
 /// Ad_{X_j}⁻ᵀ f at order 0: a child's joint-frame wrench in its parent's frame,
 /// X_j = T(d) Rot(e, θ) (revolute) or T(d + e θ) (prismatic).
