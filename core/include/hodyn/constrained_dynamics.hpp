@@ -120,6 +120,13 @@ Scalar constraint_rank_tolerance() {
   return Scalar(100) * Eigen::NumTraits<Scalar>::epsilon();
 }
 
+/// The rank test of the constraint factorizations: the smallest squared
+/// Cholesky pivot (an L D Lᵀ pivot) above the tolerance times the largest.
+template <class Scalar>
+bool pivots_full_rank(const Scalar& smallest_squared, const Scalar& largest_squared) {
+  return smallest_squared > constraint_rank_tolerance<Scalar>() * largest_squared;
+}
+
 /// The constraint forces of inverse dynamics (eqs. 56–64) from A, τ̄_r and the
 /// options; keeps its factors for the time derivative
 /// (constrained_inverse_dynamics_rate.hpp).
@@ -256,8 +263,9 @@ struct ConstrainedDynamicsData {
   using PaddedSquare = Eigen::Matrix<Scalar, kPaddedRows, kPaddedRows>;
   Eigen::Matrix<Scalar, kPaddedRows, kDofs> padded_jacobian{};  ///< A, zero below row m
   Eigen::Matrix<Scalar, kDofs, kPaddedRows> mobility{};         ///< Y = M̄⁻¹ Aᵀ
-  PaddedSquare operational{};                                   ///< A Y (padding: identity)
-  PaddedSquare operational_factor{};  ///< L D Lᵀ of A Y (L below the diagonal; above: A Y)
+  /// A Y (padding: identity) above the diagonal; after the call, its L D Lᵀ
+  /// factor's L below it (the diagonal: A Y's).
+  PaddedSquare operational{};
   detail::ConstraintForceSolver<Tree, NumClosures, Scalar> solver{};  ///< λ of inverse dynamics
 
   ConstrainedDynamicsData() { clear_results(); }
@@ -298,7 +306,7 @@ bool factor_operational(const Matrix& operational, Factor& factor) {
   if (d.size() == 0) return true;
   const Scalar smallest = d.minCoeff();
   const Scalar largest = d.maxCoeff();
-  return smallest * smallest > constraint_rank_tolerance<Scalar>() * largest * largest;
+  return pivots_full_rank(Scalar(smallest * smallest), Scalar(largest * largest));
 }
 
 /// motion ← the state of `input` (pose, V₁, q, q̇) with ν̇ = 0.
@@ -387,8 +395,7 @@ Status constrained_forward_dynamics(
   Padded lambda = -(a_joints * tree_acceleration.template tail<kJoints>());
   for (int i = 0; i < m; ++i) lambda(i) += data.constraint_acceleration(i) - closure.velocity[1](i);
   Padded pivots;
-  data.operational_factor = data.operational;
-  if (!detail::symmetric_positive_solve(data.operational_factor, lambda, pivots))
+  if (!detail::symmetric_positive_solve(data.operational, lambda, pivots))
     return fail(Status::kSingularConstraint);
   if (m > 0) {
     Scalar smallest = pivots(0), largest = pivots(0);
@@ -396,8 +403,7 @@ Status constrained_forward_dynamics(
       smallest = pivots(i) < smallest ? pivots(i) : smallest;
       largest = pivots(i) > largest ? pivots(i) : largest;
     }
-    if (!(smallest > detail::constraint_rank_tolerance<Scalar>() * largest))
-      return fail(Status::kSingularConstraint);
+    if (!detail::pivots_full_rank(smallest, largest)) return fail(Status::kSingularConstraint);
   }
   data.multiplier.resize(m);
   for (int i = 0; i < m; ++i) data.multiplier(i) = lambda(i);

@@ -186,8 +186,8 @@ Status constrained_inverse_dynamics_rate(
     data.reduced_factor.compute(b.transpose() * b);
     const auto d = data.reduced_factor.matrixLLT().diagonal();
     if (data.reduced_factor.info() != Eigen::Success ||
-        !(d.minCoeff() * d.minCoeff() >
-          detail::constraint_rank_tolerance<Scalar>() * d.maxCoeff() * d.maxCoeff()))
+        !detail::pivots_full_rank(Scalar(d.minCoeff() * d.minCoeff()),
+                                  Scalar(d.maxCoeff() * d.maxCoeff())))
       return fail(Status::kSingularConstraint);
     Eigen::Matrix<Scalar, Eigen::Dynamic, 1, 0, Data::kRows, 1> free =
         solver.orthogonal.rightCols(free_rows).transpose() * (r1 - h_particular);

@@ -19,16 +19,12 @@ namespace hodyn::detail {
 
 /// inverse = m⁻¹ for a symmetric positive-definite m. False when a pivot is
 /// not positive (m is not positive definite); `inverse` is then unspecified.
-/// `pivots`, if given, receives the N pivots: the diagonal D of m = L D Lᵀ
-/// (the squares of the Cholesky factor's diagonal), for a rank test.
 template <class S, int N>
-bool symmetric_positive_inverse(const Eigen::Matrix<S, N, N>& m, Eigen::Matrix<S, N, N>& inverse,
-                                Eigen::Matrix<S, N, 1>* pivots = nullptr) {
+bool symmetric_positive_inverse(const Eigen::Matrix<S, N, N>& m, Eigen::Matrix<S, N, N>& inverse) {
   inverse = m;
   Eigen::Matrix<S, N, 1> column, row;
   for (int k = 0; k < N; ++k) {
     const S pivot = inverse(k, k);
-    if (pivots != nullptr) (*pivots)(k) = pivot;
     if (!(ScalarTraits<S>::primal(pivot) > 0)) return false;
     const S p = S(1) / pivot;
     // Row k becomes A_k·/A_kk (with p at k); every other row i loses A_ik times it
