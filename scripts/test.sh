@@ -96,10 +96,11 @@ native() {
 for suite in $suites; do
   case "$suite" in
     native) run_suite native native "$@" ;;
-    # The CI subset under QEMU (scripts/test-cross.sh --ci): aarch64 all but
-    # what a second run adds little to, armhf the controller and link labels;
-    # every test on both: scripts/test-cross.sh (docs/cross-linux.md).
-    cross) run_suite cross bash scripts/test-cross.sh --ci all ;;
+    # The CI subset under QEMU (scripts/test-cross.sh --ci aarch64): the
+    # labels oracle, controller and link on aarch64. The armhf subset is by
+    # hand (scripts/test-cross.sh --ci armhf), every test on both:
+    # scripts/test-cross.sh (docs/cross-linux.md).
+    cross) run_suite cross bash scripts/test-cross.sh --ci aarch64 ;;
     firmware) run_suite firmware bash scripts/test-firmware.sh ;;
     sanitize) run_suite sanitize bash scripts/sanitize.sh --ci ;;
     fuzz) run_suite fuzz bash scripts/fuzz.sh --ci ;;
