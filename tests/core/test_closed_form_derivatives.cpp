@@ -140,6 +140,13 @@ TEST(ClosedFormDerivatives, RandomTreeAllOrders) {
   }
 }
 
+TEST(ClosedFormDerivatives, HelicalTreeAllOrders) {  // issue 19: screw joints
+  for (unsigned seed : {13u, 14u}) {
+    const auto tree = random_reference_tree<HelicalTree, double>(seed);
+    check_closed_forms<HelicalTree>(core_model<HelicalTree>(tree), seed + 200);
+  }
+}
+
 TEST(ClosedFormDerivatives, BadInputGivesStatusAndZeroOutputs) {
   const auto model = core_aerial_manipulator();
   auto motion = std::make_unique<hodyn::MotionDerivatives<AMTree, kR, double>>();

@@ -143,6 +143,10 @@ TEST(MassMatrix, CrbaEqualsClosedFormAndInverseDynamicsColumnsAndIsSpd) {
   for (unsigned seed : {4u, 5u, 6u})
     check_mass_matrix<OracleTree>(core_model<OracleTree>(random_reference_tree<OracleTree, double>(seed)),
                                   random_state<double>(seed, 8));
+  for (unsigned seed : {7u, 8u})  // helical joints (issue 19)
+    check_mass_matrix<HelicalTree>(
+        core_model<HelicalTree>(random_reference_tree<HelicalTree, double>(seed)),
+        random_state<double>(seed, 8));
 }
 
 TEST(MassMatrix, AerialManipulatorConditionAtHome) {
@@ -199,6 +203,10 @@ TEST(EquationsOfMotion, CoriolisGravityAndAppliedTermsMatchInverseDynamics) {
   for (unsigned seed : {13u, 14u})
     check_terms<OracleTree>(core_model<OracleTree>(random_reference_tree<OracleTree, double>(seed)),
                             random_state<double>(seed, 8), *random_loads<OracleTree>(seed, {3, 8}, {0, 6}));
+  for (unsigned seed : {15u, 16u})  // helical joints (issue 19)
+    check_terms<HelicalTree>(
+        core_model<HelicalTree>(random_reference_tree<HelicalTree, double>(seed)),
+        random_state<double>(seed, 8), *random_loads<HelicalTree>(seed, {3, 8}, {0, 6}));
 }
 
 // ---------------------------------------------------------------------------
@@ -257,6 +265,10 @@ TEST(EquationsOfMotion, Lemma1SkewSymmetryAndMassMatrixRate) {
   for (unsigned seed : {24u, 25u})
     check_lemma1<OracleTree>(core_model<OracleTree>(random_reference_tree<OracleTree, double>(seed)),
                              random_state<double>(seed, 8), skew, fd, taylor);
+  for (unsigned seed : {26u, 27u})  // helical joints (issue 19)
+    check_lemma1<HelicalTree>(
+        core_model<HelicalTree>(random_reference_tree<HelicalTree, double>(seed)),
+        random_state<double>(seed, 8), skew, fd, taylor);
   std::cout << "Lemma 1: worst ||N+N^T||/||N|| " << skew << ", dM/dt vs central differences " << fd
             << ", vs Taylor CRBA " << taylor << std::endl;
   RecordProperty("lemma1_skew", std::to_string(skew));
@@ -295,6 +307,13 @@ TEST(EquationsOfMotion, FirstOrderClosedFormEqualsOrderOneRecursion) {
     worst = std::max(worst, check_first_order<OracleTree>(model, random_state<double>(seed, 8), nullptr));
     worst = std::max(worst, check_first_order<OracleTree>(model, random_state<double>(seed, 8),
                                                           random_loads<OracleTree>(seed, {2, 7}, {0, 8}).get()));
+  }
+  for (unsigned seed : {35u, 36u}) {  // helical joints (issue 19)
+    const auto model = core_model<HelicalTree>(random_reference_tree<HelicalTree, double>(seed));
+    worst = std::max(worst, check_first_order<HelicalTree>(model, random_state<double>(seed, 8), nullptr));
+    worst = std::max(worst, check_first_order<HelicalTree>(
+                                model, random_state<double>(seed, 8),
+                                random_loads<HelicalTree>(seed, {2, 7}, {0, 8}).get()));
   }
   std::cout << "first-order closed form vs order-1 ID: worst " << worst << std::endl;
   RecordProperty("first_order_closed_form_worst", std::to_string(worst));

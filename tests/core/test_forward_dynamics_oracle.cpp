@@ -621,6 +621,32 @@ TEST(ForwardDynamicsLemma2, ArticulatedInertiaIsOrderFreeAndIsTheOracleJacobian)
 }
 
 // ---------------------------------------------------------------------------
+// Helical joints (issue 19): the oracle, both round trips, hybrid dynamics and
+// Lemma 2 on a tree with four screw joints
+// ---------------------------------------------------------------------------
+
+TEST(ForwardDynamicsHelical, OracleRoundTripsHybridAndLemma2) {
+  Worst w{"fd_helical", {}};
+  Worst wt{"roundtrip_id_of_fd_helical", {}}, pt{"roundtrip_id_of_fd_helical_plain_relative", {}},
+      dt{"roundtrip_id_fd_id_helical", {}};
+  Worst ft{"roundtrip_fd_of_id_helical", {}}, ot{"roundtrip_fd_of_id_helical_oracle_itself", {}};
+  Worst h1{"hybrid_helical_all_tau_vs_fd", {}}, h2{"hybrid_helical_all_q_vs_id", {}},
+      h3{"hybrid_helical_mixed_backward", {}};
+  double lemma2 = 0;
+  for (unsigned seed : {1u, 2u, 3u}) {
+    const auto tree = random_reference_tree<HelicalTree, double>(seed);
+    const auto model = core_model<HelicalTree>(tree);
+    check_fd_against_oracle<HelicalTree>(tree, model, seed + 50u, w);
+    check_id_of_fd<HelicalTree>(model, seed + 60u, wt, pt, dt);
+    check_fd_of_id<HelicalTree>(tree, model, seed + 70u, hodyn::WrenchFrame::kWorld, ft, ot);
+    check_hybrid<HelicalTree>(model, seed + 90u, h1, h2, h3);
+    check_lemma2<HelicalTree>(tree, model, seed + 100u, lemma2);
+  }
+  for (const Worst* x : {&w, &wt, &pt, &dt, &ft, &ot, &h1, &h2, &h3}) x->report();
+  std::cout << "lemma2 helical worst ||M^A_oracle * dV/dQ - I||: " << lemma2 << std::endl;
+}
+
+// ---------------------------------------------------------------------------
 // Singular and bad inputs
 // ---------------------------------------------------------------------------
 

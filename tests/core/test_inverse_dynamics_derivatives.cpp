@@ -185,6 +185,13 @@ TEST(InverseDynamicsDerivatives, BranchedTreeAgainstDualsAndCentralDifferences) 
   expect_errors(check_random_states(model, 20, 200));
 }
 
+TEST(InverseDynamicsDerivatives, HelicalTreesAgainstDualsAndCentralDifferences) {  // issue 19
+  const auto tree = random_reference_tree<HelicalTree, double>(4242);
+  expect_errors(check_random_states(core_model<HelicalTree, double>(tree), 20, 250));
+  const auto fixed = random_reference_tree<HelicalFixedTree, double>(4242);
+  expect_errors(check_random_states(core_model<HelicalFixedTree, double>(fixed), 20, 350));
+}
+
 TEST(InverseDynamicsDerivatives, FixedBaseTreeAgainstDualsAndCentralDifferences) {
   const auto tree = random_reference_tree<FixedTree, double>(4242);
   const auto model = core_model<FixedTree, double>(tree);

@@ -145,6 +145,19 @@ TEST(InverseDynamicsOracle, RandomTreeAllOrdersMatchReference) {
   wb.report();
 }
 
+// Helical joints (issue 19): the same checks on a tree with four screw joints.
+TEST(InverseDynamicsOracle, HelicalTreeAllOrdersMatchReference) {
+  Worst wq{"id_helical_Q1", {}}, wt{"id_helical_tau", {}}, wb{"id_helical_Q1body", {}};
+  for (unsigned seed : {1u, 2u, 3u}) {
+    const auto tree = random_reference_tree<HelicalTree, double>(seed);
+    const auto model = core_model<HelicalTree>(tree);
+    check_against_reference<HelicalTree>(tree, model, seed + 100u, wq, wt, wb);
+  }
+  wq.report();
+  wt.report();
+  wb.report();
+}
+
 // ---------------------------------------------------------------------------
 // (b) the core itself with the Taylor scalar: order-0 inverse dynamics along
 // the trajectory; coefficient k · k! must equal the order-k result of the
@@ -208,6 +221,18 @@ TEST(InverseDynamicsTaylorCore, AerialManipulatorOrderZeroSeriesEqualsHigherOrde
   const auto model = core_aerial_manipulator();
   Worst wq{"taylor_core_am_Q1", {}}, wt{"taylor_core_am_tau", {}}, wb{"taylor_core_am_Q1body", {}};
   for (unsigned seed : {21u, 22u, 23u}) check_taylor_core<AMTree>(model, seed, wq, wt, wb);
+  wq.report();
+  wt.report();
+  wb.report();
+}
+
+TEST(InverseDynamicsTaylorCore, HelicalTreeOrderZeroSeriesEqualsHigherOrders) {
+  Worst wq{"taylor_core_helical_Q1", {}}, wt{"taylor_core_helical_tau", {}},
+      wb{"taylor_core_helical_Q1body", {}};
+  for (unsigned seed : {4u, 5u, 6u}) {
+    const auto model = core_model<HelicalTree>(random_reference_tree<HelicalTree, double>(seed));
+    check_taylor_core<HelicalTree>(model, seed + 200u, wq, wt, wb);
+  }
   wq.report();
   wt.report();
   wb.report();
@@ -304,6 +329,17 @@ TEST(InverseDynamicsOracleLoads, AerialManipulatorWorldAndBodyWrenchesAndExterna
   Worst wq{"id_loads_am_Q1", {}}, wt{"id_loads_am_tau", {}};
   for (unsigned seed : {31u, 32u, 33u})
     check_loads<AMTree>(tree, model, seed, {2, 6}, {0, 3}, wq, wt);
+  wq.report();
+  wt.report();
+}
+
+TEST(InverseDynamicsOracleLoads, HelicalTreeWorldAndBodyWrenchesAndExternalTorques) {
+  Worst wq{"id_loads_helical_Q1", {}}, wt{"id_loads_helical_tau", {}};
+  for (unsigned seed : {7u, 8u}) {
+    const auto tree = random_reference_tree<HelicalTree, double>(seed);
+    const auto model = core_model<HelicalTree>(tree);
+    check_loads<HelicalTree>(tree, model, seed + 300u, {3, 8}, {0, 5}, wq, wt);
+  }
   wq.report();
   wt.report();
 }

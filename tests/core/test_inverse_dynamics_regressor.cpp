@@ -112,6 +112,15 @@ TEST(InverseDynamicsRegressor, ColumnsAreReferenceDynamicsOfUnitParameters) {
   worst.report();
 }
 
+TEST(InverseDynamicsRegressor, HelicalColumnsAreReferenceDynamicsOfUnitParameters) {  // issue 19
+  Worst worst{"regressor_helical_columns_vs_reference"};
+  check_columns_against_reference<HelicalTree>(random_reference_tree<HelicalTree, double>(103), 4,
+                                               worst);
+  check_columns_against_reference<HelicalFixedTree>(
+      random_reference_tree<HelicalFixedTree, double>(8), 5, worst);
+  worst.report();
+}
+
 TEST(InverseDynamicsRegressor, FixedBaseColumnsAreReferenceDynamicsOfUnitParameters) {
   Worst worst{"regressor_fixed_base_columns_vs_reference"};
   check_columns_against_reference<OracleFixedTree>(
@@ -156,6 +165,8 @@ TEST(InverseDynamicsRegressor, TimesParametersIsInverseDynamics) {
     check_product<OracleTree>(tree, seed, worst);
     check_product<OracleFixedTree>(fixed, seed, worst);
   }
+  const auto helical = core_model<HelicalTree>(random_reference_tree<HelicalTree, double>(13));
+  for (unsigned seed = 5; seed <= 6; ++seed) check_product<HelicalTree>(helical, seed, worst);
   worst.report();
 }
 

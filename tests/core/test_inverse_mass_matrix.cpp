@@ -105,6 +105,16 @@ TEST(InverseMassMatrix, TimesTheMassMatrixIsTheIdentity) {
   }
 }
 
+TEST(InverseMassMatrix, HelicalTreesTimesTheMassMatrixIsTheIdentity) {  // issue 19
+  const auto tree = random_reference_tree<HelicalTree, double>(4242u);
+  const auto fixed_tree = random_reference_tree<HelicalFixedTree, double>(4242u);
+  const Residuals floating = worst_identity_error(core_model<HelicalTree, double>(tree), 300u, 20);
+  const Residuals fixed =
+      worst_identity_error(core_model<HelicalFixedTree, double>(fixed_tree), 400u, 20);
+  std::cout << "helical trees: max |Minv M - I| floating " << floating.imma << ", fixed "
+            << fixed.imma << std::endl;
+}
+
 TEST(InverseMassMatrix, FixedBaseIgnoresTheBasePoseAndIsTheJointBlockOfTheHeldTree) {
   const auto t = random_reference_tree<FixedTree, double>(4242u);
   const auto fixed = core_model<FixedTree, double>(t);
@@ -181,6 +191,10 @@ TEST(InverseMassMatrix, SolvesForwardDynamics) {
   const double e_am = worst_forward_dynamics_error(core_aerial_manipulator(), 40u);
   const auto tree = random_reference_tree<OracleTree, double>(4244u);
   const double e_tree = worst_forward_dynamics_error(core_model<OracleTree, double>(tree), 60u);
+  const auto helical = random_reference_tree<HelicalTree, double>(4245u);  // issue 19
+  const double e_helical =
+      worst_forward_dynamics_error(core_model<HelicalTree, double>(helical), 80u);
+  std::cout << "forward dynamics vs Minv, helical tree: " << e_helical << std::endl;
   std::cout << "forward dynamics vs Minv (tau - h - g), relative: aerial manipulator " << e_am
             << ", branched tree " << e_tree << std::endl;
 }

@@ -129,6 +129,16 @@ TEST(KinematicsOracle, AerialManipulatorPosesTwistsAndJacobiansOfEveryOrder) {
   wj.report();
 }
 
+TEST(KinematicsOracle, HelicalTreePosesTwistsAndJacobiansOfEveryOrder) {  // issue 19
+  Worst wv{"fk_helical_V", {}}, wj{"jacobian_helical", {}};
+  for (unsigned seed : {4u, 5u, 6u}) {
+    const auto tree = random_reference_tree<HelicalTree, double>(seed);
+    check_kinematics<HelicalTree>(tree, core_model<HelicalTree>(tree), seed + 100, wv, wj);
+  }
+  wv.report();
+  wj.report();
+}
+
 TEST(KinematicsOracle, RandomTreePosesTwistsAndJacobiansOfEveryOrder) {
   Worst wv{"fk_tree_V", {}}, wj{"jacobian_tree", {}};
   for (unsigned seed : {4u, 5u, 6u}) {

@@ -204,6 +204,13 @@ TEST(Linearization, BranchedTreeAgainstDualsAndCentralDifferences) {
   check_against_oracles(core_model<OracleTree, double>(tree), 600, 10);
 }
 
+TEST(Linearization, HelicalTreesAgainstDualsAndCentralDifferences) {  // issue 19
+  const auto tree = random_reference_tree<HelicalTree, double>(4242);
+  check_against_oracles(core_model<HelicalTree, double>(tree), 650, 10);
+  const auto fixed = random_reference_tree<HelicalFixedTree, double>(4242);
+  check_against_oracles(core_model<HelicalFixedTree, double>(fixed), 750, 10);
+}
+
 TEST(Linearization, FixedBaseTreeAgainstDualsAndCentralDifferences) {
   const auto tree = random_reference_tree<FixedTree, double>(4242);
   check_against_oracles(core_model<FixedTree, double>(tree), 700, 10);

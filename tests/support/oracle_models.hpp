@@ -77,6 +77,25 @@ struct OracleFixedTree {
       JointKind::kRevolute,  JointKind::kPrismaticY, JointKind::kRevolute};
 };
 
+// OracleTree's topology with four helical joints (issue 19): one with a
+// helical child and a fork below it, one at a leaf.
+struct HelicalTree {
+  static constexpr int kNumBodies = 9;
+  static constexpr std::array<int, kNumBodies> kParent = OracleTree::kParent;
+  static constexpr std::array<JointKind, kNumBodies> kJoint{
+      JointKind::kFloatingBase, JointKind::kHelical,    JointKind::kHelical,
+      JointKind::kRevolute,     JointKind::kRevoluteZ,  JointKind::kPrismatic,
+      JointKind::kHelical,      JointKind::kPrismaticY, JointKind::kHelical};
+};
+struct HelicalFixedTree {
+  static constexpr int kNumBodies = 9;
+  static constexpr std::array<int, kNumBodies> kParent = OracleTree::kParent;
+  static constexpr std::array<JointKind, kNumBodies> kJoint{
+      JointKind::kFixedBase, JointKind::kHelical,    JointKind::kHelical,
+      JointKind::kRevolute,  JointKind::kRevoluteZ,  JointKind::kPrismatic,
+      JointKind::kHelical,   JointKind::kPrismaticY, JointKind::kHelical};
+};
+
 /// Reference tree with Tree's topology and kinds, from random parameters
 /// (drawn in double, converted to R): random axes and points, CoM offsets,
 /// SPD inertias, base home pose ≠ I, general gravity direction.
@@ -141,6 +160,11 @@ ReferenceTree<R> random_reference_tree(unsigned seed) {
     const ref::Vec3<R> point = uvec(0.5).template cast<R>();
     ref::Vec6<R> y;
     const bool prismatic = hodyn::is_prismatic(kind);
+    // A helical joint's pitch: ±(0.02..0.2) m/rad (drawn only for helical
+    // joints, so the trees without one are the ones they always were).
+    double pitch = 0.0;
+    if (hodyn::is_helical(kind))
+      pitch = (unif(gen) < 0.0 ? -1.0 : 1.0) * (0.02 + 0.09 * (unif(gen) + 1.0));
     // Fixed-size halves, not `y << e, ...`: g++ 12 at -O3 reads the 3-vector
     // with a 4-float packet in the comma initializer's dynamic-size block
     // and stops a -Werror build with a -Warray-bounds warning (float trees).
@@ -150,10 +174,13 @@ ReferenceTree<R> random_reference_tree(unsigned seed) {
     } else {
       y.template head<3>() = e;
       y.template tail<3>() = point.cross(e);
+      if (hodyn::is_helical(kind)) y.template tail<3>() += R(pitch) * e;
     }
     const auto home = pose(0.5);
-    t.add_body(Tree::kParent[static_cast<std::size_t>(j)],
-               prismatic ? RefJointType::Prismatic : RefJointType::Revolute, y, home, inertia());
+    const RefJointType type = prismatic                 ? RefJointType::Prismatic
+                              : hodyn::is_helical(kind) ? RefJointType::Helical
+                                                        : RefJointType::Revolute;
+    t.add_body(Tree::kParent[static_cast<std::size_t>(j)], type, y, home, inertia());
   }
   const ref::Vec3<R> gdir = normalized(unit());
   t.G << R(0), R(0), R(0), gdir * (R(981) / R(100));

@@ -212,7 +212,9 @@ Eigen::Matrix<typename S::value_type, Rows, Cols> coefficients(
 // ---------------------------------------------------------------------------
 // Model
 // ---------------------------------------------------------------------------
-enum class RefJointType { Revolute, Prismatic };
+/// Helical: a screw (e; a × e + h e) with |e| = 1 and any pitch h; se3_exp
+/// takes it as it is.
+enum class RefJointType { Revolute, Prismatic, Helical };
 
 /// A floating-base tree with constant parameters in the real type R
 /// (double or long double). Body 0 is the base; parent[j] < j for j ≥ 1.
@@ -270,7 +272,7 @@ struct ReferenceTree {
       const auto J = static_cast<std::size_t>(j);
       if (parent[J] < 0 || parent[J] >= j) return false;
       const R wn = Y[J].template head<3>().norm();
-      if (joint_type[J] == RefJointType::Revolute && std::fabs(wn - R(1)) > R(1e-12)) return false;
+      if (joint_type[J] != RefJointType::Prismatic && std::fabs(wn - R(1)) > R(1e-12)) return false;
       if (joint_type[J] == RefJointType::Prismatic &&
           (wn != R(0) || std::fabs(Y[J].template tail<3>().norm() - R(1)) > R(1e-12)))
         return false;

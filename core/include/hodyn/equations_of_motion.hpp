@@ -59,10 +59,14 @@ struct CompositeInertia {
 
   /// M s for a joint screw: revolute s = (e; 0) → (I e; −h × e), prismatic
   /// s = (0; e) → (h × e; m e).
+  /// Helical s = (e; p e), `pitch` = p: the sum of both, (I e + p h × e; e × h + p m e).
   template <JointKind K>
-  HODYN_ALWAYS_INLINE SV<S> times_screw(const V3<S>& e) const {
+  HODYN_ALWAYS_INLINE SV<S> times_screw(const V3<S>& e, const S& pitch = S(0)) const {
     if constexpr (is_revolute(K))
       return {inertia * e, cross(e, first_moment)};
+    else if constexpr (is_helical(K))
+      return {inertia * e + pitch * cross(first_moment, e),
+              cross(e, first_moment) + (pitch * mass) * e};
     else
       return {cross(first_moment, e), mass * e};
   }
@@ -91,8 +95,9 @@ struct CompositeInertia {
 
 /// Carries a wrench f of body C's joint frame to the base's frame B_0 through
 /// C's ancestors, calling emit(row of ν, S_iᵀ f) at every ancestor joint i;
-/// f holds the wrench in B_0 on return. X_c = T(d_c) Rot(e_c, θ_c) (revolute) or
-/// T(d_c + e_c θ_c) (prismatic, folded into `offset`); Ad_{X_c}⁻ᵀ f = (R n + d × R f; R f).
+/// f holds the wrench in B_0 on return. X_c = T(d_c) Rot(e_c, θ_c) (revolute),
+/// T(d_c + e_c θ_c) (prismatic) or T(d_c + h_c θ_c e_c) Rot(e_c, θ_c) (helical),
+/// the translation folded into `offset`; Ad_{X_c}⁻ᵀ f = (R n + d × R f; R f).
 template <class Tree, int C, class S, class Model, class Rotations, class Offsets, class Angles,
           class Emit>
 HODYN_ALWAYS_INLINE void carry_column_to_root(const Model& model, const Rotations& rot,
@@ -102,7 +107,7 @@ HODYN_ALWAYS_INLINE void carry_column_to_root(const Model& model, const Rotation
     constexpr JointKind K = Tree::kJoint[C];
     constexpr int P = Tree::kParent[C];
     constexpr auto c = static_cast<std::size_t>(C);
-    if constexpr (is_revolute(K)) {
+    if constexpr (joint_rotates(K)) {
       if constexpr (aligned_axis(K) >= 0) {
         const V3<S> e = V3<S>::from(model.joint_axis(C));
         f = {axis_rotate<K, false, true>(e, sc.cosine[c], sc.sine[c], f.ang),
@@ -115,7 +120,8 @@ HODYN_ALWAYS_INLINE void carry_column_to_root(const Model& model, const Rotation
     if constexpr (P > 0) {
       constexpr JointKind KP = Tree::kJoint[P];
       const V3<S> ep = V3<S>::from(model.joint_axis(P));
-      emit(TreeTraits<Tree>::joint_dof(P), model.joint_sense(P) * screw_dot<KP>(ep, f));
+      emit(TreeTraits<Tree>::joint_dof(P),
+           model.joint_sense(P) * screw_dot<KP>(ep, f, pitch_axis<KP>(model, P)));
       carry_column_to_root<Tree, P>(model, rot, offset, sc, f, emit);
     }
   }
@@ -257,8 +263,9 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
     const auto jj = static_cast<std::size_t>(j);
     const V3<S> e = V3<S>::from(model.joint_axis(j));
     offset[jj] = V3<S>::from(model.local_offset(j));
-    if constexpr (is_revolute(K)) {
+    if constexpr (joint_rotates(K)) {
       rot[jj] = detail::axis_rotation<K>(e, S(1), sc.cosine[jj], sc.sine[jj]);
+      if constexpr (is_helical(K)) offset[jj] += (model.joint_pitch(j) * sc.angle[jj]) * e;
     } else {
       rot[jj] = M3<S>{{S(1), S(0), S(0), S(0), S(1), S(0), S(0), S(0), S(1)}};
       offset[jj] += sc.angle[jj] * e;  // prismatic: d + e θ
@@ -293,10 +300,10 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
     constexpr JointKind K = Tree::kJoint[j];
     constexpr int col = TreeTraits<Tree>::joint_dof(j);
     const V3<S> e = V3<S>::from(model.joint_axis(j));
-    const S sense = model.joint_sense(j);          // S_j = s_j (e; 0) or s_j (0; e)
-    SV<S> f = comp[j].template times_screw<K>(e);  // M^C_j S_j in frame j
+    const S sense = model.joint_sense(j);  // S_j = s_j (e; 0) or s_j (0; e)
+    SV<S> f = comp[j].template times_screw<K>(e, model.joint_pitch(j));  // M^C_j S_j in frame j
     f = {sense * f.ang, sense * f.lin};
-    mm(col, col) = sense * detail::screw_dot<K>(e, f);
+    mm(col, col) = sense * detail::screw_dot<K>(e, f, detail::pitch_axis<K>(model, j));
     detail::carry_column_to_root<Tree, j>(model, rot, offset, sc, f, [&](int row, const S& v) {
       mm(row, col) = v;
       mm(col, row) = v;

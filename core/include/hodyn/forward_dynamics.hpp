@@ -204,6 +204,12 @@ HODYN_ALWAYS_INLINE SV<S> inertia_times_screw(const Inertia6<S>& m, const V3<S>&
       return {m.b * e, m.c * e};
   }
 }
+/// U_j = M^A_j (e; h e) for a helical joint (`he` = h e).
+template <class S>
+HODYN_ALWAYS_INLINE SV<S> inertia_times_helical_screw(const Inertia6<S>& m, const V3<S>& e,
+                                                      const V3<S>& he) {
+  return {m.a * e + m.b * he, m.b.transpose_times(e) + m.c * he};
+}
 
 /// ã_0,[k] = (Ad_{P_0}⁻¹ (V̇₁ − G))_[k] from the world series in ws.base_input
 /// (hybrid dynamics with the base motion given; call for k = 0, 1, …).
@@ -251,7 +257,8 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     const V3<S> e = V3<S>::from(model.joint_axis(j));
     b.q[0] = model.joint_sense(j) * in.q(j - 1);
     b.rate[0] = model.joint_sense(j) * in.q_dot(j - 1);
-    if constexpr (is_revolute(K)) {
+    if constexpr (is_helical(K)) b.pitch = model.joint_pitch(j);
+    if constexpr (joint_rotates(K)) {
       b.cos_q[0] = ws.joint_sine_cosine.cosine[static_cast<std::size_t>(j)];
       b.sin_q[0] = ws.joint_sine_cosine.sine[static_cast<std::size_t>(j)];
       if (need_gravity)
@@ -260,7 +267,7 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
       if (need_gravity) b.gravity[0] = parent.gravity[0];
     }
     b.twist[0] = twist_to_child<K>(b, d, e, parent.twist[0]);
-    add_screw<K>(e, b.rate[0], b.twist[0]);
+    add_screw<K>(e, b.rate[0], b.twist[0], pitch_axis<K>(model, j));
     const V3<S> com = V3<S>::from(model.local_com(j));
     momentum_factors(0, b, com, model.home_inertia(j));
     set_rigid_inertia(b.inertia, model.mass(j), com, model.home_inertia(j));
@@ -272,12 +279,17 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     auto& parent = body[Tree::kParent[j]];
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
-    const SV<S> u = inertia_times_screw<K>(b.inertia, e);
+    const V3<S> he = pitch_axis<K>(model, j);
+    SV<S> u;
+    if constexpr (is_helical(K))
+      u = inertia_times_helical_screw(b.inertia, e, he);
+    else
+      u = inertia_times_screw<K>(b.inertia, e);
     b.screw_inertia = u;
     bool torque_driven = true;
     if constexpr (kHybrid) torque_driven = !hybrid->motion_prescribed[j - 1];
     if (torque_driven) {
-      const S dj = screw_dot<K>(e, u);
+      const S dj = screw_dot<K>(e, u, he);
       const Primal tiny =
           Traits::primal(b.inertia.trace()) * std::numeric_limits<Primal>::epsilon() * 64;
       if (!Traits::is_finite(dj) || !(Traits::primal(dj) > tiny)) {
@@ -300,6 +312,8 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     }
     if constexpr (is_revolute(K)) {
       carry_inertia_to_parent<K>(carried, e, b.cos_q[0], b.sin_q[0], d);
+    } else if constexpr (is_helical(K)) {  // X = T(d + h q e) Rot(e, q)
+      carry_inertia_to_parent<K>(carried, e, b.cos_q[0], b.sin_q[0], V3<S>(d + b.q[0] * he));
     } else {
       V3<S> p = d;
       add_along_axis<K>(e, b.q[0], p);
@@ -355,7 +369,7 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       b.bias = own_bias(k, b, model.mass(j), V3<S>::from(model.local_com(j)));
       // c = Σ_{i≥1} (Ad_X⁻¹)_[i] ã_p,[k−i] − Σ_i q̇_[i] ad_s v_[k−i]  (ad_s u = ad_s v).
       SV<S> c{};
-      if constexpr (is_revolute(K)) {
+      if constexpr (joint_rotates(K)) {
         if (k > 0) {
           const V3<S> d = V3<S>::from(model.local_offset(j));
           c.ang = axis_rotate_series<K, true, 1>(
@@ -367,6 +381,21 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         for (int i = 0; i <= k; ++i) {
           c.ang -= b.rate[i] * axis_cross<K>(e, b.twist[k - i].ang);
           c.lin -= b.rate[i] * axis_cross<K>(e, b.twist[k - i].lin);
+        }
+        if constexpr (is_helical(K)) {
+          // X = T(d + h q e) Rot(e, q): (Ad_X⁻¹ ã_p).lin also loses
+          // h (q ⊛ e × Rot(−q)⊛ã_p,ang)_[k] less its order-0 term (the one with
+          // ã_p,[k], which twist_to_child applies); s = (e; h e) adds
+          // − h q̇ ⊛ e × v_ang to the ad_s term.
+          const S h = b.pitch;
+          const auto parent_ang = [&](int m) -> V3<S> { return parent.acceleration[m].ang; };
+          if (k > 0)
+            c.lin -= (h * b.q[0]) *
+                     cross(e, axis_rotate_series<K, true, 1>(k, b.cos_q, b.sin_q, e, parent_ang));
+          for (int i = 1; i <= k; ++i)
+            c.lin -= (h * b.q[i]) * cross(e, axis_rotate_series<K, true, 0>(k - i, b.cos_q, b.sin_q,
+                                                                            e, parent_ang));
+          for (int i = 0; i <= k; ++i) c.lin -= (h * b.rate[i]) * cross(e, b.twist[k - i].ang);
         }
       } else {
         for (int i = 1; i <= k; ++i)
@@ -416,8 +445,8 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       if (prescribed(j)) {
         if constexpr (kHybrid) x = inv_fact[k] * (sense * hybrid->joint_acceleration[k](j - 1));
       } else {
-        S tau = inv_fact[k] * (sense * in.joint_torque[k](j - 1)) - screw_dot<K>(e, b.bias) -
-                dot(b.screw_inertia, c);
+        S tau = inv_fact[k] * (sense * in.joint_torque[k](j - 1)) -
+                screw_dot<K>(e, b.bias, pitch_axis<K>(model, j)) - dot(b.screw_inertia, c);
         if (loads != nullptr) tau += inv_fact[k] * (sense * loads->joint_torque[k](j - 1));
         x = b.inverse_d * tau;
       }
@@ -492,7 +521,7 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       S alpha = b.partial;
       if (!prescribed(j)) alpha -= b.inverse_d * dot(b.screw_inertia, x);
       SV<S> a = x + b.acceleration_bias;
-      add_screw<K>(e, alpha, a);
+      add_screw<K>(e, alpha, a, pitch_axis<K>(model, j));
       b.acceleration[k] = a;
       b.rate[k + 1] = reciprocal<S>(k + 1) * alpha;
       const S sense = model.joint_sense(j);  // q^(k+2) = s θ^(k+2), τ = s τ_θ
@@ -500,7 +529,7 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       if (need_wrench || prescribed(j)) {
         b.wrench[k] = b.inertia * a + b.bias;
         if (prescribed(j)) {
-          S tau = screw_dot<K>(e, b.wrench[k]);
+          S tau = screw_dot<K>(e, b.wrench[k], pitch_axis<K>(model, j));
           if (loads != nullptr) tau -= inv_fact[k] * (sense * loads->joint_torque[k](j - 1));
           data.joint_torque[k](j - 1) = fact[k] * (sense * tau);
         }
@@ -524,7 +553,7 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         auto& b = body[j];
         const auto& parent = body[Tree::kParent[j]];
         b.q[k + 1] = step * b.rate[k];
-        if constexpr (is_revolute(K)) {
+        if constexpr (joint_rotates(K)) {
           S sc(0), cc(0);  // (sin q)' = cos q q̇, (cos q)' = −sin q q̇
           for (int i = 0; i <= k; ++i) {
             sc += b.cos_q[i] * b.rate[k - i];
@@ -537,7 +566,7 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         v.lin += b.gravity[k];
         b.twist[k + 1] = step * v;
         if (need_gravity) {
-          if constexpr (is_revolute(K)) {
+          if constexpr (joint_rotates(K)) {
             const V3<S> e = V3<S>::from(model.joint_axis(j));
             b.gravity[k + 1] = axis_rotate_series<K, true, 0>(
                 k + 1, b.cos_q, b.sin_q, e,

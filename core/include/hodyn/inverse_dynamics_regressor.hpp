@@ -292,7 +292,7 @@ HODYN_ALWAYS_INLINE void inherit_rows(int k, const std::array<Lanes, NR>& in, co
   constexpr int L = Lanes::kLanes;
   auto& x = out.component;
   for (auto& comp : x) comp.fill(S(0));
-  if constexpr (is_revolute(K)) {
+  if constexpr (joint_rotates(K)) {  // helical: the pitch's part follows (helical_rows)
     for (int i = 0; i <= k; ++i) {
       const auto& w = in[static_cast<std::size_t>(k - i)].component;
       // u = v − d × ω on every lane
@@ -338,6 +338,28 @@ HODYN_ALWAYS_INLINE void inherit_rows(int k, const std::array<Lanes, NR>& in, co
         x[3][l] -= p.y * w[2][l] - p.z * w[1][l];
         x[4][l] -= p.z * w[0][l] - p.x * w[2][l];
         x[5][l] -= p.x * w[1][l] - p.y * w[0][l];
+      }
+    }
+  }
+}
+
+/// The pitch's part of Ad_{X_j}⁻¹ for a helical joint, X = T(d + h q e) Rot(e, q),
+/// on rows already carried as by a revolute joint: every coefficient k loses
+/// h Σ_i q_[i] e × ω_[k−i] from its linear components (Rot(−q) e = e); it reads
+/// only angular components, which it leaves as they are.
+template <class Lanes, class S, std::size_t NR, std::size_t NQ>
+void helical_rows(int r, const S& h, const V3<S>& e, const std::array<S, NQ>& q,
+                  std::array<Lanes, NR>& rows) {
+  constexpr int L = Lanes::kLanes;
+  for (int k = 0; k <= r; ++k) {
+    auto& x = rows[static_cast<std::size_t>(k)].component;
+    for (int i = 0; i <= k; ++i) {
+      const V3<S> he = (h * q[static_cast<std::size_t>(i)]) * e;
+      const auto& w = rows[static_cast<std::size_t>(k - i)].component;
+      for (int l = 0; l < L; ++l) {
+        x[3][l] -= he.y * w[2][l] - he.z * w[1][l];
+        x[4][l] -= he.z * w[0][l] - he.x * w[2][l];
+        x[5][l] -= he.x * w[1][l] - he.y * w[0][l];
       }
     }
   }
@@ -404,7 +426,8 @@ void regressor_base_rows(int r, const Model<Tree, S>& model,
 
 /// Body j's rows (j ≥ 1, `depth` joints on its path): its parent's through
 /// Ad_{X_j}⁻¹, and its own screw in the lane of its level, with the joint's
-/// sense (τ_j = s_j e·f_ang, revolute, or s_j e·f_lin, prismatic).
+/// sense (τ_j = s_j e·f_ang, revolute, s_j e·f_lin, prismatic, or
+/// e·f_ang + h e·f_lin, helical).
 template <class Tree, int MaxOrder, class S>
 void regressor_child_rows(int r, const Model<Tree, S>& model, int j, int depth,
                           const RegressorWorkspace<Tree, MaxOrder, S>& ws,
@@ -420,11 +443,18 @@ void regressor_child_rows(int r, const Model<Tree, S>& model, int j, int depth,
   auto inherit = [&](auto kind, int) {
     constexpr JointKind K = decltype(kind)::value;
     for (int k = 0; k <= r; ++k) inherit_rows<K>(k, parent, d, e, b.cos_q, b.sin_q, q, rows[k]);
-    const int offset = is_revolute(K) ? 0 : 3;
+    if constexpr (is_helical(K)) helical_rows(r, model.joint_pitch(j), e, q, rows);
+    const int offset = joint_rotates(K) ? 0 : 3;
     const int lane = kLevelLane + depth - 1;
     rows[0].component[offset + 0][lane] = sense * e.x;
     rows[0].component[offset + 1][lane] = sense * e.y;
     rows[0].component[offset + 2][lane] = sense * e.z;
+    if constexpr (is_helical(K)) {  // s = (e; h e)
+      const V3<S> he = model.joint_pitch(j) * e;
+      rows[0].component[3][lane] = he.x;
+      rows[0].component[4][lane] = he.y;
+      rows[0].component[5][lane] = he.z;
+    }
   };
   dispatch_joint(Tree::kJoint[j], j, inherit);
 }
@@ -832,22 +862,28 @@ void slotine_li_kinematics(const Model<Tree, S>& model, RegressorWorkspace<Tree,
     const V3<S> e = V3<S>::from(model.joint_axis(j));
     const S theta = sense * in.q(j - 1);
     const auto into = [&](const SV<S>& w) {  // Ad_{X_j}⁻¹ w
-      if constexpr (is_revolute(K)) {
+      if constexpr (joint_rotates(K)) {
         const M3<S> rot = axis_rotation<K>(e, S(1), b.cos_q[0], b.sin_q[0]);
-        return SV<S>{rot.transpose_times(w.ang), rot.transpose_times(w.lin - cross(d, w.ang))};
+        SV<S> x{rot.transpose_times(w.ang), rot.transpose_times(w.lin - cross(d, w.ang))};
+        if constexpr (is_helical(K))  // X = T(d + h θ e) Rot(e, θ), Rot(θ)ᵀ e = e
+          x.lin -= (model.joint_pitch(j) * theta) * cross(e, x.ang);
+        return x;
       } else {
         return SV<S>{w.ang, w.lin - cross(d + theta * e, w.ang)};
       }
     };
+    const S pitch = model.joint_pitch(j);
     const auto along = [&](const S& rate) {  // s_j θ̇
+      if constexpr (is_helical(K)) return SV<S>{rate * e, (rate * pitch) * e};
       return is_revolute(K) ? SV<S>{rate * e, V3<S>{}} : SV<S>{V3<S>{}, rate * e};
     };
     const SV<S> u = into(parent.twist[0]);
     b.twist[0] = u + along(sense * in.q_dot(j - 1));
     ws.reference_twist[j] =
         into(ws.reference_twist[Tree::kParent[j]]) + along(sense * in.reference_q_dot(j - 1));
-    const SV<S> ad_s_u =
-        is_revolute(K) ? SV<S>{cross(e, u.ang), cross(e, u.lin)} : SV<S>{V3<S>{}, cross(e, u.ang)};
+    SV<S> ad_s_u = joint_rotates(K) ? SV<S>{cross(e, u.ang), cross(e, u.lin)}
+                                    : SV<S>{V3<S>{}, cross(e, u.ang)};
+    if constexpr (is_helical(K)) ad_s_u.lin += pitch * ad_s_u.ang;  // s = (e; h e)
     b.acceleration[0] = into(parent.acceleration[0]) -
                         (sense * in.reference_q_dot(j - 1)) * ad_s_u +
                         along(sense * in.reference_q_ddot(j - 1));

@@ -120,13 +120,16 @@ struct InverseMassMatrixTables {
 };
 
 /// Ad_{X_j}⁻ᵀ f at order 0: a child's joint-frame wrench in its parent's frame,
-/// X_j = T(d) Rot(e, θ) (revolute) or T(d + e θ) (prismatic).
+/// X_j = T(d) Rot(e, θ) (revolute), T(d + e θ) (prismatic) or
+/// T(d + h θ e) Rot(e, θ) (helical).
 template <JointKind K, int MaxOrder, class S>
 HODYN_ALWAYS_INLINE SV<S> wrench_up(const ArticulatedBody<MaxOrder, S>& b, const V3<S>& d,
                                     const V3<S>& e, const SV<S>& f) {
   SV<S> w;
-  if constexpr (is_revolute(K)) {
-    w = {axis_rotate<K, false, true>(e, b.cos_q[0], b.sin_q[0], f.ang),
+  if constexpr (joint_rotates(K)) {
+    V3<S> n = f.ang;  // helical: Rot(θ)(n + h θ e × f; f), Rot(θ) e = e
+    if constexpr (is_helical(K)) n += (b.pitch * b.q[0]) * cross(e, f.lin);
+    w = {axis_rotate<K, false, true>(e, b.cos_q[0], b.sin_q[0], n),
          axis_rotate<K, false, true>(e, b.cos_q[0], b.sin_q[0], f.lin)};
   } else {
     w = f;
@@ -174,7 +177,7 @@ Status inverse_mass_matrix_passes(const Model<Tree, Scalar>& model,
       constexpr int k = decltype(kc)::value;
       if constexpr (T::subtree[j][k]) {
         const SV<S>& f = col[j][k - 1];
-        const S m = -(b.inverse_d * detail::screw_dot<K>(e, f));
+        const S m = -(b.inverse_d * detail::screw_dot<K>(e, f, detail::pitch_axis<K>(model, j)));
         row[k - 1] = m;
         col[p][k - 1] = detail::wrench_up<K>(b, d, e, f + m * b.screw_inertia);
       }
@@ -206,7 +209,7 @@ Status inverse_mass_matrix_passes(const Model<Tree, Scalar>& model,
         }
         row[k - 1] = m;
         if constexpr (k >= T::first_child[j]) {
-          detail::add_screw<K>(e, m, x);
+          detail::add_screw<K>(e, m, x, detail::pitch_axis<K>(model, j));
           col[j][k - 1] = x;
         }
       }

@@ -133,12 +133,15 @@ void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
   const Vector3<S>& e = model.joint_axis(j);
   const S sense = model.joint_sense(j);
   Pose<S>& frame = data.joint_frame[j];
-  // P_j = P_p X_j, X_j = T(d_j) Rot(e_j, θ_j) or T(d_j + e_j θ_j), θ_j = s_j q_j.
+  // P_j = P_p X_j, X_j = T(d_j) Rot(e_j, θ_j), T(d_j + e_j θ_j) or (helical)
+  // T(d_j + h_j θ_j e_j) Rot(e_j, θ_j), θ_j = s_j q_j.
   frame.translation = parent.translation + parent.rotation * model.local_offset(j);
   Vector3<S> axis_world = parent.rotation * e;  // R_P e_j = R_p e_j
-  if constexpr (is_revolute(K)) {
+  if constexpr (joint_rotates(K)) {
     frame.rotation = rotate_about_joint_axis<K>(
         parent.rotation, e, data.joint_sine_cosine.cosine[j], data.joint_sine_cosine.sine[j]);
+    if constexpr (is_helical(K))  // X_j = T(d_j + h_j θ_j e_j) Rot(e_j, θ_j)
+      frame.translation += axis_world * (model.joint_pitch(j) * (sense * motion.q[0](j - 1)));
   } else {
     frame.rotation = parent.rotation;
     frame.translation += axis_world * (sense * motion.q[0](j - 1));
@@ -153,6 +156,9 @@ void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
   auto& screw = data.joint_screw[j];
   if constexpr (is_revolute(K))
     screw[0] = spatial_vector<S>(axis_world, frame.translation.cross(axis_world));
+  else if constexpr (is_helical(K))  // (R e; p × R e + h R e)
+    screw[0] = spatial_vector<S>(axis_world, Vector3<S>(frame.translation.cross(axis_world) +
+                                                        model.joint_pitch(j) * axis_world));
   else
     screw[0] = spatial_vector<S>(Vector3<S>::Zero(), axis_world);
   const auto& vp = data.body_twist[p];

@@ -53,8 +53,8 @@ class Model {
       const int axis = aligned_axis(k) >= 0 ? aligned_axis(k) : 2;
       Vector3<Scalar> e = Vector3<Scalar>::Zero();
       e(axis) = Scalar(1);
-      screw_[j] = is_revolute(k) ? spatial_vector<Scalar>(e, Vector3<Scalar>::Zero())
-                                 : spatial_vector<Scalar>(Vector3<Scalar>::Zero(), e);
+      screw_[j] = joint_rotates(k) ? spatial_vector<Scalar>(e, Vector3<Scalar>::Zero())
+                                   : spatial_vector<Scalar>(Vector3<Scalar>::Zero(), e);
       axis_[j] = e;
     }
     gravity_ << Scalar(0), Scalar(0), Scalar(-9.81);
@@ -76,7 +76,8 @@ class Model {
   }
 
   /// Sets the home screw Y_j of joint j ≥ 1: (e; a × e) for a revolute joint
-  /// (|e| = 1, a on the axis), (0; e) for a prismatic one (|e| = 1). The screw
+  /// (|e| = 1, a on the axis), (0; e) for a prismatic one (|e| = 1),
+  /// (e; a × e + h e) for a helical one of pitch h = e · v (|e| = 1). The screw
   /// must match the joint kind of the tree: an axis-aligned kind requires its
   /// own coordinate axis, in either direction — the negative one sets the
   /// joint's sense to −1 (joint_sense), so q and τ keep the sign of `e`.
@@ -88,7 +89,7 @@ class Model {
     const JointKind kind = Tree::kJoint[j];
     const Vector3<Scalar> w = angular(screw);
     const Vector3<Scalar> v = linear(screw);
-    const Vector3<Scalar> e = is_revolute(kind) ? w : v;
+    const Vector3<Scalar> e = joint_rotates(kind) ? w : v;
     const auto tol = Traits::orthonormality_tolerance();
     if (abs_primal(e.squaredNorm() - Scalar(1)) > tol) return Status::kInvalidModel;
     if (is_revolute(kind) && abs_primal(w.dot(v)) > tol) return Status::kInvalidModel;  // no pitch
@@ -96,21 +97,27 @@ class Model {
     const int axis = aligned_axis(kind);
     Scalar sense(1);
     if (axis >= 0) {
-      if (abs_primal(e(axis) + Scalar(1)) <= tol) sense = Scalar(-1);
-      else if (abs_primal(e(axis) - Scalar(1)) > tol) return Status::kInvalidModel;
+      if (abs_primal(e(axis) + Scalar(1)) <= tol)
+        sense = Scalar(-1);
+      else if (abs_primal(e(axis) - Scalar(1)) > tol)
+        return Status::kInvalidModel;
     }
     screw_[j] = screw;
     axis_[j] = e;
     if (axis >= 0) {  // exact unit axis, so the fast path and the screw agree
       axis_[j] = Vector3<Scalar>::Zero();
       axis_[j](axis) = Scalar(1);
-      if (is_revolute(kind)) angular(screw_[j]) = sense * axis_[j];
-      else linear(screw_[j]) = sense * axis_[j];
+      if (is_revolute(kind))
+        angular(screw_[j]) = sense * axis_[j];
+      else
+        linear(screw_[j]) = sense * axis_[j];
     }
     sense_[j] = sense;
-    // The axis point a⊥ = e × (a × e) from the screw as given (e with its sense).
-    axis_point_[j] = is_revolute(kind) ? Vector3<Scalar>((sense * axis_[j]).cross(v))
-                                       : Vector3<Scalar>::Zero();
+    pitch_[j] = is_helical(kind) ? Scalar(w.dot(v)) : Scalar(0);
+    // The axis point a⊥ = e × (a × e) = e × v from the screw as given (e with
+    // its sense; the pitch part h e of a helical v drops out of e × v).
+    axis_point_[j] = joint_rotates(kind) ? Vector3<Scalar>((sense * axis_[j]).cross(v))
+                                         : Vector3<Scalar>::Zero();
     update_body(j);
     return Status::kOk;
   }
@@ -118,6 +125,16 @@ class Model {
   /// Revolute joint j about the unit `direction` through `point` (home, world).
   Status set_revolute_axis(int j, const Vector3<Scalar>& direction, const Vector3<Scalar>& point) {
     return set_joint_screw(j, spatial_vector<Scalar>(direction, point.cross(direction)));
+  }
+  /// Helical joint j about the unit `direction` through `point` (home, world),
+  /// advancing `pitch` metres along `direction` per radian turned.
+  Status set_helical_axis(int j, const Vector3<Scalar>& direction, const Vector3<Scalar>& point,
+                          const Scalar& pitch) {
+    if (j < 1 || j >= kNumBodies) return Status::kInvalidArgument;
+    if (!is_helical(Tree::kJoint[static_cast<std::size_t>(j)])) return Status::kInvalidModel;
+    return set_joint_screw(
+        j, spatial_vector<Scalar>(direction,
+                                  Vector3<Scalar>(point.cross(direction) + pitch * direction)));
   }
   /// Prismatic joint j along the unit `direction` (home, world).
   Status set_prismatic_axis(int j, const Vector3<Scalar>& direction) {
@@ -139,6 +156,8 @@ class Model {
   const Twist<Scalar>& joint_screw(int j) const { return screw_[j]; }
   /// s_j = −1 when an axis-aligned joint was given its negative axis, else +1.
   const Scalar& joint_sense(int j) const { return sense_[j]; }
+  /// Pitch h_j of a helical joint (metres per radian), 0 for every other kind.
+  const Scalar& joint_pitch(int j) const { return pitch_[j]; }
   const Vector3<Scalar>& gravity() const { return gravity_; }
   Scalar total_mass() const {
     Scalar m(0);
@@ -157,11 +176,11 @@ class Model {
   /// the fast paths turn about: for an axis-aligned kind the positive
   /// coordinate axis, whatever the joint's sense.
   const Vector3<Scalar>& joint_axis(int j) const { return axis_[j]; }
-  /// Point of the revolute axis closest to the world origin, at home.
+  /// Point of the revolute or helical axis closest to the world origin, at home.
   const Vector3<Scalar>& joint_axis_point(int j) const { return axis_point_[j]; }
   /// Home centre of mass relative to the axis point (revolute) or to the origin.
   const Vector3<Scalar>& com_from_axis_point(int j) const { return com_from_axis_point_[j]; }
-  /// Origin o_j of body j's joint frame at home (world): on the axis (revolute),
+  /// Origin o_j of body j's joint frame at home (world): on the axis (revolute, helical),
   /// the parent's (prismatic), the world origin (base).
   const Vector3<Scalar>& local_origin(int j) const { return local_origin_[j]; }
   /// Origin of body j's joint frame relative to its parent's, at home (world axes).
@@ -182,6 +201,7 @@ class Model {
       m.inertia_[j] = inertia_[j].template cast<NewScalar>();
       m.screw_[j] = screw_[j].template cast<NewScalar>();
       m.sense_[j] = NewScalar(sense_[j]);
+      m.pitch_[j] = NewScalar(pitch_[j]);
       m.axis_[j] = axis_[j].template cast<NewScalar>();
       m.axis_point_[j] = axis_point_[j].template cast<NewScalar>();
       m.home_com_[j] = home_com_[j].template cast<NewScalar>();
@@ -245,12 +265,11 @@ class Model {
     const Pose<Scalar>& a = home_pose_[j];
     home_com_[j] = a.act(inertia_[j].com());
     const Matrix3<Scalar> ic = inertia_[j].inertia_about_com();
-    home_inertia_[j] = SymmetricMatrix3<Scalar>::from_matrix(
-                           (ic + ic.transpose()) * Scalar(0.5))
+    home_inertia_[j] = SymmetricMatrix3<Scalar>::from_matrix((ic + ic.transpose()) * Scalar(0.5))
                            .congruence(a.rotation);
-    com_from_axis_point_[j] =
-        (j > 0 && is_revolute(Tree::kJoint[j])) ? Vector3<Scalar>(home_com_[j] - axis_point_[j])
-                                                 : home_com_[j];
+    com_from_axis_point_[j] = (j > 0 && joint_rotates(Tree::kJoint[j]))
+                                  ? Vector3<Scalar>(home_com_[j] - axis_point_[j])
+                                  : home_com_[j];
     if (j == 0) base_home_inverse_ = a.inverse();
     update_local_frames();
   }
@@ -262,7 +281,7 @@ class Model {
     for (int j = 0; j < kNumBodies; ++j) {
       const int p = Tree::kParent[j];
       const Vector3<Scalar> parent_origin = p < 0 ? Vector3<Scalar>::Zero() : local_origin_[p];
-      local_origin_[j] = (j > 0 && is_revolute(Tree::kJoint[j])) ? axis_point_[j] : parent_origin;
+      local_origin_[j] = (j > 0 && joint_rotates(Tree::kJoint[j])) ? axis_point_[j] : parent_origin;
       local_offset_[j] = local_origin_[j] - parent_origin;
       local_com_[j] = home_com_[j] - local_origin_[j];
     }
@@ -272,6 +291,7 @@ class Model {
   std::array<SpatialInertia<Scalar>, kNumBodies> inertia_{};
   std::array<Twist<Scalar>, kNumBodies> screw_{};
   std::array<Scalar, kNumBodies> sense_ = ones();
+  std::array<Scalar, kNumBodies> pitch_{};
   Vector3<Scalar> gravity_ = Vector3<Scalar>::Zero();
   // derived
   std::array<Vector3<Scalar>, kNumBodies> axis_{};

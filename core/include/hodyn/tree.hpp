@@ -13,7 +13,7 @@
 // Body 0 is the floating base (its pose lives on SE(3)) or, with
 // JointKind::kFixedBase, a root welded to the world at its home pose (its
 // "mount": Model::set_body of body 0); body j ≥ 1 is moved by
-// joint j, a 1-DoF revolute or prismatic joint between parent[j] and j. Bodies
+// joint j, a 1-DoF revolute, prismatic or helical joint between parent[j] and j. Bodies
 // are numbered in topological order (parent before child), so the forward
 // pass is a loop upward and the backward pass a loop downward. Joint j is the
 // (j−1)-th entry of the joint vector q. The paper numbers bodies 1..N; hodyn
@@ -44,6 +44,10 @@ enum class JointKind : std::uint8_t {
   kPrismaticY,
   kPrismaticZ,
   kFixedBase,  ///< only body 0: the root, welded to the world at its home pose
+  /// A screw joint of pitch h (metres per radian) about a general unit axis e
+  /// through a point a: rotation θ about the axis and translation h θ along
+  /// it, Y = (e; a × e + h e). Pitch 0 is a revolute joint (docs/joint-kinds.md).
+  kHelical,
 };
 
 constexpr bool is_revolute(JointKind k) {
@@ -54,6 +58,11 @@ constexpr bool is_prismatic(JointKind k) {
   return k == JointKind::kPrismatic || k == JointKind::kPrismaticX || k == JointKind::kPrismaticY ||
          k == JointKind::kPrismaticZ;
 }
+constexpr bool is_helical(JointKind k) { return k == JointKind::kHelical; }
+/// The joint turns its body about the axis (revolute or helical).
+constexpr bool joint_rotates(JointKind k) { return is_revolute(k) || is_helical(k); }
+/// The joint moves its body along the axis (prismatic or helical).
+constexpr bool joint_translates(JointKind k) { return is_prismatic(k) || is_helical(k); }
 /// Index 0/1/2 of the coordinate axis of an axis-aligned kind, −1 for a general one.
 constexpr int aligned_axis(JointKind k) {
   switch (k) {
@@ -95,7 +104,7 @@ template <class Tree>
 struct TreeTraits {
   static_assert(is_valid_tree<Tree>(),
                 "Tree: parent[0] must be -1 with kFloatingBase or kFixedBase, every other "
-                "parent[j] < j with a revolute or prismatic joint");
+                "parent[j] < j with a revolute, prismatic or helical joint");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kNumJoints = Tree::kNumBodies - 1;
   /// True for a root welded to the world: ν = q̇, no base velocities.
@@ -157,6 +166,9 @@ inline void dispatch_joint(JointKind kind, int j, F& f) {
     case JointKind::kPrismaticZ:
       f(JointTag<JointKind::kPrismaticZ>{}, j);
       break;
+    case JointKind::kHelical:
+      f(JointTag<JointKind::kHelical>{}, j);
+      break;
     case JointKind::kFloatingBase:
     case JointKind::kFixedBase:
       break;
@@ -171,6 +183,14 @@ constexpr bool all_joints_alike() {
 }
 
 }  // namespace detail
+
+/// True when some joint of `Tree` is of kind `K` (a compile-time choice of code path).
+template <class Tree, JointKind K>
+constexpr bool tree_has_joint_kind() {
+  for (int j = 1; j < Tree::kNumBodies; ++j)
+    if (Tree::kJoint[j] == K) return true;
+  return false;
+}
 
 /// Calls f(JointTag<kind>{}, j) for j = 1, …, N−1 (parents before children).
 template <class Tree, class F>

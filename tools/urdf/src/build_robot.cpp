@@ -209,6 +209,8 @@ const char* kind_enumerator(hodyn::JointKind kind) {
       return "kPrismaticZ";
     case hodyn::JointKind::kFixedBase:
       return "kFixedBase";
+    case hodyn::JointKind::kHelical:
+      return "kHelical";
   }
   return "kFloatingBase";
 }

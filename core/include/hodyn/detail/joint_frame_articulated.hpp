@@ -4,8 +4,9 @@
 //
 // The frames are those of the inverse dynamics (detail/joint_frame_recursions.hpp):
 // B_j is fixed to body j, origin on its joint axis, axes parallel to the world
-// at home; P_j = P_p X_j with X_j = T(d_j) Rot(e_j, q_j) (revolute) or
-// T(d_j + e_j q_j) (prismatic). With ã_j = v̇_j − Ad_{P_j}⁻¹ G (gravity folded
+// at home; P_j = P_p X_j with X_j = T(d_j) Rot(e_j, q_j) (revolute),
+// T(d_j + e_j q_j) (prismatic) or T(d_j + h_j q_j e_j) Rot(e_j, q_j)
+// (helical). With ã_j = v̇_j − Ad_{P_j}⁻¹ G (gravity folded
 // into the acceleration) the Newton–Euler equations of the inverse dynamics,
 //   ã_j = Ad_{X_j}⁻¹ ã_p − q̇_j ad_{s_j}(Ad_{X_j}⁻¹ v_p) + s_j q̈_j,
 //   f_j = M_j ã_j − ad_{v_j}ᵀ M_j v_j + Σ_c Ad_{X_c}⁻ᵀ f_c,   τ_j = s_jᵀ f_j,
@@ -293,7 +294,7 @@ HODYN_ALWAYS_INLINE void translate_inertia(Inertia6<S>& m, const V3<S>& p) {
 template <JointKind K, class S>
 HODYN_ALWAYS_INLINE void carry_inertia_to_parent(Inertia6<S>& m, const V3<S>& e, const S& c,
                                                  const S& s, const V3<S>& p) {
-  if constexpr (is_revolute(K)) {
+  if constexpr (joint_rotates(K)) {
     constexpr int a = aligned_axis(K);
     if constexpr (a >= 0) {
       const S cc = c * c, ss = s * s, cs = c * s;
@@ -491,22 +492,38 @@ struct ArticulatedBody {
   SV<S> bias{};               ///< p^A_j,[k]: articulated bias of the current order
   SV<S> acceleration_bias{};  ///< c_j,[k]
   S partial{0};               ///< (u_j − Uᵀ c_j)/D_j of the current order
+  S pitch{0};                 ///< h_j of a helical joint, 0 otherwise
 };
 
-/// The joint screw direction s_j = (e; 0) or (0; e) added with weight x to w.
+/// The joint screw s_j = (e; 0), (0; e) or, helical of pitch h, (e; h e)
+/// added with weight x to w, and s_jᵀ w. `he` = h e (zero but for helical).
 template <JointKind K, class S>
-HODYN_ALWAYS_INLINE void add_screw(const V3<S>& e, const S& x, SV<S>& w) {
-  if constexpr (is_revolute(K))
+HODYN_ALWAYS_INLINE void add_screw(const V3<S>& e, const S& x, SV<S>& w, const V3<S>& he = {}) {
+  if constexpr (is_revolute(K)) {
     add_along_axis<K>(e, x, w.ang);
-  else
+  } else if constexpr (is_helical(K)) {
+    w.ang += x * e;
+    w.lin += x * he;
+  } else {
     add_along_axis<K>(e, x, w.lin);
+  }
 }
 template <JointKind K, class S>
-HODYN_ALWAYS_INLINE S screw_dot(const V3<S>& e, const SV<S>& w) {
+HODYN_ALWAYS_INLINE S screw_dot(const V3<S>& e, const SV<S>& w, const V3<S>& he = {}) {
   if constexpr (is_revolute(K))
     return axis_dot<K>(e, w.ang);
+  else if constexpr (is_helical(K))
+    return dot(e, w.ang) + dot(he, w.lin);
   else
     return axis_dot<K>(e, w.lin);
+}
+/// h e of joint j: the linear part of a helical joint's screw per unit rate.
+template <JointKind K, class Tree, class S>
+HODYN_ALWAYS_INLINE V3<S> pitch_axis(const Model<Tree, S>& model, int j) {
+  if constexpr (is_helical(K))
+    return model.joint_pitch(j) * V3<S>::from(model.joint_axis(j));
+  else
+    return V3<S>{};
 }
 /// Ad_{T(d)}⁻¹ w = (ω; v − d × ω): a parent twist moved to the child's origin.
 template <class S>
@@ -522,6 +539,13 @@ HODYN_ALWAYS_INLINE SV<S> twist_to_child(const ArticulatedBody<MaxOrder, S>& b, 
   if constexpr (is_revolute(K)) {
     return {axis_rotate<K, true, true>(e, b.cos_q[0], b.sin_q[0], x.ang),
             axis_rotate<K, true, true>(e, b.cos_q[0], b.sin_q[0], x.lin)};
+  } else if constexpr (is_helical(K)) {
+    // X = T(d + h q e) Rot(e, q): rotate, then h q e × (Rot(−q) ω) off the
+    // linear part (Rot(−q) e = e).
+    SV<S> y{axis_rotate<K, true, true>(e, b.cos_q[0], b.sin_q[0], x.ang),
+            axis_rotate<K, true, true>(e, b.cos_q[0], b.sin_q[0], x.lin)};
+    y.lin -= (b.pitch * b.q[0]) * cross(e, y.ang);
+    return y;
   } else {
     x.lin -= b.q[0] * axis_cross<K>(e, w.ang);
     return x;
@@ -534,7 +558,17 @@ template <JointKind K, int MaxOrder, class S, class Y>
 HODYN_ALWAYS_INLINE SV<S> wrench_to_parent(int k, const ArticulatedBody<MaxOrder, S>& b,
                                            const V3<S>& d, const V3<S>& e, const Y& y) {
   SV<S> w;
-  if constexpr (is_revolute(K)) {
+  if constexpr (is_helical(K)) {
+    // Ad_X⁻ᵀ f = Rot(q)(n + h q e × f; f) moved by d (Rot(q) e = e).
+    const auto shifted = [&](int m) -> V3<S> {
+      V3<S> n = y(m).ang;
+      for (int i = 0; i <= m; ++i) n += (b.pitch * b.q[i]) * cross(e, y(m - i).lin);
+      return n;
+    };
+    w = {axis_rotate_series<K, false, 0>(k, b.cos_q, b.sin_q, e, shifted),
+         axis_rotate_series<K, false, 0>(k, b.cos_q, b.sin_q, e,
+                                         [&](int m) -> V3<S> { return y(m).lin; })};
+  } else if constexpr (is_revolute(K)) {
     w = {axis_rotate_series<K, false, 0>(k, b.cos_q, b.sin_q, e,
                                          [&](int m) -> V3<S> { return y(m).ang; }),
          axis_rotate_series<K, false, 0>(k, b.cos_q, b.sin_q, e,

@@ -392,7 +392,7 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
     const L qdd = joint_series(2);
     const ShiftedLanes<S, W> qd_shift(qd, r);
     LaneSV<S, W> t, a;
-    if constexpr (is_revolute(K)) {
+    if constexpr (joint_rotates(K)) {
       // cos q, sin q: (sin q)' = cos q q̇, (cos q)' = −sin q q̇, so
       // (sin q)_[k+1] = (cos q ⊛ q̇)_[k] / (k+1): the products accumulate in
       // lanes as the coefficients appear (no round trip through memory).
@@ -420,13 +420,27 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
       t.lin = lanes::rotate<K, true>(e, c, s, t_lin, r);
       a.ang = lanes::rotate<K, true>(e, c, s, pa.ang, r);
       a.lin = lanes::rotate<K, true>(e, c, s, a_lin, r);
+      if constexpr (is_helical(K)) {
+        // X = T(d + h q e) Rot(e, q) (general axis): Ad_X⁻¹ also takes
+        // h q ⊛ (e × u_ω) from the linear parts (Rot(−q) e = e).
+        const V3<S> he = model.joint_pitch(j) * e;
+        const ShiftedLanes<S, W> q_shift(joint_series(0), r);
+        lanes::accumulate_axis_cross_product<K, true>(t.lin, he, q_shift, t.ang, r);
+        lanes::accumulate_axis_cross_product<K, true>(a.lin, he, q_shift, a.ang, r);
+      }
       // − q̇ ad_s u with s = (e; 0): (e × u_ω; e × u_v).
       lanes::accumulate_axis_cross_product<K, true>(a.ang, e, qd_shift, t.ang, r);
       lanes::accumulate_axis_cross_product<K, true>(a.lin, e, qd_shift, t.lin, r);
+      if constexpr (is_helical(K)) {  // s = (e; h e): − q̇ ad_s u adds − h q̇ ⊛ (e × u_ω)
+        const V3<S> he = model.joint_pitch(j) * e;
+        lanes::accumulate_axis_cross_product<K, true>(a.lin, he, qd_shift, t.ang, r);
+        lanes::add_along_axis<K>(he, qd, t.lin);
+        lanes::add_along_axis<K>(he, qdd, a.lin);
+      }
       lanes::add_along_axis<K>(e, qd, t.ang);
       lanes::add_along_axis<K>(e, qdd, a.ang);
     } else {
-      static_assert(is_prismatic(K), "joint kind must be revolute or prismatic");
+      static_assert(is_prismatic(K), "joint kind must be revolute, prismatic or helical");
       // X = T(d + e q): Ad_X⁻¹ w = (ω; v − d × ω − q (e × ω)).
       const L q = joint_series(0);
       const ShiftedLanes<S, W> q_shift(q, r);
@@ -456,11 +470,21 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
     const LaneSV<S, W> f = lanes::load_sv<W>(ws, j, WS::kWrench);
     LaneSV<S, W> w;
     L tau;
-    if constexpr (is_revolute(K)) {
+    if constexpr (joint_rotates(K)) {
       tau = lanes::axis_dot<K>(e, f.ang);
       const ShiftedLanes<S, W> c(lanes::load<W>(ws.slot(j, WS::kCos)), r);
       const ShiftedLanes<S, W> s(lanes::load<W>(ws.slot(j, WS::kSin)), r);
-      w.ang = lanes::rotate<K, false>(e, c, s, f.ang, r);
+      LaneV3<S, W> moment = f.ang;
+      if constexpr (is_helical(K)) {
+        // τ = (e; h e)ᵀ f; Ad_X⁻ᵀ f = Rot(q)(n + h q ⊛ (e × f); f) moved by d.
+        const S h = model.joint_pitch(j);
+        tau += h * lanes::axis_dot<K>(e, f.lin);
+        const L q = lanes::gather<S, W>(
+            [&](int m) { return inv_fact[m] * motion.q[static_cast<std::size_t>(m)](j - 1); }, r);
+        lanes::accumulate_axis_cross_product<K, false>(moment, V3<S>(h * e),
+                                                       ShiftedLanes<S, W>(q, r), f.lin, r);
+      }
+      w.ang = lanes::rotate<K, false>(e, c, s, moment, r);
       w.lin = lanes::rotate<K, false>(e, c, s, f.lin, r);
     } else {
       tau = lanes::axis_dot<K>(e, f.lin);

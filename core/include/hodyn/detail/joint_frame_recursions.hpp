@@ -5,7 +5,8 @@
 // (revolute; the parent's origin for a prismatic joint, the world origin for
 // the base), axes parallel to the world at home. Its pose is P_j = F_j T(o_j),
 // and P_j = P_p X_j with X_j = T(d_j) Rot(e_j, q_j) (revolute) or
-// X_j = T(d_j + e_j q_j) (prismatic), d_j = o_j − o_p constant. In B_j:
+// X_j = T(d_j + e_j q_j) (prismatic) or T(d_j + h_j q_j e_j) Rot(e_j, q_j)
+// (helical of pitch h_j), d_j = o_j − o_p constant. In B_j:
 //   - the joint screw is constant: s_j = (e_j; 0) or (0; e_j), and an
 //     axis-aligned one is a unit vector, so S_jᵀ W is a component pick;
 //   - the body's spatial inertia M_j is constant (no inertia derivatives);
@@ -230,7 +231,7 @@ void joint_frame_pose_series(const Model<Tree, S>& model,
     auto extend_pose = [&](auto kind, int) {
       constexpr JointKind K = decltype(kind)::value;
       for (int k = 0; k <= r; ++k) {
-        if constexpr (is_revolute(K)) {
+        if constexpr (joint_rotates(K)) {
           M3<S> rk;
           for (int i = 0; i <= k; ++i) {
             const M3<S> rot = axis_rotation<K>(e, k == i ? S(1) : S(0), body[c].cos_q[k - i],
@@ -240,6 +241,11 @@ void joint_frame_pose_series(const Model<Tree, S>& model,
           }
           next.rotation[k] = rk;
           next.origin[k] = frame.origin[k] + frame.rotation[k] * d;
+          if constexpr (is_helical(K)) {  // X_c = T(d + h q e) Rot(e, q)
+            const S h = model.joint_pitch(c);
+            for (int i = 0; i <= k; ++i)
+              next.origin[k] += (h * qc(c, k - i)) * (frame.rotation[i] * e);
+          }
         } else {
           next.rotation[k] = frame.rotation[k];
           V3<S> xk = frame.origin[k] + frame.rotation[k] * d;
@@ -405,8 +411,52 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
         add_along_axis<K>(e, qdd(k), a.ang);
         b.acceleration[k] = a;
       }
+    } else if constexpr (is_helical(K)) {
+      // X = T(d + h q e) Rot(e, q), s = (e; h e): Ad_X⁻¹ w = Rot(−q)(offset w)
+      // with h q e × (Rot(−q) ω) taken from its linear part (Rot(−q) e = e).
+      const S h = model.joint_pitch(j);
+      std::array<SV<S>, MaxOrder + 1> u{};     // Ad_{X_j}⁻¹ v_p
+      std::array<SV<S>, MaxOrder + 1> tmp{};   // offset parent twist, then rotated
+      std::array<SV<S>, MaxOrder + 1> tmp2{};  // offset parent acceleration, then rotated
+      rotation_series();
+      for (int k = 0; k <= r; ++k) {
+        tmp[k] = offset(parent.twist[k]);
+        tmp2[k] = offset(parent.acceleration[k]);
+      }
+      for (int k = 0; k <= r; ++k) {
+        const auto ang = [&](int m) -> const V3<S>& { return tmp[m].ang; };
+        const auto lin = [&](int m) -> const V3<S>& { return tmp[m].lin; };
+        const auto aang = [&](int m) -> const V3<S>& { return tmp2[m].ang; };
+        const auto alin = [&](int m) -> const V3<S>& { return tmp2[m].lin; };
+        u[k] = {rotate_series<K, true>(k, b.cos_q, b.sin_q, e, ang),
+                rotate_series<K, true>(k, b.cos_q, b.sin_q, e, lin)};
+        b.acceleration[k] = {rotate_series<K, true>(k, b.cos_q, b.sin_q, e, aang),
+                             rotate_series<K, true>(k, b.cos_q, b.sin_q, e, alin)};
+      }
+      for (int k = 0; k <= r; ++k) {  // reads only the angular parts, never changed
+        for (int i = 0; i <= k; ++i) {
+          const S hq = h * q(i);
+          u[k].lin -= hq * cross(e, u[k - i].ang);
+          b.acceleration[k].lin -= hq * cross(e, b.acceleration[k - i].ang);
+        }
+      }
+      for (int k = 0; k <= r; ++k) {
+        b.twist[k] = u[k];
+        b.twist[k].ang += qd(k) * e;
+        b.twist[k].lin += (h * qd(k)) * e;
+        SV<S> a = b.acceleration[k];
+        for (int i = 0; i <= k; ++i) {  // − q̇ ad_s u, s = (e; h e)
+          const S rate = qd(i);
+          const V3<S> eu = cross(e, u[k - i].ang);
+          a.ang -= rate * eu;
+          a.lin -= rate * (cross(e, u[k - i].lin) + h * eu);
+        }
+        a.ang += qdd(k) * e;
+        a.lin += (h * qdd(k)) * e;
+        b.acceleration[k] = a;
+      }
     } else {
-      static_assert(is_prismatic(K), "joint kind must be revolute or prismatic");
+      static_assert(is_prismatic(K), "joint kind must be revolute, prismatic or helical");
       std::array<SV<S>, MaxOrder + 1> u{};  // Ad_{X_j}⁻¹ v_p
       // X = T(d + e q): Ad_X⁻¹ w = (ω; v − (d + e q) × ω).
       for (int k = 0; k <= r; ++k) {
@@ -503,13 +553,31 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
       const SV<S>& f = b.wrench[k];
       if constexpr (is_revolute(K))
         torque[j][k] = axis_dot<K>(e, f.ang);
+      else if constexpr (is_helical(K))
+        torque[j][k] = dot(e, f.ang) + model.joint_pitch(j) * dot(e, f.lin);  // (e; h e)ᵀ f
       else
         torque[j][k] = axis_dot<K>(e, f.lin);
     }
+    // Ad_X⁻ᵀ f of a helical joint = Rot(q)(f_ang + h q e × f_lin; f_lin) moved
+    // by d: the shift h q e is added in the child's frame (Rot(q) e = e).
+    std::array<V3<S>, (is_helical(K) ? MaxOrder + 1 : 1)> shifted_ang{};
+    if constexpr (is_helical(K)) {
+      const S h = model.joint_pitch(j);
+      for (int k = 0; k <= r; ++k) {
+        shifted_ang[k] = b.wrench[k].ang;
+        for (int i = 0; i <= k; ++i)
+          shifted_ang[k] += (h * inv_fact[i] * motion.q[i](j - 1)) * cross(e, b.wrench[k - i].lin);
+      }
+    }
     for (int k = 0; k <= r; ++k) {
       SV<S> w;
-      if constexpr (is_revolute(K)) {
-        const auto ang = [&](int m) -> const V3<S>& { return b.wrench[m].ang; };
+      if constexpr (joint_rotates(K)) {
+        const auto ang = [&](int m) -> const V3<S>& {
+          if constexpr (is_helical(K))
+            return shifted_ang[m];
+          else
+            return b.wrench[m].ang;
+        };
         const auto lin = [&](int m) -> const V3<S>& { return b.wrench[m].lin; };
         w = {rotate_series<K, false>(k, b.cos_q, b.sin_q, e, ang),
              rotate_series<K, false>(k, b.cos_q, b.sin_q, e, lin)};

@@ -89,7 +89,8 @@ inline void place_base(const Model<Tree, S>& model, const Pose<S>& base_pose,
   b.inertia[0] = model.home_inertia(0).congruence(b.rotation);
 }
 
-/// Order 0 of body j: F_j = F_p exp([Y_j] q_j) (Alg. 1), S_j = Ad_{F_j} Y_j,
+/// Order 0 of body j: F_j = F_p exp([Y_j] q_j) (Alg. 1), S_j = Ad_{F_j} Y_j
+/// (a helical joint: the rotation about its axis and h q along it),
 /// centre of mass F_j(c_home) and inertia R_F I_home R_Fᵀ. The pose turns by
 /// θ = s q about the positive axis and S_j carries the joint sense s, so that
 /// V_j = V_p + S_j q̇_j holds in the user's q (model.hpp).
@@ -100,7 +101,7 @@ inline void place_body(const Model<Tree, S>& model, int j,
   const S sense = model.joint_sense(j);
   const S q = sense * q_user;
   const M3<S>& rp = parent.rotation;
-  if constexpr (is_revolute(K)) {
+  if constexpr (joint_rotates(K)) {
     using std::cos;
     using std::sin;
     const S c = cos(q);
@@ -129,9 +130,17 @@ inline void place_body(const Model<Tree, S>& model, int j,
       b.rotation = rp * rel;
       e_world = rp * e;
     }
-    b.translation = a_world - b.rotation * a;  // F_j maps a to a_world
-    b.screw[0] = {sense * e_world, sense * cross(a_world, e_world)};
-    b.com[0] = b.rotation * V3<S>::from(model.com_from_axis_point(j)) + a_world;
+    // F_j maps a to a_world, shifted by h q e along the axis for a helical joint.
+    V3<S> a_moved = a_world;
+    V3<S> screw_lin = sense * cross(a_world, e_world);
+    if constexpr (is_helical(K)) {
+      const S h = model.joint_pitch(j);
+      a_moved += (h * q) * e_world;
+      screw_lin += h * e_world;  // Y = (e; a × e + h e), sense +1 (general axis)
+    }
+    b.translation = a_moved - b.rotation * a;
+    b.screw[0] = {sense * e_world, screw_lin};
+    b.com[0] = b.rotation * V3<S>::from(model.com_from_axis_point(j)) + a_moved;
   } else {
     static_assert(is_prismatic(K), "joint kind must be revolute or prismatic");
     b.rotation = rp;

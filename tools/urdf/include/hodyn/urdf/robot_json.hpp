@@ -64,6 +64,8 @@ constexpr const char* joint_kind_name(JointKind kind) {
       return "prismatic_z";
     case JointKind::kFixedBase:
       return "fixed_base";
+    case JointKind::kHelical:
+      return "helical";
   }
   return "unknown";
 }
