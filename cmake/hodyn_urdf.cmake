@@ -1,5 +1,5 @@
 # hodyn_urdf_generate(<target> URDF <file.urdf> NAME <ns> [ROOT <link>]
-#                     [FIXED_BASE]
+#                     [FIXED_BASE] [HELICAL <joint>=<pitch>...]
 #                     [ROTORS <rotors.json> [ACTUATORS <actuators.json>]])
 #
 # Runs hodyn-urdf (docs/urdf.md) at build time and creates the INTERFACE
@@ -25,6 +25,11 @@
 # wrench the mount exerts on the root (docs/urdf.md, "Fixed-base arms"). Not
 # with ROTORS (a flying robot's base floats; the tool refuses the pair).
 #
+# HELICAL runs hodyn-urdf --helical <joint>=<pitch> for each entry: that
+# revolute or continuous URDF joint becomes JointKind::kHelical, a screw
+# advancing <pitch> metres per radian along its axis (URDF has no screw
+# joint; docs/urdf.md, "Helical joints"). The tool checks the entries.
+#
 # Which hodyn-urdf runs: the cache variable HODYN_URDF_EXECUTABLE if set (a
 # host build of the tool; required when cross-compiling, since the generator
 # runs on the build machine); otherwise the imported target hodyn::hodyn-urdf
@@ -38,7 +43,7 @@ set(HODYN_URDF_EXECUTABLE "" CACHE FILEPATH
   "hodyn-urdf run by hodyn_urdf_generate() (a host executable; needed when cross-compiling)")
 
 function(hodyn_urdf_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "FIXED_BASE" "URDF;NAME;ROOT;ROTORS;ACTUATORS" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "FIXED_BASE" "URDF;NAME;ROOT;ROTORS;ACTUATORS" "HELICAL")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): unexpected arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -51,6 +56,9 @@ function(hodyn_urdf_generate target)
   if(arg_FIXED_BASE AND (DEFINED arg_ROTORS OR "ROTORS" IN_LIST arg_KEYWORDS_MISSING_VALUES))
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): FIXED_BASE is for arms welded to the "
       "world, not with ROTORS (a flying robot's base floats)")
+  endif()
+  if("HELICAL" IN_LIST arg_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "hodyn_urdf_generate(${target}): HELICAL needs <joint>=<pitch> entries")
   endif()
   get_filename_component(urdf "${arg_URDF}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   if(NOT EXISTS "${urdf}")
@@ -107,6 +115,9 @@ function(hodyn_urdf_generate target)
   if(arg_FIXED_BASE)
     list(APPEND root_args --fixed-base)
   endif()
+  foreach(helical IN LISTS arg_HELICAL)
+    list(APPEND root_args --helical "${helical}")
+  endforeach()
   # One run writes every output, all or nothing (docs/urdf.md), so a rotor
   # file change regenerates the robot header too (with the same text).
   set(outputs "${header}" "${parameters}")
@@ -115,6 +126,9 @@ function(hodyn_urdf_generate target)
   set(comment "hodyn-urdf: ${arg_NAME}.hpp from ${arg_URDF}")
   if(arg_FIXED_BASE)
     string(APPEND comment " (fixed base)")
+  endif()
+  if(arg_HELICAL)
+    string(APPEND comment " (helical: ${arg_HELICAL})")
   endif()
   if(arg_ROTORS)
     set(rotor_header "${out_dir}/${arg_NAME}_rotors.hpp")

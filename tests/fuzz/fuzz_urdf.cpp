@@ -9,8 +9,10 @@
 // 1..kMaxBodies bodies, parents before children, finite numbers, unit axes
 // and proper rotations, and every body and joint passes the checks of the
 // core's Model as the generated make_model() calls them (set_body,
-// set_revolute_axis / set_prismatic_axis); the parameters JSON and the
-// report are JSON, and the parameters JSON holds the model's numbers exactly.
+// set_revolute_axis / set_prismatic_axis / set_helical_axis); the parameters
+// JSON and the report are JSON, and the parameters JSON holds the model's
+// numbers exactly. The same again with the first revolute or continuous joint
+// made helical (hodyn-urdf --helical JOINT=0.01).
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -37,12 +39,13 @@ using hodyn::JointKind;
 /// A floating base with one child of every joint kind: body k has kind
 /// kJoint[k], so a URDF body of kind K is checked in the slot of K.
 struct ProbeTree {
-  static constexpr int kNumBodies = 9;
-  static constexpr std::array<int, kNumBodies> kParent{-1, 0, 0, 0, 0, 0, 0, 0, 0};
+  static constexpr int kNumBodies = 10;
+  static constexpr std::array<int, kNumBodies> kParent{-1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   static constexpr std::array<JointKind, kNumBodies> kJoint{
       JointKind::kFloatingBase, JointKind::kRevolute,   JointKind::kRevoluteX,
       JointKind::kRevoluteY,    JointKind::kRevoluteZ,  JointKind::kPrismatic,
-      JointKind::kPrismaticX,   JointKind::kPrismaticY, JointKind::kPrismaticZ};
+      JointKind::kPrismaticX,   JointKind::kPrismaticY, JointKind::kPrismaticZ,
+      JointKind::kHelical};
 };
 
 int slot_of(JointKind kind) {
@@ -82,9 +85,11 @@ void check_model(const hodyn_urdf::RobotModel& model) {
     if (j == 0) continue;
     HODYN_FUZZ_CHECK(b.axis.allFinite() && std::abs(b.axis.norm() - 1.0) <= 1e-12);
     HODYN_FUZZ_CHECK(b.point.allFinite());
-    const hodyn::Status axis = hodyn::is_revolute(b.kind)
-                                   ? probe.set_revolute_axis(slot, b.axis, b.point)
-                                   : probe.set_prismatic_axis(slot, b.axis);
+    HODYN_FUZZ_CHECK(hodyn::is_helical(b.kind) == (b.pitch != 0) && std::isfinite(b.pitch));
+    const hodyn::Status axis =
+        hodyn::is_helical(b.kind)    ? probe.set_helical_axis(slot, b.axis, b.point, b.pitch)
+        : hodyn::is_revolute(b.kind) ? probe.set_revolute_axis(slot, b.axis, b.point)
+                                     : probe.set_prismatic_axis(slot, b.axis);
     HODYN_FUZZ_CHECK(axis == hodyn::Status::kOk);
     const hodyn::JointLimits& l = b.limits;
     HODYN_FUZZ_CHECK(!l.bounded ||
@@ -127,7 +132,10 @@ void check_parameters_json(const hodyn_urdf::RobotModel& model, const std::strin
     const auto& jj = joints.at(j - 1);
     HODYN_FUZZ_CHECK(jj.at("name").get<std::string>() == b.joint);
     HODYN_FUZZ_CHECK(vector3(jj.at("axis")) == b.axis);
-    if (hodyn::is_revolute(b.kind)) HODYN_FUZZ_CHECK(vector3(jj.at("point")) == b.point);
+    HODYN_FUZZ_CHECK(jj.contains("point") == hodyn::joint_rotates(b.kind));
+    if (hodyn::joint_rotates(b.kind)) HODYN_FUZZ_CHECK(vector3(jj.at("point")) == b.point);
+    HODYN_FUZZ_CHECK(jj.contains("pitch") == hodyn::is_helical(b.kind));
+    if (hodyn::is_helical(b.kind)) HODYN_FUZZ_CHECK(jj.at("pitch").get<double>() == b.pitch);
   }
 }
 
@@ -145,6 +153,9 @@ hodyn::robot_description::JointList joint_list(const hodyn_urdf::UrdfDocument& d
 
 }  // namespace
 
+/// Every text hodyn-urdf writes for `model`, checked; 0 as the fuzzer wants.
+int check_outputs(const hodyn_urdf::UrdfDocument& doc, const hodyn_urdf::RobotModel& model);
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   hodyn_urdf::UrdfDocument doc;
@@ -156,6 +167,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     HODYN_FUZZ_CHECK(std::string(e.what()).size() > 0);
     return 0;
   }
+  check_outputs(doc, model);
+  // --helical on the first revolute or continuous joint.
+  for (const hodyn_urdf::UrdfJoint& j : doc.joints) {
+    if (j.type != hodyn_urdf::UrdfJointType::kRevolute &&
+        j.type != hodyn_urdf::UrdfJointType::kContinuous)
+      continue;
+    hodyn_urdf::RobotModel screw;
+    try {
+      screw = hodyn_urdf::build_robot(doc, "", false, {{j.name, 0.01}});
+    } catch (const hodyn_urdf::ToolError& e) {
+      HODYN_FUZZ_CHECK(std::string(e.what()).size() > 0);
+      return 0;
+    }
+    int helical = 0;
+    for (const hodyn_urdf::RobotBody& b : screw.bodies) helical += hodyn::is_helical(b.kind);
+    HODYN_FUZZ_CHECK(helical == 1);
+    return check_outputs(doc, screw);
+  }
+  return 0;
+}
+
+int check_outputs(const hodyn_urdf::UrdfDocument& doc, const hodyn_urdf::RobotModel& model) {
   check_model(model);
 
   // Every text hodyn-urdf writes; a throw (other than ToolError) fails the run.

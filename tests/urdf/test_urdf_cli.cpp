@@ -357,6 +357,116 @@ TEST(UrdfCli, FixedBaseWeldsTheRootAndCountsOnlyTheJoints) {
                   {"--fixed-base", "floating base"});
 }
 
+// --helical JOINT=PITCH (docs/urdf.md, "Helical joints"): URDF has no screw
+// joint, so a revolute or continuous joint is named and given its pitch. The
+// joint keeps its axis, its point (the joint's origin) and its limits; it
+// becomes kind "helical" with "pitch" in the parameters, kHelical in the
+// header's Tree and its pitch in kJointPitch. The physics of the result:
+// test_generated_helical.
+TEST(UrdfCli, HelicalJointFromARevoluteOrContinuousJoint) {
+  const fs::path dir = fresh_dir("helical_lead_screw");
+  Result r = run(dir,
+                 "--fixed-base --helical lead_screw=0.01 --name ls --header ls.hpp --parameters "
+                 "ls.json --report " +
+                     data("lead_screw.urdf"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json rep = json::parse(r.out);
+  EXPECT_EQ(rep["joint_kinds"], json({"fixed_base", "helical"}));
+  EXPECT_EQ(rep["dof"], 1);
+  const json joint = json::parse(read_file(dir / "ls.json"))["joints"][0];
+  EXPECT_EQ(joint["kind"], "helical");
+  EXPECT_EQ(vec(joint["axis"]), (std::vector<double>{0, 0, 1}));
+  expect_near(joint["point"], {0.1, -0.2, 0.3}, 1e-16, "screw point");
+  EXPECT_EQ(joint["pitch"], 0.01);
+  EXPECT_EQ(joint["limits"], json({{"bounded", false},
+                                   {"lower", nullptr},
+                                   {"upper", nullptr},
+                                   {"velocity", 20.0},
+                                   {"effort", 5.0}}));
+  const std::string header = read_file(dir / "ls.hpp");
+  EXPECT_NE(header.find("hodyn::JointKind::kHelical}"), std::string::npos);
+  EXPECT_NE(header.find("kJointPitch{0.0, 0.01};"), std::string::npos);
+
+  // A general axis (the elbow) and an aligned one (the neck), a left-handed
+  // and a right-handed screw, in a floating robot: the same axes and points
+  // as without --helical, the helical kind instead of the revolute ones.
+  const json plain = parameters("branching.urdf");
+  r = run(dir,
+          "--helical m_left_elbow=-0.05 --helical z_neck=2e-3 --name br --parameters "
+          "br.json --report " +
+              data("branching.urdf"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["joint_kinds"], json({"floating_base", "helical", "revolute_y",
+                                                     "helical", "revolute_z", "prismatic_x"}));
+  const json screws = json::parse(read_file(dir / "br.json"));
+  for (std::size_t i = 0; i < 5; ++i) {
+    const json& j = screws["joints"][i];
+    const json& before = plain["joints"][i];
+    EXPECT_EQ(j["axis"], before["axis"]) << i;
+    EXPECT_EQ(j.value("point", json()), before.value("point", json())) << i;
+    EXPECT_EQ(j["limits"], before["limits"]) << i;
+    EXPECT_EQ(j["kind"], i == 0 || i == 2 ? json("helical") : before["kind"]) << i;
+    EXPECT_EQ(j.contains("pitch"), i == 0 || i == 2) << i;
+    EXPECT_FALSE(before.contains("pitch")) << i;
+  }
+  EXPECT_EQ(screws["joints"][0]["pitch"], 0.002);
+  EXPECT_EQ(screws["joints"][2]["pitch"], -0.05);
+  EXPECT_EQ(screws["bodies"], plain["bodies"]);
+}
+
+// A point mass on a revolute joint's axis has no inertia about it (singular,
+// refused); on a screw it is lifted, D = m h² > 0, and the robot converts.
+TEST(UrdfCli, HelicalLiftsAPointMassOnItsAxis) {
+  const fs::path dir = fresh_dir("helical_point_mass");
+  write_file(dir / "bead.urdf",
+             "<robot name=\"bead\"><link name=\"post\"><inertial><mass value=\"1\"/>"
+             "<inertia ixx=\"1e-3\" ixy=\"0\" ixz=\"0\" iyy=\"1e-3\" iyz=\"0\" "
+             "izz=\"1e-3\"/></inertial></link>\n<joint name=\"thread\" type=\"continuous\">"
+             "<parent link=\"post\"/><child link=\"bead\"/><origin xyz=\"0 0 0.2\"/>"
+             "<axis xyz=\"0 0 1\"/></joint>\n<link name=\"bead\"><inertial><origin "
+             "xyz=\"0 0 0.05\"/><mass value=\"0.1\"/><inertia ixx=\"0\" ixy=\"0\" ixz=\"0\" "
+             "iyy=\"0\" iyz=\"0\" izz=\"0\"/></inertial></link></robot>\n");
+  const std::string bead = "'" + (dir / "bead.urdf").string() + "'";
+  expect_rejected("revolute_point_mass", "--fixed-base " + bead, {"'thread'", "singular"});
+  const Result r = run(dir, "--fixed-base --helical thread=0.003 --report " + bead);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["joint_kinds"], json({"fixed_base", "helical"}));
+}
+
+TEST(UrdfCli, HelicalBadOptionsAreBadInput) {
+  const std::string screw = data("lead_screw.urdf");
+  expect_rejected("helical_unknown_joint", "--helical nut_joint=0.01 " + screw,
+                  {"--helical 'nut_joint'", "no joint"});
+  expect_rejected("helical_prismatic", "--helical c_slide=0.01 " + data("branching.urdf"),
+                  {"'c_slide'", "prismatic", "revolute or continuous"});
+  expect_rejected("helical_fixed", "--helical sensor_mount=0.01 " + data("lumping.urdf"),
+                  {"'sensor_mount'", "fixed", "revolute or continuous"});
+  expect_rejected("helical_not_a_number", "--helical lead_screw=fine " + screw,
+                  {"'lead_screw'", "'fine'", "not a number"});
+  expect_rejected("helical_trailing_text", "--helical lead_screw=0.01m " + screw,
+                  {"'lead_screw'", "'0.01m'", "not a number"});
+  for (const char* pitch : {"nan", "inf", "-inf", "1e999", "0", "-0.0"})
+    expect_rejected(std::string("helical_pitch_") + pitch,
+                    "--helical lead_screw=" + std::string(pitch) + " " + screw,
+                    {"'lead_screw'", "finite non-zero"});
+  expect_rejected("helical_no_pitch", "--helical lead_screw " + screw,
+                  {"'lead_screw'", "JOINT=PITCH"});
+  expect_rejected("helical_empty_pitch", "--helical lead_screw= " + screw, {"JOINT=PITCH"});
+  expect_rejected("helical_no_joint", "--helical =0.01 " + screw, {"JOINT=PITCH"});
+  expect_rejected("helical_no_value", screw + " --helical", {"--helical needs a value"});
+  expect_rejected("helical_twice", "--helical lead_screw=0.01 --helical lead_screw=0.02 " + screw,
+                  {"'lead_screw'", "twice"});
+}
+
+TEST(UrdfCli, HelpDocumentsEveryOption) {
+  const Result r = run(fresh_dir("help"), "--help");
+  EXPECT_EQ(r.status, 0);
+  for (const char* option :
+       {"--root", "--fixed-base", "--helical JOINT=PITCH", "--name", "--header", "--parameters",
+        "--rotors", "--rotor-header", "--actuators", "--robot-header", "--report"})
+    EXPECT_NE(r.out.find(option), std::string::npos) << option;
+}
+
 TEST(UrdfCli, UsageErrorsAreBadInput) {
   expect_rejected("no_urdf", "", {"no URDF"});  // usage: the file is missing
   const fs::path dir = fresh_dir("usage");

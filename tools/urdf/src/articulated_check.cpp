@@ -56,15 +56,21 @@ void check_articulated_inertias(const RobotModel& model) {
   for (std::size_t j = n; j-- > 1;) {
     const RobotBody& b = model.bodies[j];
     const auto p = static_cast<std::size_t>(b.parent);
+    // The home screw: (e; a × e) revolute, (0; e) prismatic, (e; a × e + h e) helical.
     Vector6 s;
-    if (hodyn::is_revolute(b.kind))
-      s << b.axis, b.point.cross(b.axis);
+    if (hodyn::joint_rotates(b.kind))
+      s << b.axis, b.point.cross(b.axis) + b.pitch * b.axis;
     else
       s << Eigen::Vector3d::Zero(), b.axis;
     const Matrix6& ma = articulated[j];
     const Matrix6 local = about_point(ma, b.home.translation);
-    const double scale = hodyn::is_revolute(b.kind) ? local.topLeftCorner<3, 3>().trace()
-                                                    : local.bottomRightCorner<3, 3>().trace();
+    // D's scale: the rotational inertia for a turn, the mass for a slide;
+    // a screw does both, the slide weighted by h² (m²/rad²).
+    const double turn = local.topLeftCorner<3, 3>().trace();
+    const double slide = local.bottomRightCorner<3, 3>().trace();
+    const double scale = hodyn::is_revolute(b.kind)    ? turn
+                         : hodyn::is_prismatic(b.kind) ? slide
+                                                       : turn + b.pitch * b.pitch * slide;
     const Vector6 u = ma * s;
     const double d = s.dot(u);
     if (!(d > kSingularTolerance * scale)) {

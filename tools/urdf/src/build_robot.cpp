@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <sstream>
 
 namespace hodyn_urdf {
 
@@ -44,7 +45,8 @@ MassPart lump(const std::vector<MassPart>& parts) {
 
 class Builder {
  public:
-  explicit Builder(const UrdfDocument& doc) : doc_(doc) {
+  Builder(const UrdfDocument& doc, const std::map<std::string, double>& helical_pitches)
+      : doc_(doc), helical_pitches_(helical_pitches) {
     for (const UrdfJoint& j : doc.joints) children_[j.parent].push_back(&j);
     for (const UrdfLink& l : doc.links) links_[l.name] = &l;
   }
@@ -107,15 +109,18 @@ class Builder {
       c.link = joint->child;
       c.parent = body;
       c.home = model_.bodies[static_cast<std::size_t>(body)].home * child_in_body;
-      set_joint(*joint, c);
+      const auto helical = helical_pitches_.find(joint->name);
+      set_joint(*joint, helical == helical_pitches_.end() ? 0.0 : helical->second, c);
       model_.bodies.push_back(c);
       parts_.emplace_back();
       visit(joint->child, child, Transform{});
     }
   }
 
-  /// Joint kind, world axis and point, limits of the joint that moves `c`.
-  static void set_joint(const UrdfJoint& joint, RobotBody& c) {
+  /// Joint kind, world axis and point, limits of the joint that moves `c`;
+  /// a non-zero `pitch` (--helical, a revolute or continuous joint) makes it a
+  /// helical joint about the same axis through the same point.
+  static void set_joint(const UrdfJoint& joint, double pitch, RobotBody& c) {
     using hodyn::JointKind;
     c.joint = joint.name;
     const bool prismatic = joint.type == UrdfJointType::kPrismatic;
@@ -135,8 +140,10 @@ class Builder {
         }
       }
     }
+    if (pitch != 0) c.kind = JointKind::kHelical;  // general axis only (docs/joint-kinds.md)
     c.axis = e;
     c.point = prismatic ? Eigen::Vector3d::Zero() : c.home.translation;
+    c.pitch = pitch;
     constexpr double inf = std::numeric_limits<double>::infinity();
     hodyn::JointLimits& l = c.limits;
     l = hodyn::JointLimits{};
@@ -156,6 +163,7 @@ class Builder {
   }
 
   const UrdfDocument& doc_;
+  const std::map<std::string, double>& helical_pitches_;
   std::map<std::string, std::vector<const UrdfJoint*>> children_;
   std::map<std::string, const UrdfLink*> links_;
   std::map<std::string, LinkFrame> frame_of_;
@@ -163,10 +171,38 @@ class Builder {
   RobotModel model_;
 };
 
+/// The pitch of each --helical joint by name, after checking that every
+/// entry names a revolute or continuous joint of `doc` once, with a finite
+/// non-zero pitch.
+std::map<std::string, double> helical_pitches(const UrdfDocument& doc,
+                                              const std::vector<HelicalJoint>& helical) {
+  std::map<std::string, double> pitches;
+  for (const HelicalJoint& h : helical) {
+    const std::string option = "--helical " + quoted(h.joint);
+    if (!std::isfinite(h.pitch) || h.pitch == 0) {
+      std::ostringstream given;
+      given << h.pitch;
+      throw ToolError(option + ": the pitch " + given.str() +
+                      " is not a finite non-zero number of metres per radian (a pitch of 0 is "
+                      "the revolute joint itself)");
+    }
+    const UrdfJoint* found = nullptr;
+    for (const UrdfJoint& j : doc.joints)
+      if (j.name == h.joint) found = &j;
+    if (found == nullptr) throw ToolError(option + ": the URDF has no joint of that name");
+    if (found->type != UrdfJointType::kRevolute && found->type != UrdfJointType::kContinuous)
+      throw ToolError(option + ": the joint is " +
+                      (found->type == UrdfJointType::kPrismatic ? "prismatic" : "fixed") +
+                      "; a helical joint is made from a revolute or continuous one");
+    if (!pitches.emplace(h.joint, h.pitch).second) throw ToolError(option + " is given twice");
+  }
+  return pitches;
+}
+
 }  // namespace
 
-RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root,
-                       bool fixed_base) {
+RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root, bool fixed_base,
+                       const std::vector<HelicalJoint>& helical) {
   if (!requested_root.empty() && requested_root != doc.root) {
     bool exists = false;
     for (const UrdfLink& l : doc.links) exists = exists || l.name == requested_root;
@@ -176,7 +212,8 @@ RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_roo
     throw ToolError("--root " + quoted(requested_root) + " is not the URDF's root link " +
                     quoted(doc.root) + " (hodyn-urdf does not re-root a tree)");
   }
-  RobotModel model = Builder(doc).build();
+  const std::map<std::string, double> pitches = helical_pitches(doc, helical);
+  RobotModel model = Builder(doc, pitches).build();
   if (fixed_base) {
     model.fixed_base = true;
     model.bodies[0].kind = hodyn::JointKind::kFixedBase;

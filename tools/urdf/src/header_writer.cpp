@@ -191,7 +191,8 @@ std::string generated_header(const RobotModel& model, const Provenance& from) {
   }
   h << "}};\n"
     << "/// Joint of body j ≥ 1 (entry 0 unused): unit axis, then the point the revolute\n"
-    << "/// axis passes through (the link origin; zero for prismatic), world at home.\n"
+    << "/// or helical axis passes through (the link origin; zero for prismatic), world at\n"
+    << "/// home.\n"
     << "inline constexpr std::array<std::array<double, 6>, Tree::kNumBodies> kJointAxis{{";
   for (std::size_t j = 0; j < n; ++j) {
     const RobotBody& b = bodies[j];
@@ -199,6 +200,10 @@ std::string generated_header(const RobotModel& model, const Provenance& from) {
       << row({b.axis.x(), b.axis.y(), b.axis.z(), b.point.x(), b.point.y(), b.point.z()});
   }
   h << "}};\n"
+    << "/// Pitch of the joint of body j (m/rad; hodyn-urdf --helical): non-zero for a\n"
+    << "/// helical joint, 0 for every other kind and for entry 0.\n"
+    << "inline constexpr std::array<double, Tree::kNumBodies> kJointPitch{"
+    << join(bodies, [](const RobotBody& b) { return exact_double(b.pitch); }) << "};\n"
     << "inline constexpr std::array<double, 3> kGravity{0.0, 0.0, -9.81};  ///< m/s²\n\n"
     << "}  // namespace parameters\n\n";
 
@@ -232,9 +237,13 @@ std::string generated_header(const RobotModel& model, const Provenance& from) {
     << "    if (j == 0) continue;\n"
     << "    const auto& e = parameters::kJointAxis[j];\n"
     << "    const V3 axis(s(e[0]), s(e[1]), s(e[2]));\n"
-    << "    status = hodyn::is_revolute(Tree::kJoint[j])\n"
-    << "                 ? model.set_revolute_axis(body, axis, V3(s(e[3]), s(e[4]), s(e[5])))\n"
-    << "                 : model.set_prismatic_axis(body, axis);\n"
+    << "    const V3 point(s(e[3]), s(e[4]), s(e[5]));\n"
+    << "    const hodyn::JointKind kind = Tree::kJoint[j];\n"
+    << "    status = hodyn::is_helical(kind)\n"
+    << "                 ? model.set_helical_axis(body, axis, point, "
+       "s(parameters::kJointPitch[j]))\n"
+    << "             : hodyn::is_revolute(kind) ? model.set_revolute_axis(body, axis, point)\n"
+    << "                                        : model.set_prismatic_axis(body, axis);\n"
     << "    if (status != hodyn::Status::kOk) return status;\n"
     << "  }\n"
     << "  return hodyn::Status::kOk;\n"

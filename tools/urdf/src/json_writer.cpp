@@ -97,7 +97,8 @@ std::string parameters_json(const RobotModel& model, const Provenance& from) {
         {"index", j - 1},          {"name", b.joint}, {"body", j}, {"kind", kind_name(b.kind)},
         {"axis", vector3(b.axis)},
     };
-    if (hodyn::is_revolute(b.kind)) joint["point"] = vector3(b.point);
+    if (hodyn::joint_rotates(b.kind)) joint["point"] = vector3(b.point);
+    if (hodyn::is_helical(b.kind)) joint["pitch"] = b.pitch;
     joint["limits"] = {{"bounded", b.limits.bounded},
                        {"lower", limit(b.limits.lower)},
                        {"upper", limit(b.limits.upper)},

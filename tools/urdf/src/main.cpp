@@ -30,7 +30,8 @@ namespace hodyn_urdf {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: hodyn-urdf [--root LINK] [--fixed-base] [--name NAME] [--header OUT.hpp]\n"
+    "usage: hodyn-urdf [--root LINK] [--fixed-base] [--helical JOINT=PITCH]...\n"
+    "                  [--name NAME] [--header OUT.hpp]\n"
     "                  [--parameters OUT.json]\n"
     "                  [--rotors ROTORS.json --rotor-header OUT_ROTORS.hpp]\n"
     "                  [--actuators ACTUATORS.json] [--robot-header OUT_ROBOT.hpp] [--report] "
@@ -54,6 +55,11 @@ constexpr const char* kUsage =
     "  --fixed-base         weld the root link to the world at its URDF pose (a fixed-base\n"
     "                       arm: JointKind::kFixedBase, ν = q̇); not with --rotors or\n"
     "                       --robot-header (a flying robot's base floats)\n"
+    "  --helical JOINT=PITCH  make the revolute or continuous URDF joint JOINT a helical\n"
+    "                       joint (JointKind::kHelical, a screw; URDF has none): it turns\n"
+    "                       about its URDF axis through its origin and advances PITCH metres\n"
+    "                       along that axis per radian (finite, non-zero; a negative pitch\n"
+    "                       is a left-handed screw). Repeat for more joints, each once\n"
     "Bad input (URDF, rotor or actuators file): one line on stderr, exit status 2, no output file\n"
     "written or replaced.\n"
     "Conventions: docs/urdf.md.\n";
@@ -62,7 +68,27 @@ struct Options {
   std::string name, header, parameters, root, urdf, rotors, rotor_header, actuators, robot_header;
   bool report = false;
   bool fixed_base = false;
+  std::vector<HelicalJoint> helical;  ///< --helical, in the order given
 };
+
+/// "JOINT=PITCH" of --helical; the pitch is any number text (strtod, all of
+/// it). Whether the joint exists, its type, a finite non-zero pitch and
+/// repeats are checked by build_robot.
+HelicalJoint helical_joint(const std::string& value) {
+  const std::size_t eq = value.rfind('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
+    throw ToolError("--helical " + hodyn_urdf::quoted(value) +
+                    ": expected JOINT=PITCH (see --help)");
+  HelicalJoint h;
+  h.joint = value.substr(0, eq);
+  const std::string number = value.substr(eq + 1);
+  char* end = nullptr;
+  h.pitch = std::strtod(number.c_str(), &end);
+  if (end == number.c_str() || *end != '\0' || std::isspace(static_cast<unsigned char>(number[0])))
+    throw ToolError("--helical " + hodyn_urdf::quoted(h.joint) + ": the pitch " +
+                    hodyn_urdf::quoted(number) + " is not a number (metres per radian)");
+  return h;
+}
 
 bool is_identifier(const std::string& s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
@@ -101,7 +127,11 @@ Options parse(int argc, char** argv) {
       value(o.robot_header);
     else if (a == "--fixed-base")
       o.fixed_base = true;
-    else if (a == "--report")
+    else if (a == "--helical") {
+      std::string v;
+      value(v);
+      o.helical.push_back(helical_joint(v));
+    } else if (a == "--report")
       o.report = true;
     else if (a.size() > 1 && a[0] == '-')
       throw ToolError("unknown option " + hodyn_urdf::quoted(a) + " (see --help)");
@@ -194,7 +224,7 @@ hodyn::robot_description::JointActuators read_actuators(const Options& o, const 
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const UrdfDocument doc = read_urdf(o.urdf);
-  const RobotModel model = build_robot(doc, o.root, o.fixed_base);
+  const RobotModel model = build_robot(doc, o.root, o.fixed_base, o.helical);
   const Provenance from{o.name.empty() ? model.robot_name : o.name, file_name(o.urdf)};
   std::vector<std::pair<std::string, std::string>> files;
   if (!o.header.empty()) files.emplace_back(o.header, generated_header(model, from));

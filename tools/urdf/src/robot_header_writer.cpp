@@ -67,6 +67,7 @@ std::string robot_identity_text(const std::string& name, const RobotModel& model
       for (int i = 0; i < 3; ++i) t << ' ' << n(b.axis(i));
       t << " point";
       for (int i = 0; i < 3; ++i) t << ' ' << n(b.point(i));
+      if (hodyn::is_helical(b.kind)) t << " pitch " << n(b.pitch);  // others' ids unchanged
       const hodyn::JointLimits& l = b.limits;
       t << " limits " << (l.bounded ? 1 : 0) << ' ' << n(l.lower) << ' ' << n(l.upper) << ' '
         << n(l.velocity) << ' ' << n(l.effort);

@@ -38,9 +38,18 @@ struct RobotBody {
   std::vector<std::string> lumped_links;              ///< merged in by fixed joints
   // The joint that moves this body (bodies j ≥ 1):
   std::string joint;
-  Eigen::Vector3d axis = Eigen::Vector3d::Zero();   ///< unit, world at home (±1 exact if aligned)
-  Eigen::Vector3d point = Eigen::Vector3d::Zero();  ///< revolute: the link origin, world at home
+  Eigen::Vector3d axis = Eigen::Vector3d::Zero();  ///< unit, world at home (±1 exact if aligned)
+  Eigen::Vector3d point =
+      Eigen::Vector3d::Zero();  ///< revolute, helical: the link origin, world at home
+  double pitch = 0;  ///< helical: metres along `axis` per radian turned (--helical); else 0
   hodyn::JointLimits limits;
+};
+
+/// --helical JOINT=PITCH: a URDF revolute or continuous joint that hodyn-urdf
+/// makes a JointKind::kHelical joint (URDF has no screw joint).
+struct HelicalJoint {
+  std::string joint;  ///< the URDF joint's name
+  double pitch = 0;   ///< metres per radian, finite and non-zero; the sign is the handedness
 };
 
 /// A URDF link: the body it belongs to and its frame in that body's frame
@@ -68,11 +77,14 @@ struct RobotModel {
 };
 
 /// Builds the hodyn bodies of `doc`. `requested_root` (may be empty) must be
-/// the URDF's root; `fixed_base` welds it to the world (a fixed-base arm).
-/// Throws ToolError for a tree hodyn cannot represent or whose dynamics are
-/// singular.
+/// the URDF's root; `fixed_base` welds it to the world (a fixed-base arm);
+/// each of `helical` turns its revolute or continuous joint into a helical one
+/// about the same axis through the same point. Throws ToolError for a tree
+/// hodyn cannot represent or whose dynamics are singular, and for a `helical`
+/// entry that names no joint of `doc`, a joint that is neither revolute nor
+/// continuous, a pitch that is not finite and non-zero, or a joint named twice.
 RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root,
-                       bool fixed_base = false);
+                       bool fixed_base = false, const std::vector<HelicalJoint>& helical = {});
 
 /// The joint kind's name in the JSON files ("floating_base", "revolute_x", …).
 const char* kind_name(hodyn::JointKind kind);

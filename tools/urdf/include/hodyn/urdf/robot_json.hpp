@@ -222,12 +222,15 @@ void in(const std::string& where, F&& step) {
 /// success every body, joint and gravity of `model` is set and, if given,
 /// `limits` holds the joint limits. On failure `model` and `limits` are
 /// unchanged and `error` (if given) holds one line saying what and where:
-///   kInvalidArgument  not a hodyn-urdf parameters file, a missing key, an
-///                     unknown key (any object; "point" on a prismatic
-///                     joint), a value of the wrong type, units other than SI;
+///   kInvalidArgument  not a hodyn-urdf parameters file, a missing key ("point"
+///                     of a revolute or helical joint, "pitch" of a helical
+///                     one, …), an unknown key (any object; "point" on a
+///                     prismatic joint, "pitch" on any joint but a helical
+///                     one), a value of the wrong type, units other than SI;
 ///   kInvalidModel     the topology differs from the compiled tree (body count,
 ///                     a name, a parent, a joint kind), or a value the Model
-///                     rejects (negative mass, axis not unit, …).
+///                     rejects (negative mass, axis not unit, a helical
+///                     pitch that is not finite, …).
 template <class Tree, class Scalar>
 Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
                        const std::array<const char*, Tree::kNumBodies>& body_names,
@@ -286,12 +289,20 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
       const JointKind kind = Tree::kJoint[I + 1];
       in("joint " + std::to_string(i), [&] {
         const nlohmann::json& jt = doc.at("joints").at(I);
-        if (is_revolute(kind))
-          detail::only_keys(jt, {"index", "name", "body", "kind", "axis", "point", "limits"});
-        else if (jt.is_object() && jt.contains("point"))
+        if (jt.is_object() && jt.contains("point") && !joint_rotates(kind))
           throw LoadError{Status::kInvalidArgument,
-                          "point: only revolute joints have one (the compiled kind is " +
+                          "point: only revolute and helical joints have one (the compiled "
+                          "kind is " +
                               std::string(joint_kind_name(kind)) + ")"};
+        if (jt.is_object() && jt.contains("pitch") && !is_helical(kind))
+          throw LoadError{Status::kInvalidArgument,
+                          "pitch: only helical joints have one (the compiled kind is " +
+                              std::string(joint_kind_name(kind)) + ")"};
+        if (is_helical(kind))
+          detail::only_keys(jt,
+                            {"index", "name", "body", "kind", "axis", "point", "pitch", "limits"});
+        else if (is_revolute(kind))
+          detail::only_keys(jt, {"index", "name", "body", "kind", "axis", "point", "limits"});
         else
           detail::only_keys(jt, {"index", "name", "body", "kind", "axis", "limits"});
         detail::expect_same(jt.at("name").get<std::string>(), std::string(joint_names[I]), "name");
@@ -300,7 +311,10 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
                             "kind");
         const Vector3<Scalar> axis = detail::vector3<Scalar>(jt.at("axis"));
         const Status s =
-            is_revolute(kind)
+            is_helical(kind)
+                ? loaded.set_helical_axis(body, axis, detail::vector3<Scalar>(jt.at("point")),
+                                          Scalar(jt.at("pitch").get<double>()))
+            : is_revolute(kind)
                 ? loaded.set_revolute_axis(body, axis, detail::vector3<Scalar>(jt.at("point")))
                 : loaded.set_prismatic_axis(body, axis);
         if (s != Status::kOk)
