@@ -2,6 +2,8 @@
 //
 //   BM_InverseDynamics/<r>                      12-DoF aerial manipulator, r = 0..5
 //                                               (MaxOrder 5 workspace)
+//   BM_InverseDynamicsSphericalWrist/<r>        the same DoF count with a ball joint per
+//                                               arm (3 bodies; issue 19), r = 0..5
 //   BM_InverseDynamicsMaxOrder10/<r>            the same on a MaxOrder 10 workspace,
 //                                               r = 0..10
 //   BM_InverseDynamicsBranched<n>/<r>           seed 000 Table 4 scaling: 5 chains
@@ -32,6 +34,10 @@ namespace {
 
 void BM_InverseDynamics(benchmark::State& state) { run(state, aerial_manipulator_fixture()); }
 
+void BM_InverseDynamicsSphericalWrist(benchmark::State& state) {
+  run(state, spherical_wrist_fixture());
+}
+
 void BM_InverseDynamicsMaxOrder10(benchmark::State& state) {
   run(state, aerial_manipulator_fixture<kHighMaxOrder>());
 }
@@ -42,11 +48,13 @@ void BM_InverseDynamicsMaxOrder10(benchmark::State& state) {
 using hodyn_bench::BM_InverseDynamics;
 using hodyn_bench::BM_InverseDynamicsBranched;
 using hodyn_bench::BM_InverseDynamicsMaxOrder10;
+using hodyn_bench::BM_InverseDynamicsSphericalWrist;
 using hodyn_bench::configure;
 using hodyn_bench::kHighMaxOrder;
 using hodyn_bench::kMaxOrder;
 
 BENCHMARK(BM_InverseDynamics)->DenseRange(0, kMaxOrder)->Apply(configure);
+BENCHMARK(BM_InverseDynamicsSphericalWrist)->DenseRange(0, kMaxOrder)->Apply(configure);
 BENCHMARK(BM_InverseDynamicsMaxOrder10)->DenseRange(0, kHighMaxOrder)->Apply(configure);
 BENCHMARK_TEMPLATE(BM_InverseDynamicsBranched, 1)->DenseRange(0, kMaxOrder)->Apply(configure);
 BENCHMARK_TEMPLATE(BM_InverseDynamicsBranched, 4)->DenseRange(0, kMaxOrder)->Apply(configure);

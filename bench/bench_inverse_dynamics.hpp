@@ -66,6 +66,10 @@ struct Fixture {
         for (Eigen::Index i = 0; i < v.size(); ++i) v(i) = normal(rng);
       for (auto& q : m.q)
         for (Eigen::Index i = 0; i < q.size(); ++i) q(i) = normal(rng);
+      for (auto& r : m.joint_rotation) {  // ball joints only (none: no draw)
+        Eigen::Quaterniond b(normal(rng), normal(rng), normal(rng), normal(rng));
+        r = b.normalized().toRotationMatrix();
+      }
     }
   }
 };
@@ -77,6 +81,35 @@ template <int MaxOrder = kMaxOrder>
 Fixture<hodyn::AerialManipulatorTree, MaxOrder>& aerial_manipulator_fixture() {
   static Fixture<hodyn::AerialManipulatorTree, MaxOrder> f(
       [](hodyn::AerialManipulatorModel<double>& m) { return hodyn::make_aerial_manipulator(m); });
+  return f;
+}
+
+/// The 12-DoF robot with a ball joint for each arm (issue 19's "spherical
+/// wrist" variant: the same DoF count, 3 bodies instead of 7): the base of
+/// the aerial manipulator, each arm one body (the inertia and home pose of its
+/// last link) on a ball at the arm's first joint axis point. A timing
+/// variant: its dynamics are another robot's.
+struct SphericalWristTree {
+  static constexpr int kNumBodies = 3;
+  static constexpr std::array<int, 3> kParent{-1, 0, 0};
+  static constexpr std::array<hodyn::JointKind, 3> kJoint{
+      hodyn::JointKind::kFloatingBase, hodyn::JointKind::kSpherical, hodyn::JointKind::kSpherical};
+};
+
+template <int MaxOrder = kMaxOrder>
+Fixture<SphericalWristTree, MaxOrder>& spherical_wrist_fixture() {
+  static Fixture<SphericalWristTree, MaxOrder> f([](hodyn::Model<SphericalWristTree, double>& m) {
+    hodyn::AerialManipulatorModel<double> am;
+    hodyn::Status s = hodyn::make_aerial_manipulator(am);
+    if (s == hodyn::Status::kOk) s = m.set_body(0, am.home_pose(0), am.body_inertia(0));
+    for (int arm = 0; arm < 2 && s == hodyn::Status::kOk; ++arm) {
+      const int last = 3 + 3 * arm, first = 1 + 3 * arm;
+      s = m.set_body(1 + arm, am.home_pose(last), am.body_inertia(last));
+      if (s == hodyn::Status::kOk) s = m.set_spherical_joint(1 + arm, am.joint_axis_point(first));
+    }
+    if (s == hodyn::Status::kOk) s = m.set_gravity(am.gravity());
+    return s;
+  });
   return f;
 }
 

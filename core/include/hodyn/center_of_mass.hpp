@@ -30,6 +30,7 @@ HODYN_ISA_NAMESPACE_BEGIN
 
 template <class Tree, int MaxOrder, class Scalar = double>
 struct CenterOfMassData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "center_of_mass");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kNumDofs = TreeTraits<Tree>::kNumDofs;
   using PointDerivatives = std::array<Vector3<Scalar>, MaxOrder + 2>;

@@ -29,6 +29,7 @@ HODYN_ISA_NAMESPACE_BEGIN
 
 template <class Tree, class Scalar = double>
 struct CentroidalMomentumData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "centroidal_momentum");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kNumDofs = TreeTraits<Tree>::kNumDofs;
   using Matrix = Eigen::Matrix<Scalar, 6, kNumDofs>;

@@ -232,6 +232,7 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// Workspace and results of the constrained dynamics calls.
 template <class Tree, std::size_t NumClosures, class Scalar = double>
 struct ConstrainedDynamicsData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "constrained dynamics");
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   static constexpr int kMaxRows = LoopClosureData<Tree, NumClosures, 0, Scalar>::kRowCapacity;
   using Closure = LoopClosureData<Tree, NumClosures, 0, Scalar>;

@@ -35,6 +35,7 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// Workspace and results of constrained hybrid dynamics.
 template <class Tree, std::size_t NumClosures, class Scalar = double>
 struct ConstrainedHybridDynamicsData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "constrained_hybrid_dynamics");
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   static constexpr int kMaxRows = LoopClosureData<Tree, NumClosures, 0, Scalar>::kRowCapacity;
   using Closure = LoopClosureData<Tree, NumClosures, 0, Scalar>;

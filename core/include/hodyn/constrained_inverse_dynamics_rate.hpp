@@ -40,6 +40,7 @@ struct ConstrainedInverseDynamicsRates {
 /// Workspace and results of constrained_inverse_dynamics_rate.
 template <class Tree, std::size_t NumClosures, class Scalar = double>
 struct ConstrainedInverseDynamicsRateData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "constrained_inverse_dynamics_rate");
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   using Closure = LoopClosureData<Tree, NumClosures, 0, Scalar>;
   using Vector = Eigen::Matrix<Scalar, kDofs, 1>;

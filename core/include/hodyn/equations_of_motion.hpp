@@ -157,6 +157,7 @@ struct EquationsOfMotion {
 /// Workspace and results of the closed forms.
 template <class Tree, class Scalar = double>
 struct EquationsOfMotionData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "equations_of_motion / mass_matrix");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   EquationsOfMotion<Tree, Scalar> result{};

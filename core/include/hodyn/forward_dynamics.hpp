@@ -102,6 +102,7 @@ struct HybridDynamicsInput : ForwardDynamicsInput<Tree, MaxOrder, Scalar> {
 /// Workspace and results of forward and hybrid dynamics.
 template <class Tree, int MaxOrder, class Scalar = double>
 struct ForwardDynamicsData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "forward_dynamics / hybrid_dynamics");
   static constexpr int kNumBodies = Tree::kNumBodies;
   using JointVector = typename Model<Tree, Scalar>::JointVector;
 
@@ -419,7 +420,7 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
           MovingFrame<MaxOrder, S> frame;
           joint_frame_pose_series(
               model, ws.base_frame, body, [&](int c, int m) -> S { return body[c].q[m]; }, j, k,
-              frame);
+              frame, [](int, int) { return M3<S>{}; });  // (no ball joints: refused above)
           std::array<SV<S>, MaxOrder + 1> w{};
           SV<S> wk{};
           for (int m = 0; m <= k; ++m) {

@@ -91,6 +91,12 @@ Status check_inverse_dynamics_input(const MotionDerivatives<Tree, MaxOrder, Scal
   }
   for (int k = 0; k <= order + 2; ++k)
     if (!all_finite(motion.q[k])) return Status::kNonFiniteInput;
+  for (const auto& r : motion.joint_rotation) {  // ball joints: R_j ∈ SO(3)
+    Pose<Scalar> p = Pose<Scalar>::identity();
+    p.rotation = r;
+    const Status rotation = check_pose(p);
+    if (rotation != Status::kOk) return rotation;
+  }
   if (loads != nullptr && !loads_finite(*loads, order)) return Status::kNonFiniteInput;
   return Status::kOk;
 }
@@ -118,8 +124,15 @@ void write_inverse_dynamics_results(int r, const Model<Tree, Scalar>& model,
     const S scale = factorial<S>(k);
     data.base_wrench[k] = (scale * data.base_frame.to_world(k, f0)).eigen();
     data.base_wrench_body[k] = scale * coadjoint(a0, Wrench<S>(f0[k].eigen()));
-    for (int j = 1; j < Tree::kNumBodies; ++j)  // τ_j = s_j τ_θ,j (joint sense, model.hpp)
-      data.joint_torque[k](j - 1) = scale * (model.joint_sense(j) * data.torque[j][k]);
+    for_each_joint<Tree>([&](auto kind, int j) {
+      const int entry = TreeTraits<Tree>::joint_entry(j);
+      if constexpr (is_spherical(decltype(kind)::value)) {  // τ_j = f_ang (ball: S = [1; 0])
+        const V3<S>& n = data.body[j].wrench[k].ang;
+        data.joint_torque[k].template segment<3>(entry) << scale * n.x, scale * n.y, scale * n.z;
+      } else {  // τ_j = s_j τ_θ,j (joint sense, model.hpp)
+        data.joint_torque[k](entry) = scale * (model.joint_sense(j) * data.torque[j][k]);
+      }
+    });
     if (loads != nullptr) data.joint_torque[k] -= loads->joint_torque[k];
   }
 }
@@ -131,7 +144,8 @@ void inverse_dynamics_kernel(int order, const Model<Tree, Scalar>& model,
                              const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                              const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
   const int r = FixedOrder >= 0 ? FixedOrder : order;
-  data.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
+  data.joint_sine_cosine.compute(
+      [&](int j) { return model.joint_sense(j) * motion.q[0](TreeTraits<Tree>::joint_entry(j)); });
   joint_frame_inverse_dynamics<FixedOrder>(r, model, data.body, data.torque, data.base_frame,
                                            data.base_series, data.scratch, data.joint_sine_cosine,
                                            motion, loads);

@@ -196,6 +196,7 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// Workspace and results of `inverse_dynamics_derivatives`.
 template <class Tree, class Scalar = double>
 struct InverseDynamicsDerivativesData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "inverse_dynamics_derivatives");
   static constexpr int kNumBodies = Tree::kNumBodies;
   InverseDynamicsDerivatives<Tree, Scalar> result{};
   // workspace

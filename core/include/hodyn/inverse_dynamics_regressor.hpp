@@ -106,6 +106,7 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// Results and workspace of `inverse_dynamics_regressor` (fixed size, reusable).
 template <class Tree, int MaxOrder, class Scalar = double>
 struct RegressorData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "inverse_dynamics_regressor");
   static constexpr int kNumBodies = TreeTraits<Tree>::kNumBodies;
   static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
   static constexpr int kRows = 6 + kNumJoints;      ///< (Q₁; τ)
@@ -137,6 +138,7 @@ struct RegressorData {
 /// or memory.
 template <class Tree, int MaxOrder, class Scalar = double>
 struct BodyRegressorData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "the body regressor");
   static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
   static constexpr int kRows = 6 + kNumJoints;  ///< (Q₁; τ)
   static constexpr int kMaxOrder = MaxOrder;
@@ -456,7 +458,7 @@ void regressor_child_rows(int r, const Model<Tree, S>& model, int j, int depth,
       rows[0].component[5][lane] = he.z;
     }
   };
-  dispatch_joint(Tree::kJoint[j], j, inherit);
+  dispatch_joint<Tree>(Tree::kJoint[j], j, inherit);
 }
 
 /// Body j's columns of Y^(0..r) (of the kind's wrench): A_j and the rows in its body frame C_j,
@@ -939,6 +941,7 @@ Status slotine_li_regressor(const Model<Tree, Scalar>& model,
 /// Results and workspace of `energy_regressor`.
 template <class Tree, class Scalar = double>
 struct EnergyRegressorData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "the energy regressor");
   static constexpr int kColumns = 10 * TreeTraits<Tree>::kNumBodies;
   using Row = Eigen::Matrix<Scalar, 1, kColumns>;
   Row kinetic = Row::Zero();    ///< T = ½ νᵀ M̄ ν = kinetic π

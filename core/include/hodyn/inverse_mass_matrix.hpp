@@ -66,6 +66,7 @@ inline constexpr int kMaxInverseMassMatrixDofs = 64;
 /// Workspace and result of `inverse_mass_matrix`.
 template <class Tree, class Scalar = double>
 struct InverseMassMatrixData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "inverse_mass_matrix");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   static_assert(kDofs <= kMaxInverseMassMatrixDofs,

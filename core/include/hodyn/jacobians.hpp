@@ -67,8 +67,17 @@ Status spatial_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics
     return Status::kInvalidArgument;
   if constexpr (!TreeTraits<Tree>::kFixedBase)
     if (derivative == 0) jacobian.template leftCols<6>().setIdentity();
-  for (int b = body; b > 0; b = Tree::kParent[b])
-    jacobian.col(TreeTraits<Tree>::joint_dof(b)) = kinematics.joint_screw[b][derivative];
+  for (int b = body; b > 0; b = Tree::kParent[b]) {
+    const int ball = TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(b)];
+    if (ball < 0) {
+      jacobian.col(TreeTraits<Tree>::joint_dof(b)) = kinematics.joint_screw[b][derivative];
+    } else if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0) {  // S_x, S_y, S_z
+      for (int i = 0; i < 3; ++i)
+        jacobian.col(TreeTraits<Tree>::joint_dof(b) + i) =
+            kinematics.ball_screw[static_cast<std::size_t>(ball)][static_cast<std::size_t>(i)]
+                                 [static_cast<std::size_t>(derivative)];
+    }
+  }
   return Status::kOk;
 }
 
@@ -93,8 +102,20 @@ Status local_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
     jacobian.col(col) = y[derivative];
   }
   for (int b = j; b > 0; b = Tree::kParent[b]) {
-    local_derivatives(c, v, kinematics.joint_screw[b], derivative, work, y);
-    jacobian.col(TreeTraits<Tree>::joint_dof(b)) = y[derivative];
+    const int ball = TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(b)];
+    if (ball < 0) {
+      local_derivatives(c, v, kinematics.joint_screw[b], derivative, work, y);
+      jacobian.col(TreeTraits<Tree>::joint_dof(b)) = y[derivative];
+      continue;
+    }
+    if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)
+      for (int i = 0; i < 3; ++i) {  // a ball's three columns
+        local_derivatives(
+            c, v,
+            kinematics.ball_screw[static_cast<std::size_t>(ball)][static_cast<std::size_t>(i)],
+            derivative, work, y);
+        jacobian.col(TreeTraits<Tree>::joint_dof(b) + i) = y[derivative];
+      }
   }
   return Status::kOk;
 }
@@ -114,6 +135,7 @@ Status local_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, 
 template <class Tree, int MaxOrder, class Scalar>
 Status spatial_jacobian_partial(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, int body,
                                 int joint, JacobianMatrix<Tree, Scalar>& partial) noexcept {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "spatial_jacobian_partial");
   partial.setZero();
   if (!detail::jacobian_arguments_valid(kinematics, body, 0) || joint < 1 ||
       joint >= Tree::kNumBodies)

@@ -34,6 +34,7 @@
 #include <type_traits>
 
 #include "hodyn/binomial.hpp"
+#include "hodyn/detail/ball_joint.hpp"
 #include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/root_motion.hpp"
@@ -64,6 +65,10 @@ struct KinematicsData {
   std::array<Derivatives, kNumBodies> body_twist{};    ///< V_j^(k), spatial, world
   std::array<Derivatives, kNumBodies> joint_screw{};   ///< S_j^(k), world; [0] unused
   std::array<Pose<Scalar>, kNumBodies> joint_frame{};  ///< P_j: the body's joint frame
+  /// S_j,i^(k) of every ball joint's three screws (i = x, y, z of the child's
+  /// joint frame), in the order of TreeTraits::kSphericalIndex; a ball's
+  /// joint_screw entry is unused. Empty for a tree without a ball.
+  std::array<std::array<Derivatives, 3>, TreeTraits<Tree>::kNumSphericalJoints> ball_screw{};
   int order = -1;  ///< order of the last successful call, −1 if none
 
   // ---- workspace ----
@@ -77,6 +82,9 @@ struct KinematicsData {
       for (auto& v : body_twist[j]) v.setZero();
       for (auto& s : joint_screw[j]) s.setZero();
     }
+    for (auto& ball : ball_screw)
+      for (auto& axis : ball)
+        for (auto& s : axis) s.setZero();
     order = -1;
   }
 };
@@ -123,6 +131,60 @@ HODYN_ALWAYS_INLINE void add_scaled_ad(const S& c, const Twist<S>& v, const Twis
   out(5) += c * ((u0 * a1 - u1 * a0) + (w0 * b1 - w1 * b0));
 }
 
+/// The forward pass for a ball joint j: P_j = P_p T(d_j) R, R = R_j exp([δ]);
+/// its three screws S_i = Ad_{P_j} (e_i; 0) turn with the child, so
+/// Ṡ_i = ad_{V_j} S_i (not ad_{V_p}: the three do not commute), and
+/// V_j = V_p + Σ_i S_i ω_i. Orders interleave: V^(k) needs S^(0..k), S^(k+1)
+/// needs V^(0..k).
+template <class Tree, int MaxOrder, class S>
+void forward_kinematics_ball(int j, int r, const Model<Tree, S>& model,
+                             KinematicsData<Tree, MaxOrder, S>& data,
+                             const MotionDerivatives<Tree, MaxOrder, S>& motion) {
+  const int p = Tree::kParent[j];
+  const int entry = TreeTraits<Tree>::joint_entry(j);
+  const auto ball =
+      static_cast<std::size_t>(TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)]);
+  const Pose<S>& parent = data.joint_frame[p];
+  Pose<S>& frame = data.joint_frame[j];
+  frame.translation = parent.translation + parent.rotation * model.local_offset(j);
+  {
+    const auto& d = motion.q[0];
+    const detail::M3<S> e =
+        detail::rotation_exponential(detail::V3<S>{d(entry), d(entry + 1), d(entry + 2)});
+    Matrix3<S> ed;
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) ed(a, b) = e.a[3 * a + b];
+    frame.rotation = parent.rotation * (motion.joint_rotation[ball] * ed);
+  }
+  const Pose<S>& home = model.home_pose(j);
+  const Vector3<S> origin = model.home_com(j) - model.local_com(j);
+  data.body_pose[j].rotation = frame.rotation * home.rotation;
+  data.body_pose[j].translation = frame.translation + frame.rotation * (home.translation - origin);
+  auto& screw = data.ball_screw[ball];
+  for (int i = 0; i < 3; ++i) {
+    const Vector3<S> axis = frame.rotation.col(i);
+    screw[static_cast<std::size_t>(i)][0] = spatial_vector<S>(axis, frame.translation.cross(axis));
+  }
+  const auto& vp = data.body_twist[p];
+  auto& v = data.body_twist[j];
+  for (int k = 0; k <= r + 1; ++k) {
+    // V^(k) = V_p^(k) + Σ_i Σ_l C(k,l) S_i^(k−l) ω_i^(l)
+    Twist<S> sum = vp[k];
+    for (int l = 0; l <= k; ++l)
+      for (int i = 0; i < 3; ++i)
+        sum += (binomial<S>(k, l) * motion.q[static_cast<std::size_t>(l + 1)](entry + i)) *
+               screw[static_cast<std::size_t>(i)][static_cast<std::size_t>(k - l)];
+    v[k] = sum;
+    if (k > r) break;
+    for (int i = 0; i < 3; ++i) {  // S_i^(k+1) = Σ C(k,l) ad_{V_j^(l)} S_i^(k−l)
+      auto& si = screw[static_cast<std::size_t>(i)];
+      Twist<S> next = Twist<S>::Zero();
+      for (int l = 0; l <= k; ++l) add_scaled_ad(binomial<S>(k, l), v[l], si[k - l], next);
+      si[k + 1] = next;
+    }
+  }
+}
+
 /// The forward pass for one body j ≥ 1 (see the file comment).
 template <JointKind K, class Tree, int MaxOrder, class S>
 void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
@@ -130,8 +192,13 @@ void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
                              const MotionDerivatives<Tree, MaxOrder, S>& motion) {
   const int p = Tree::kParent[j];
   const Pose<S>& parent = data.joint_frame[p];
+  if constexpr (is_spherical(K)) {
+    forward_kinematics_ball(j, r, model, data, motion);
+    return;
+  }
   const Vector3<S>& e = model.joint_axis(j);
   const S sense = model.joint_sense(j);
+  const int entry = TreeTraits<Tree>::joint_entry(j);
   Pose<S>& frame = data.joint_frame[j];
   // P_j = P_p X_j, X_j = T(d_j) Rot(e_j, θ_j), T(d_j + e_j θ_j) or (helical)
   // T(d_j + h_j θ_j e_j) Rot(e_j, θ_j), θ_j = s_j q_j.
@@ -141,10 +208,10 @@ void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
     frame.rotation = rotate_about_joint_axis<K>(
         parent.rotation, e, data.joint_sine_cosine.cosine[j], data.joint_sine_cosine.sine[j]);
     if constexpr (is_helical(K))  // X_j = T(d_j + h_j θ_j e_j) Rot(e_j, θ_j)
-      frame.translation += axis_world * (model.joint_pitch(j) * (sense * motion.q[0](j - 1)));
+      frame.translation += axis_world * (model.joint_pitch(j) * (sense * motion.q[0](entry)));
   } else {
     frame.rotation = parent.rotation;
-    frame.translation += axis_world * (sense * motion.q[0](j - 1));
+    frame.translation += axis_world * (sense * motion.q[0](entry));
   }
   // C_j = P_j T(−o_j) A⁰_j, o_j the joint frame's origin at home.
   const Pose<S>& home = model.home_pose(j);
@@ -169,8 +236,8 @@ void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
   }
   auto& v = data.body_twist[j];
   for (int k = 0; k <= r + 1; ++k) {  // V^(k) = V_p^(k) + Σ C(k,i) S^(k−i) q^(i+1)
-    Twist<S> sum = vp[k] + screw[k] * motion.q[1](j - 1);
-    for (int i = 1; i <= k; ++i) sum += (binomial<S>(k, i) * motion.q[i + 1](j - 1)) * screw[k - i];
+    Twist<S> sum = vp[k] + screw[k] * motion.q[1](entry);
+    for (int i = 1; i <= k; ++i) sum += (binomial<S>(k, i) * motion.q[i + 1](entry)) * screw[k - i];
     v[k] = sum;
   }
 }
@@ -186,6 +253,12 @@ Status check_kinematics_input(const MotionDerivatives<Tree, MaxOrder, S>& motion
   }
   for (int k = 0; k <= order + 2; ++k)
     if (!all_finite(motion.q[k])) return Status::kNonFiniteInput;
+  for (const auto& r : motion.joint_rotation) {  // ball joints: R_j ∈ SO(3)
+    Pose<S> p = Pose<S>::identity();
+    p.rotation = r;
+    const Status rotation = check_pose(p);
+    if (rotation != Status::kOk) return rotation;
+  }
   return Status::kOk;
 }
 
@@ -216,9 +289,11 @@ bool kinematics_finite(const KinematicsData<Tree, MaxOrder, S>& data, int order)
     constexpr int kPoses = Tree::kNumBodies * int(sizeof(Pose<S>) / sizeof(S));
     constexpr int kTwists = Tree::kNumBodies * (MaxOrder + 2) * 6;
     static_assert(sizeof(Pose<S>) == 12 * sizeof(S), "poses stored without padding");
-    const bool finite = finite_lanes(data.body_pose[0].rotation.data(), kPoses) &&
-                        finite_lanes(data.body_twist[0][0].data(), kTwists) &&
-                        finite_lanes(data.joint_screw[0][0].data(), kTwists);
+    bool finite = finite_lanes(data.body_pose[0].rotation.data(), kPoses) &&
+                  finite_lanes(data.body_twist[0][0].data(), kTwists) &&
+                  finite_lanes(data.joint_screw[0][0].data(), kTwists);
+    for (const auto& ball : data.ball_screw)
+      finite = finite && finite_lanes(ball[0][0].data(), 3 * (MaxOrder + 2) * 6);
     (void)order;
     return finite;
   } else {
@@ -228,6 +303,10 @@ bool kinematics_finite(const KinematicsData<Tree, MaxOrder, S>& data, int order)
       for (int k = 0; k <= order + 1; ++k)
         if (!all_finite(data.body_twist[j][k]) || !all_finite(data.joint_screw[j][k])) return false;
     }
+    for (const auto& ball : data.ball_screw)
+      for (const auto& axis : ball)
+        for (int k = 0; k <= order + 1; ++k)
+          if (!all_finite(axis[k])) return false;
     return true;
   }
 }
@@ -257,7 +336,8 @@ Status forward_kinematics(const Model<Tree, Scalar>& model,
   data.body_pose[0] = base_pose;
   for (int k = 0; k <= r + 1; ++k)
     data.body_twist[0][k] = detail::root_twist<Tree>(motion.base_twist[k]);
-  data.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
+  data.joint_sine_cosine.compute(
+      [&](int j) { return model.joint_sense(j) * motion.q[0](TreeTraits<Tree>::joint_entry(j)); });
   auto body = [&](auto kind, int j) {
     detail::forward_kinematics_body<decltype(kind)::value>(j, r, model, data, motion);
   };

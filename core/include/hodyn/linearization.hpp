@@ -61,6 +61,7 @@ struct Linearization {
 /// Workspace and results of `linearize`.
 template <class Tree, class Scalar = double>
 struct LinearizationData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "linearization");
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   using Matrix = Eigen::Matrix<Scalar, kDofs, kDofs>;
   Linearization<Tree, Scalar> result{};

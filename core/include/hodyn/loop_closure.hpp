@@ -84,6 +84,7 @@ struct LoopClosure {
 /// Results of `loop_closure_kinematics` for NumClosures closures.
 template <class Tree, std::size_t NumClosures, int MaxOrder, class Scalar = double>
 struct LoopClosureData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "loop closures");
   static_assert(NumClosures >= 1, "at least one closure");
   static constexpr int kMaxRows = 6 * static_cast<int>(NumClosures);
   /// Storage rows: kMaxRows rounded up to 8, so that no vectorized loop of a

@@ -45,6 +45,7 @@ HODYN_ISA_NAMESPACE_BEGIN
 
 template <class Tree, int MaxOrder, class Scalar = double>
 struct MassMatrixDerivativesData {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "mass_matrix_derivatives");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   using Matrix = Eigen::Matrix<Scalar, kDofs, kDofs>;

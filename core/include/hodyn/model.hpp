@@ -42,8 +42,11 @@ class Model {
   static constexpr int kNumBodies = TreeTraits<Tree>::kNumBodies;
   static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
   static constexpr int kNumDofs = TreeTraits<Tree>::kNumDofs;
-  /// One entry per joint (q, q̇, τ, …); joint j ≥ 1 is entry j − 1.
-  using JointVector = Eigen::Matrix<Scalar, (kNumJoints > 0 ? kNumJoints : 1), 1>;
+  /// Entries of the joint vectors: one per 1-DoF joint, three per ball.
+  static constexpr int kNumJointDofs = TreeTraits<Tree>::kNumJointDofs;
+  /// One entry per joint DoF (q, q̇, τ, …); joint j ≥ 1 starts at entry
+  /// TreeTraits::joint_entry(j) (j − 1 when every joint has one DoF).
+  using JointVector = Eigen::Matrix<Scalar, (kNumJointDofs > 0 ? kNumJointDofs : 1), 1>;
 
   /// A model with every body massless at the origin and every joint axis the
   /// coordinate axis of its kind (z for general kinds) through the origin.
@@ -75,7 +78,7 @@ class Model {
     return Status::kOk;
   }
 
-  /// Sets the home screw Y_j of joint j ≥ 1: (e; a × e) for a revolute joint
+  /// Sets the home screw Y_j of joint j ≥ 1 (not a ball: set_spherical_joint): (e; a × e) for a revolute joint
   /// (|e| = 1, a on the axis), (0; e) for a prismatic one (|e| = 1),
   /// (e; a × e + h e) for a helical one of pitch h = e · v (|e| = 1). The screw
   /// must match the joint kind of the tree: an axis-aligned kind requires its
@@ -83,6 +86,7 @@ class Model {
   /// joint's sense to −1 (joint_sense), so q and τ keep the sign of `e`.
   Status set_joint_screw(int j, const Twist<Scalar>& screw) {
     if (j < 1 || j >= kNumBodies) return Status::kInvalidArgument;
+    if (is_spherical(Tree::kJoint[static_cast<std::size_t>(j)])) return Status::kInvalidModel;
     using Traits = ScalarTraits<Scalar>;
     for (int i = 0; i < 6; ++i)
       if (!Traits::is_finite(screw(i))) return Status::kInvalidModel;
@@ -135,6 +139,18 @@ class Model {
     return set_joint_screw(
         j, spatial_vector<Scalar>(direction,
                                   Vector3<Scalar>(point.cross(direction) + pitch * direction)));
+  }
+  /// Ball joint j with its centre at `centre` (home, world). Its rotation is
+  /// the child's relative to its home orientation; ω is in the child's frame
+  /// parallel to the world at home (docs/joint-kinds.md).
+  Status set_spherical_joint(int j, const Vector3<Scalar>& centre) {
+    if (j < 1 || j >= kNumBodies) return Status::kInvalidArgument;
+    if (!is_spherical(Tree::kJoint[static_cast<std::size_t>(j)])) return Status::kInvalidModel;
+    for (int i = 0; i < 3; ++i)
+      if (!ScalarTraits<Scalar>::is_finite(centre(i))) return Status::kInvalidModel;
+    axis_point_[j] = centre;
+    update_body(j);
+    return Status::kOk;
   }
   /// Prismatic joint j along the unit `direction` (home, world).
   Status set_prismatic_axis(int j, const Vector3<Scalar>& direction) {
@@ -218,6 +234,8 @@ class Model {
   template <class, class>
   friend class Model;
 
+  /// Joints whose frame origin is a point of the joint (axis point or ball centre).
+  static constexpr bool has_centre(JointKind k) { return joint_rotates(k) || is_spherical(k); }
   static std::array<Scalar, kNumBodies> ones() {
     std::array<Scalar, kNumBodies> a;
     for (auto& x : a) x = Scalar(1);
@@ -267,7 +285,7 @@ class Model {
     const Matrix3<Scalar> ic = inertia_[j].inertia_about_com();
     home_inertia_[j] = SymmetricMatrix3<Scalar>::from_matrix((ic + ic.transpose()) * Scalar(0.5))
                            .congruence(a.rotation);
-    com_from_axis_point_[j] = (j > 0 && joint_rotates(Tree::kJoint[j]))
+    com_from_axis_point_[j] = (j > 0 && has_centre(Tree::kJoint[j]))
                                   ? Vector3<Scalar>(home_com_[j] - axis_point_[j])
                                   : home_com_[j];
     if (j == 0) base_home_inverse_ = a.inverse();
@@ -281,7 +299,7 @@ class Model {
     for (int j = 0; j < kNumBodies; ++j) {
       const int p = Tree::kParent[j];
       const Vector3<Scalar> parent_origin = p < 0 ? Vector3<Scalar>::Zero() : local_origin_[p];
-      local_origin_[j] = (j > 0 && joint_rotates(Tree::kJoint[j])) ? axis_point_[j] : parent_origin;
+      local_origin_[j] = (j > 0 && has_centre(Tree::kJoint[j])) ? axis_point_[j] : parent_origin;
       local_offset_[j] = local_origin_[j] - parent_origin;
       local_com_[j] = home_com_[j] - local_origin_[j];
     }

@@ -24,12 +24,19 @@ struct MotionDerivatives {
   Pose<Scalar> base_pose{};
   /// V₁^(k), the spatial base twist (ω; v) and its derivatives, k = 0..MaxOrder+1.
   std::array<Twist<Scalar>, MaxOrder + 2> base_twist{};
-  /// q^(k), joint positions and their derivatives, k = 0..MaxOrder+2.
+  /// q^(k), joint positions and their derivatives, k = 0..MaxOrder+2. A ball
+  /// joint's three entries are, in q[0], exponential coordinates δ about its
+  /// `joint_rotation` (R = R_j exp([δ]); zero in normal use) and, in q[k],
+  /// k ≥ 1, its child-frame angular velocity ω^(k−1) (docs/joint-kinds.md).
   std::array<JointVector, MaxOrder + 3> q{};
+  /// R_j of every ball joint, in the order of the tree
+  /// (TreeTraits::kSphericalIndex); empty for a tree without one.
+  std::array<Matrix3<Scalar>, TreeTraits<Tree>::kNumSphericalJoints> joint_rotation{};
 
   MotionDerivatives() {
     for (auto& v : base_twist) v.setZero();
     for (auto& x : q) x.setZero();
+    for (auto& r : joint_rotation) r.setIdentity();
   }
 };
 

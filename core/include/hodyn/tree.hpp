@@ -48,6 +48,10 @@ enum class JointKind : std::uint8_t {
   /// through a point a: rotation θ about the axis and translation h θ along
   /// it, Y = (e; a × e + h e). Pitch 0 is a revolute joint (docs/joint-kinds.md).
   kHelical,
+  /// A ball joint: 3 DoF, configuration a rotation R ∈ SO(3) of the child
+  /// relative to the parent about the ball's centre, velocity the child-frame
+  /// angular velocity ω (no Euler angles, no singularity; docs/joint-kinds.md).
+  kSpherical,
 };
 
 constexpr bool is_revolute(JointKind k) {
@@ -59,6 +63,14 @@ constexpr bool is_prismatic(JointKind k) {
          k == JointKind::kPrismaticZ;
 }
 constexpr bool is_helical(JointKind k) { return k == JointKind::kHelical; }
+constexpr bool is_spherical(JointKind k) { return k == JointKind::kSpherical; }
+/// Entries of ν (and of q̇, τ) a joint of kind k owns: 3 for a ball, 1 for the
+/// 1-DoF kinds, 0 for a root.
+constexpr int joint_dofs(JointKind k) {
+  return k == JointKind::kFloatingBase || k == JointKind::kFixedBase ? 0
+         : k == JointKind::kSpherical                                ? 3
+                                                                     : 1;
+}
 /// The joint turns its body about the axis (revolute or helical).
 constexpr bool joint_rotates(JointKind k) { return is_revolute(k) || is_helical(k); }
 /// The joint moves its body along the axis (prismatic or helical).
@@ -104,20 +116,87 @@ template <class Tree>
 struct TreeTraits {
   static_assert(is_valid_tree<Tree>(),
                 "Tree: parent[0] must be -1 with kFloatingBase or kFixedBase, every other "
-                "parent[j] < j with a revolute, prismatic or helical joint");
+                "parent[j] < j with a revolute, prismatic, helical or spherical joint");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kNumJoints = Tree::kNumBodies - 1;
   /// True for a root welded to the world: ν = q̇, no base velocities.
   static constexpr bool kFixedBase = Tree::kJoint[0] == JointKind::kFixedBase;
   /// Generalized velocities of the base: 6 (V₁) for a floating base, 0 for a fixed one.
   static constexpr int kBaseDofs = kFixedBase ? 0 : 6;
+  /// Entries of the joint vectors q̇, τ: Σ_j n_j (= kNumJoints with 1-DoF joints only).
+  static constexpr int kNumJointDofs = [] {
+    int n = 0;
+    for (int j = 1; j < Tree::kNumBodies; ++j) n += joint_dofs(Tree::kJoint[j]);
+    return n;
+  }();
+  /// True when every joint has one DoF (joint j is entry j − 1 of q, τ).
+  static constexpr bool kSingleDofJoints = kNumJointDofs == kNumJoints;
+  /// Ball joints in the tree, and the index of each among them (−1: not a ball).
+  static constexpr int kNumSphericalJoints = [] {
+    int n = 0;
+    for (int j = 1; j < Tree::kNumBodies; ++j) n += is_spherical(Tree::kJoint[j]) ? 1 : 0;
+    return n;
+  }();
+  static constexpr std::array<int, Tree::kNumBodies> kSphericalIndex = [] {
+    std::array<int, Tree::kNumBodies> t{};
+    int n = 0;
+    for (int j = 0; j < Tree::kNumBodies; ++j) t[j] = is_spherical(Tree::kJoint[j]) ? n++ : -1;
+    return t;
+  }();
   /// Entries of ν = (V₁; q̇) (floating) or ν = q̇ (fixed).
-  static constexpr int kNumDofs = kBaseDofs + kNumJoints;
-  /// The entry of ν (column of a Jacobian, row of M̄) of joint j ≥ 1.
-  static constexpr int joint_dof(int j) { return kBaseDofs + j - 1; }
+  static constexpr int kNumDofs = kBaseDofs + kNumJointDofs;
+  /// The first entry of joint j ≥ 1 in the joint vectors (q, q̇, τ): its
+  /// entries are contiguous, in body order (j − 1 with 1-DoF joints only).
+  static constexpr int joint_entry(int j) {
+    if constexpr (kSingleDofJoints)
+      return j - 1;  // arithmetic, not a table load
+    else
+      return kJointEntry[static_cast<std::size_t>(j)];
+  }
+  /// The first entry of ν (column of a Jacobian, row of M̄) of joint j ≥ 1.
+  static constexpr int joint_dof(int j) { return kBaseDofs + joint_entry(j); }
   /// The body whose joint (or, l < kBaseDofs, the base) entry l of ν moves.
-  static constexpr int dof_body(int l) { return l < kBaseDofs ? 0 : l - kBaseDofs + 1; }
+  static constexpr int dof_body(int l) {
+    if constexpr (kSingleDofJoints)
+      return l < kBaseDofs ? 0 : l - kBaseDofs + 1;
+    else
+      return l < kBaseDofs ? 0 : kDofBody[static_cast<std::size_t>(l - kBaseDofs)];
+  }
+
+ private:
+  static constexpr std::array<int, Tree::kNumBodies> kJointEntry = [] {
+    std::array<int, Tree::kNumBodies> t{};
+    int n = 0;
+    for (int j = 1; j < Tree::kNumBodies; ++j) {
+      t[j] = n;
+      n += joint_dofs(Tree::kJoint[j]);
+    }
+    return t;
+  }();
+  static constexpr std::array<int, (kNumJointDofs > 0 ? kNumJointDofs : 1)> kDofBody = [] {
+    std::array<int, (kNumJointDofs > 0 ? kNumJointDofs : 1)> t{};
+    int n = 0;
+    for (int j = 1; j < Tree::kNumBodies; ++j)
+      for (int i = 0; i < joint_dofs(Tree::kJoint[j]); ++i) t[n++] = j;
+    return t;
+  }();
 };
+
+/// Refuses, at compile time, a tree with a multi-DoF joint in an algorithm
+/// that does not take one yet (docs/joint-kinds.md lists which do): a
+/// compile error naming the algorithm, never a wrong answer.
+#define HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, algorithm)                     \
+  static_assert(::hodyn::TreeTraits<Tree>::kSingleDofJoints, algorithm       \
+                " does not take spherical joints yet (docs/joint-kinds.md: " \
+                "inverse dynamics and kinematics do)")
+
+/// True when some joint of `Tree` is of kind `K` (a compile-time choice of code path).
+template <class Tree, JointKind K>
+constexpr bool tree_has_joint_kind() {
+  for (int j = 1; j < Tree::kNumBodies; ++j)
+    if (Tree::kJoint[j] == K) return true;
+  return false;
+}
 
 /// A joint kind as a type, so that per-joint code is chosen at compile time.
 template <JointKind K>
@@ -139,35 +218,45 @@ inline void for_each_joint_reverse_unrolled(F& f, std::integer_sequence<int, Js.
   (f(JointTag<Tree::kJoint[Tree::kNumBodies - 1 - Js]>{}, Tree::kNumBodies - 1 - Js), ...);
 }
 
-template <class F>
+/// Calls f(JointTag<K>{}, j) when K is a kind the tree has (only those are
+/// instantiated: a large tree of revolute joints compiles no other kind's code).
+template <class Tree, JointKind K, class F>
+inline void call_if_in_tree(int j, F& f) {
+  if constexpr (tree_has_joint_kind<Tree, K>()) f(JointTag<K>{}, j);
+}
+
+template <class Tree, class F>
 inline void dispatch_joint(JointKind kind, int j, F& f) {
   switch (kind) {
     case JointKind::kRevolute:
-      f(JointTag<JointKind::kRevolute>{}, j);
+      call_if_in_tree<Tree, JointKind::kRevolute>(j, f);
       break;
     case JointKind::kRevoluteX:
-      f(JointTag<JointKind::kRevoluteX>{}, j);
+      call_if_in_tree<Tree, JointKind::kRevoluteX>(j, f);
       break;
     case JointKind::kRevoluteY:
-      f(JointTag<JointKind::kRevoluteY>{}, j);
+      call_if_in_tree<Tree, JointKind::kRevoluteY>(j, f);
       break;
     case JointKind::kRevoluteZ:
-      f(JointTag<JointKind::kRevoluteZ>{}, j);
+      call_if_in_tree<Tree, JointKind::kRevoluteZ>(j, f);
       break;
     case JointKind::kPrismatic:
-      f(JointTag<JointKind::kPrismatic>{}, j);
+      call_if_in_tree<Tree, JointKind::kPrismatic>(j, f);
       break;
     case JointKind::kPrismaticX:
-      f(JointTag<JointKind::kPrismaticX>{}, j);
+      call_if_in_tree<Tree, JointKind::kPrismaticX>(j, f);
       break;
     case JointKind::kPrismaticY:
-      f(JointTag<JointKind::kPrismaticY>{}, j);
+      call_if_in_tree<Tree, JointKind::kPrismaticY>(j, f);
       break;
     case JointKind::kPrismaticZ:
-      f(JointTag<JointKind::kPrismaticZ>{}, j);
+      call_if_in_tree<Tree, JointKind::kPrismaticZ>(j, f);
       break;
     case JointKind::kHelical:
-      f(JointTag<JointKind::kHelical>{}, j);
+      call_if_in_tree<Tree, JointKind::kHelical>(j, f);
+      break;
+    case JointKind::kSpherical:
+      call_if_in_tree<Tree, JointKind::kSpherical>(j, f);
       break;
     case JointKind::kFloatingBase:
     case JointKind::kFixedBase:
@@ -184,14 +273,6 @@ constexpr bool all_joints_alike() {
 
 }  // namespace detail
 
-/// True when some joint of `Tree` is of kind `K` (a compile-time choice of code path).
-template <class Tree, JointKind K>
-constexpr bool tree_has_joint_kind() {
-  for (int j = 1; j < Tree::kNumBodies; ++j)
-    if (Tree::kJoint[j] == K) return true;
-  return false;
-}
-
 /// Calls f(JointTag<kind>{}, j) for j = 1, …, N−1 (parents before children).
 template <class Tree, class F>
 inline void for_each_joint(F&& f) {
@@ -203,7 +284,7 @@ inline void for_each_joint(F&& f) {
   } else if constexpr (detail::all_joints_alike<Tree>()) {
     for (int j = 1; j < n; ++j) f(JointTag<Tree::kJoint[1]>{}, j);
   } else {
-    for (int j = 1; j < n; ++j) detail::dispatch_joint(Tree::kJoint[j], j, f);
+    for (int j = 1; j < n; ++j) detail::dispatch_joint<Tree>(Tree::kJoint[j], j, f);
   }
 }
 
@@ -218,7 +299,7 @@ inline void for_each_joint_reverse(F&& f) {
   } else if constexpr (detail::all_joints_alike<Tree>()) {
     for (int j = n - 1; j >= 1; --j) f(JointTag<Tree::kJoint[1]>{}, j);
   } else {
-    for (int j = n - 1; j >= 1; --j) detail::dispatch_joint(Tree::kJoint[j], j, f);
+    for (int j = n - 1; j >= 1; --j) detail::dispatch_joint<Tree>(Tree::kJoint[j], j, f);
   }
 }
 

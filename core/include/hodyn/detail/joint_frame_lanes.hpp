@@ -43,7 +43,10 @@ HODYN_ISA_NAMESPACE_BEGIN
 template <class Tree, int MaxOrder, class S>
 struct LaneWorkspace {
   /// The orders 1..kMaxOrder run on lanes.
-  static constexpr int kMaxOrder = MaxOrder < max_lane_order<S>() ? MaxOrder : max_lane_order<S>();
+  /// None for a tree with a ball joint: its 3x3 rotation series run in the scalar kernels.
+  static constexpr int kMaxOrder = TreeTraits<Tree>::kNumSphericalJoints > 0 ? 0
+                                   : MaxOrder < max_lane_order<S>()          ? MaxOrder
+                                                                             : max_lane_order<S>();
   static constexpr int kWidth = kMaxOrder >= 1 ? lane_width(kMaxOrder) : 0;
   static constexpr int kTwist = 0, kAcceleration = 6, kWrench = 12, kCos = 18, kSin = 19;
   static constexpr int kSlots = 20;

@@ -29,6 +29,7 @@
 #include <cmath>
 #include "hodyn/detail/isa.hpp"
 
+#include "hodyn/detail/ball_joint.hpp"
 #include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/moving_frame.hpp"
 #include "hodyn/detail/root_motion.hpp"
@@ -215,10 +216,12 @@ HODYN_ALWAYS_INLINE M3<S> axis_rotation(const V3<S>& e, const S& one, const S& c
 /// Coefficients 0..r of the pose P_j(t) of body j's joint frame, walking down
 /// from the base frame series: P_c = P_p X_c. `qc(c, m)` returns q_c,[m];
 /// `body[c].cos_q`, `sin_q` hold the joint rotation series.
-template <class Tree, int MaxOrder, class S, class Bodies, class QCoef>
+/// `ball(c, i)` returns R_c,[i] of a ball joint c (trees with one only).
+template <class Tree, int MaxOrder, class S, class Bodies, class QCoef, class BallRotation>
 void joint_frame_pose_series(const Model<Tree, S>& model,
                              const MovingFrame<MaxOrder, S>& base_frame, const Bodies& body,
-                             const QCoef& qc, int j, int r, MovingFrame<MaxOrder, S>& frame) {
+                             const QCoef& qc, int j, int r, MovingFrame<MaxOrder, S>& frame,
+                             const BallRotation& ball) {
   std::array<int, Tree::kNumBodies> path{};
   int depth = 0;
   for (int i = j; i > 0; i = Tree::kParent[i]) path[depth++] = i;
@@ -231,7 +234,15 @@ void joint_frame_pose_series(const Model<Tree, S>& model,
     auto extend_pose = [&](auto kind, int) {
       constexpr JointKind K = decltype(kind)::value;
       for (int k = 0; k <= r; ++k) {
-        if constexpr (joint_rotates(K)) {
+        if constexpr (is_spherical(K)) {  // X_c = T(d) R_c
+          M3<S> rk;
+          for (int i = 0; i <= k; ++i) {
+            const M3<S> prod = frame.rotation[i] * ball(c, k - i);
+            for (int a = 0; a < 9; ++a) rk.a[a] += prod.a[a];
+          }
+          next.rotation[k] = rk;
+          next.origin[k] = frame.origin[k] + frame.rotation[k] * d;
+        } else if constexpr (joint_rotates(K)) {
           M3<S> rk;
           for (int i = 0; i <= k; ++i) {
             const M3<S> rot = axis_rotation<K>(e, k == i ? S(1) : S(0), body[c].cos_q[k - i],
@@ -254,7 +265,7 @@ void joint_frame_pose_series(const Model<Tree, S>& model,
         }
       }
     };
-    dispatch_joint(Tree::kJoint[c], c, extend_pose);
+    dispatch_joint<Tree>(Tree::kJoint[c], c, extend_pose);
     frame = next;
   }
 }
@@ -279,6 +290,8 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
                                   const ExternalLoads<Tree, MaxOrder, S>* loads) {
   const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   constexpr int n = Tree::kNumBodies;
+  // R_[k] of every ball joint (detail/ball_joint.hpp); empty without one.
+  std::array<std::array<M3<S>, MaxOrder + 1>, TreeTraits<Tree>::kNumSphericalJoints> ball_rotation;
   // 1/m!, m = 0..r+2, once per call (every body scales its joint derivatives by it).
   std::array<S, MaxOrder + 3> inv_fact{};
   inv_fact[0] = S(1);
@@ -313,9 +326,10 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
     // θ_[m] = s q^(m)/m!, θ̇_[m] = s q^(m+1)/m!, θ̈_[m] = s q^(m+2)/m!: the
     // joint coordinate about the positive axis (s = joint sense, model.hpp).
     const S sense = model.joint_sense(j);
-    const auto q = [&](int m) -> S { return inv_fact[m] * (sense * motion.q[m](j - 1)); };
-    const auto qd = [&](int m) -> S { return inv_fact[m] * (sense * motion.q[m + 1](j - 1)); };
-    const auto qdd = [&](int m) -> S { return inv_fact[m] * (sense * motion.q[m + 2](j - 1)); };
+    const int entry = TreeTraits<Tree>::joint_entry(j);  // j − 1 with 1-DoF joints only
+    const auto q = [&](int m) -> S { return inv_fact[m] * (sense * motion.q[m](entry)); };
+    const auto qd = [&](int m) -> S { return inv_fact[m] * (sense * motion.q[m + 1](entry)); };
+    const auto qdd = [&](int m) -> S { return inv_fact[m] * (sense * motion.q[m + 2](entry)); };
     const auto offset = [&](const SV<S>& w) { return SV<S>{w.ang, w.lin - cross(d, w.ang)}; };
     // Taylor coefficients of cos q, sin q: (sin q)' = cos q q̇, (cos q)' = −sin q q̇.
     const auto rotation_series = [&]() {
@@ -409,6 +423,59 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
           a.lin -= rate * axis_cross<K>(e, u[k - i].lin);
         }
         add_along_axis<K>(e, qdd(k), a.ang);
+        b.acceleration[k] = a;
+      }
+    } else if constexpr (is_spherical(K)) {
+      // X = T(d) R, S = [1; 0] (3 columns), q̇ = ω (child frame), Ṙ = R [ω]:
+      //   u = Rᵀ ⊛ (offset v_p),  v = u + (ω; 0),
+      //   ã = Rᵀ ⊛ (offset ã_p) − ω ⊛ × (u_ω; u_v) + (ω̇; 0).
+      auto& rot = ball_rotation[static_cast<std::size_t>(
+          TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)])];
+      // ω_[m] = ω^(m)/m!, ω̇_[m], the offset parent series, once per body.
+      std::array<V3<S>, MaxOrder + 1> w{}, wd{};
+      std::array<SV<S>, MaxOrder + 1> pt{}, pa{};
+      for (int m = 0; m <= r; ++m) {
+        const auto& x1 = motion.q[static_cast<std::size_t>(m + 1)];
+        const auto& x2 = motion.q[static_cast<std::size_t>(m + 2)];
+        w[m] = inv_fact[m] * V3<S>{x1(entry), x1(entry + 1), x1(entry + 2)};
+        wd[m] = inv_fact[m] * V3<S>{x2(entry), x2(entry + 1), x2(entry + 2)};
+        pt[m] = offset(parent.twist[m]);
+        pa[m] = offset(parent.acceleration[m]);
+      }
+      {
+        const auto& x = motion.q[0];
+        rot[0] = M3<S>::from(motion.joint_rotation[static_cast<std::size_t>(
+                     TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)])]) *
+                 rotation_exponential(V3<S>{x(entry), x(entry + 1), x(entry + 2)});
+      }
+      for (int k = 0; k < r; ++k) {  // R_[k+1] = Σ_{i≤k} R_[i] [ω_[k−i]] / (k+1)
+        M3<S> next = times_skew(rot[0], w[k]);
+        for (int i = 1; i <= k; ++i) {
+          const M3<S> t = times_skew(rot[i], w[k - i]);
+          for (int a = 0; a < 9; ++a) next.a[a] += t.a[a];
+        }
+        const S step = reciprocal<S>(k + 1);
+        for (int a = 0; a < 9; ++a) next.a[a] *= step;
+        rot[k + 1] = next;
+      }
+      std::array<SV<S>, MaxOrder + 1> u{};  // Ad_{X_j}⁻¹ v_p
+      for (int k = 0; k <= r; ++k) {
+        SV<S> t{}, a{};
+        for (int i = 0; i <= k; ++i) {
+          const M3<S>& ri = rot[i];
+          t.ang += ri.transpose_times(pt[k - i].ang);
+          t.lin += ri.transpose_times(pt[k - i].lin);
+          a.ang += ri.transpose_times(pa[k - i].ang);
+          a.lin += ri.transpose_times(pa[k - i].lin);
+        }
+        u[k] = t;
+        t.ang += w[k];
+        b.twist[k] = t;
+        for (int i = 0; i <= k; ++i) {  // − ad_{(ω; 0)} u
+          a.ang -= cross(w[i], u[k - i].ang);
+          a.lin -= cross(w[i], u[k - i].lin);
+        }
+        a.ang += wd[k];
         b.acceleration[k] = a;
       }
     } else if constexpr (is_helical(K)) {
@@ -531,8 +598,15 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
         MovingFrame<MaxOrder, S> frame;
         joint_frame_pose_series(
             model, base_frame, body,
-            [&](int c, int m) { return inv_fact[m] * (model.joint_sense(c) * motion.q[m](c - 1)); },
-            j, r, frame);
+            [&](int c, int m) {
+              return inv_fact[m] *
+                     (model.joint_sense(c) * motion.q[m](TreeTraits<Tree>::joint_entry(c)));
+            },
+            j, r, frame,
+            [&](int c, int i) -> const M3<S>& {
+              return ball_rotation[static_cast<std::size_t>(
+                  TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(c)])][i];
+            });
         std::array<SV<S>, MaxOrder + 1> w{};
         for (int k = 0; k <= r; ++k) {
           w[k] = inv_fact[k] * SV<S>::from(loads->world_wrench[j][k]);
@@ -549,6 +623,22 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
     auto& parent = body[Tree::kParent[j]];
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
+    if constexpr (is_spherical(K)) {
+      // τ_j = Sᵀ f = f_ang (read from body[j].wrench by the caller);
+      // Ad_X⁻ᵀ f = (R ⊛ f_ang + d × R ⊛ f_lin; R ⊛ f_lin).
+      const auto& rot = ball_rotation[static_cast<std::size_t>(
+          TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)])];
+      for (int k = 0; k <= r; ++k) {
+        SV<S> w{};
+        for (int i = 0; i <= k; ++i) {
+          w.ang += rot[i] * b.wrench[k - i].ang;
+          w.lin += rot[i] * b.wrench[k - i].lin;
+        }
+        w.ang += cross(d, w.lin);
+        parent.wrench[k] += w;
+      }
+      return;
+    }
     for (int k = 0; k <= r; ++k) {
       const SV<S>& f = b.wrench[k];
       if constexpr (is_revolute(K))
@@ -566,7 +656,8 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
       for (int k = 0; k <= r; ++k) {
         shifted_ang[k] = b.wrench[k].ang;
         for (int i = 0; i <= k; ++i)
-          shifted_ang[k] += (h * inv_fact[i] * motion.q[i](j - 1)) * cross(e, b.wrench[k - i].lin);
+          shifted_ang[k] += (h * inv_fact[i] * motion.q[i](TreeTraits<Tree>::joint_entry(j))) *
+                            cross(e, b.wrench[k - i].lin);
       }
     }
     for (int k = 0; k <= r; ++k) {
@@ -585,8 +676,8 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
         w = b.wrench[k];
         const S sense = model.joint_sense(j);
         for (int i = 0; i <= k; ++i)
-          w.ang +=
-              (inv_fact[i] * (sense * motion.q[i](j - 1))) * axis_cross<K>(e, b.wrench[k - i].lin);
+          w.ang += (inv_fact[i] * (sense * motion.q[i](TreeTraits<Tree>::joint_entry(j)))) *
+                   axis_cross<K>(e, b.wrench[k - i].lin);
       }
       w.ang += cross(d, w.lin);
       parent.wrench[k] += w;
