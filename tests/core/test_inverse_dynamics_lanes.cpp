@@ -88,10 +88,14 @@ void compare(const hodyn::Model<Tree, S>& model, const char* robot) {
       for (int i = 0; i < 6; ++i)
         motion->base_twist[k](i) = S(std::ldexp(g(gen), -static_cast<int>(k)));
     for (std::size_t k = 0; k < motion->q.size(); ++k)
-      for (int i = 0; i < Tree::kNumBodies - 1; ++i)
+      for (Eigen::Index i = 0; i < motion->q[k].size(); ++i)
         motion->q[k](i) = S(std::ldexp(g(gen), -static_cast<int>(k)));
     for (auto& t : loads->joint_torque)
-      for (int i = 0; i < Tree::kNumBodies - 1; ++i) t(i) = S(g(gen));
+      for (Eigen::Index i = 0; i < t.size(); ++i) t(i) = S(g(gen));
+    for (auto& r : motion->joint_rotation) {  // ball joints only
+      Eigen::Quaterniond b(g(gen), g(gen), g(gen), g(gen));
+      r = b.normalized().toRotationMatrix().cast<S>();
+    }
     for (int order = 1; order <= kMaxOrder; ++order) {
       const bool with_loads = seed % 2 == 0;
       const bool ran =
@@ -127,6 +131,46 @@ TEST(InverseDynamicsLanes, GeneralAxesAndPrismaticJointsMatchScalarKernel) {
   compare(core_model<OracleTree>(tree_f), "random tree");
 }
 
+// Ball joints (issue 19): a ball with a revolute child, a ball at a leaf.
+using hodyn::JointKind;
+using hodyn::SpatialInertia;
+
+struct LaneBallTree {
+  static constexpr int kNumBodies = 5;
+  static constexpr std::array<int, 5> kParent{-1, 0, 1, 2, 0};
+  static constexpr std::array<JointKind, 5> kJoint{JointKind::kFloatingBase, JointKind::kRevolute,
+                                                   JointKind::kSpherical, JointKind::kRevoluteZ,
+                                                   JointKind::kSpherical};
+};
+
+template <class S>
+hodyn::Model<LaneBallTree, S> ball_model() {
+  hodyn::Model<LaneBallTree, S> m;
+  using V = Eigen::Matrix<S, 3, 1>;
+  for (int j = 0; j < 5; ++j) {
+    Pose<S> home;
+    home.rotation =
+        Eigen::AngleAxis<S>(S(0.3 * j + 0.2), V(S(1), S(j), S(-1)).normalized()).toRotationMatrix();
+    home.translation = V(S(0.1 * j), S(-0.05 * j), S(0.02));
+    const auto inertia = SpatialInertia<S>::from_mass_com_inertia(
+        S(0.5 + 0.1 * j), V(S(0.02), S(-0.03), S(0.01 * j)),
+        V(S(0.01 + 0.002 * j), S(0.012), S(0.015)).asDiagonal().toDenseMatrix());
+    EXPECT_EQ(m.set_body(j, home, inertia), Status::kOk);
+  }
+  EXPECT_EQ(m.set_revolute_axis(1, V(S(1), S(2), S(2)) / S(3), V(S(0.1), S(0), S(0.2))),
+            Status::kOk);
+  EXPECT_EQ(m.set_spherical_joint(2, V(S(0.15), S(0.05), S(-0.1))), Status::kOk);
+  EXPECT_EQ(m.set_revolute_axis(3, V(S(0), S(0), S(1)), V(S(0.2), S(0.1), S(-0.2))), Status::kOk);
+  EXPECT_EQ(m.set_spherical_joint(4, V(S(-0.1), S(0.2), S(0))), Status::kOk);
+  EXPECT_EQ(m.set_gravity(V(S(0.5), S(-1), S(-9.7))), Status::kOk);
+  return m;
+}
+
+TEST(InverseDynamicsLanes, BallJointsMatchScalarKernel) {
+  compare(ball_model<double>(), "ball joints");
+  compare(ball_model<float>(), "ball joints");
+}
+
 // The public call takes the lane kernel where it applies and the scalar one
 // with applied body or world wrenches; both give the scalar kernel's numbers.
 TEST(InverseDynamicsLanes, PublicCallAgreesWithScalarKernelWithAndWithoutWrenches) {
@@ -149,7 +193,7 @@ TEST(InverseDynamicsLanes, PublicCallAgreesWithScalarKernelWithAndWithoutWrenche
     for (int order = 0; order <= kR; ++order) {
       ASSERT_EQ(hodyn::inverse_dynamics(model, *data, *motion, loads.get(), order), Status::kOk);
       hodyn::detail::dispatch_inverse_dynamics_kernel<0, false>(order, model, *scalar, *motion,
-                                                         loads.get());
+                                                                loads.get());
       for (int k = 0; k <= order; ++k)
         EXPECT_LE(difference(*data, *scalar, k), 1e-13)
             << "order " << order << " wrench " << wrench;

@@ -22,6 +22,7 @@
 #include <cstring>
 #include "hodyn/detail/isa.hpp"
 
+#include "hodyn/detail/ball_joint.hpp"
 #include "hodyn/detail/coefficient_lanes.hpp"
 #include "hodyn/detail/joint_frame_recursions.hpp"
 #include "hodyn/detail/moving_frame.hpp"
@@ -43,13 +44,12 @@ HODYN_ISA_NAMESPACE_BEGIN
 template <class Tree, int MaxOrder, class S>
 struct LaneWorkspace {
   /// The orders 1..kMaxOrder run on lanes.
-  /// None for a tree with a ball joint: its 3x3 rotation series run in the scalar kernels.
-  static constexpr int kMaxOrder = TreeTraits<Tree>::kNumSphericalJoints > 0 ? 0
-                                   : MaxOrder < max_lane_order<S>()          ? MaxOrder
-                                                                             : max_lane_order<S>();
+  static constexpr int kMaxOrder = MaxOrder < max_lane_order<S>() ? MaxOrder : max_lane_order<S>();
   static constexpr int kWidth = kMaxOrder >= 1 ? lane_width(kMaxOrder) : 0;
   static constexpr int kTwist = 0, kAcceleration = 6, kWrench = 12, kCos = 18, kSin = 19;
-  static constexpr int kSlots = 20;
+  /// A ball joint's rotation series R_[k], 9 slots row by row (trees with a ball only).
+  static constexpr int kRotation = 20;
+  static constexpr int kSlots = TreeTraits<Tree>::kNumSphericalJoints > 0 ? 29 : 20;
   static constexpr std::size_t kSize =
       kWidth > 0 ? static_cast<std::size_t>(Tree::kNumBodies) * kSlots* kWidth : 1;
 
@@ -372,7 +372,8 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
 
   // cos q, sin q of every joint in one vectorized pass (sine_cosine.hpp).
   auto& trig = data.joint_sine_cosine;
-  trig.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
+  trig.compute(
+      [&](int j) { return model.joint_sense(j) * motion.q[0](TreeTraits<Tree>::joint_entry(j)); });
 
   // ---- forward pass: twist, acceleration and wrench of every body ----
   for_each_joint<Tree>([&](auto kind, int j) {
@@ -384,10 +385,11 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
     const LaneSV<S, W> pa = lanes::load_sv<W>(ws, p, WS::kAcceleration);
     // θ_[m] = s q^(m)/m!, θ̇_[m] = s q^(m+1)/m!, θ̈_[m] = s q^(m+2)/m! (s: joint sense).
     const S sense = model.joint_sense(j);
+    const int entry = TreeTraits<Tree>::joint_entry(j);  // j − 1 with 1-DoF joints only
     const auto joint_series = [&](int shift) {
       return lanes::gather<S, W>(
           [&](int m) {
-            return inv_fact[m] * (sense * motion.q[static_cast<std::size_t>(m + shift)](j - 1));
+            return inv_fact[m] * (sense * motion.q[static_cast<std::size_t>(m + shift)](entry));
           },
           r);
     };
@@ -395,7 +397,81 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
     const L qdd = joint_series(2);
     const ShiftedLanes<S, W> qd_shift(qd, r);
     LaneSV<S, W> t, a;
-    if constexpr (joint_rotates(K)) {
+    if constexpr (is_spherical(K)) {
+      // Ball (detail/joint_frame_recursions.hpp): R_[k+1] = (R ⊛ [ω])_[k]/(k+1),
+      // u = Rᵀ ⊛ (offset v_p), v = u + (ω; 0), ã = Rᵀ ⊛ (offset ã_p) − ω ⊛ × u + (ω̇; 0).
+      const auto ball =
+          static_cast<std::size_t>(TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)]);
+      const auto omega = [&](int c, int shift) {
+        return lanes::gather<S, W>(
+            [&](int m) {
+              return inv_fact[m] * motion.q[static_cast<std::size_t>(m + shift)](entry + c);
+            },
+            r);
+      };
+      const L wx = omega(0, 1), wy = omega(1, 1), wz = omega(2, 1);
+      const ShiftedLanes<S, W> swx(wx, r), swy(wy, r), swz(wz, r);
+      L rot[9];
+      {
+        const auto& x = motion.q[0];
+        const M3<S> r0 = M3<S>::from(motion.joint_rotation[ball]) *
+                         rotation_exponential(V3<S>{x(entry), x(entry + 1), x(entry + 2)});
+        for (int i = 0; i < 9; ++i) {
+          rot[i] = L{};
+          rot[i][0] = r0.a[i];
+        }
+        // (R [ω])(row, ·) = (R_r1 ω_z − R_r2 ω_y, R_r2 ω_x − R_r0 ω_z, R_r0 ω_y − R_r1 ω_x).
+        L sum[9] = {};
+        const L lane = lanes::lane_indices<S, W>();
+        for (int k = 0; k < r; ++k) {
+          for (int row = 0; row < 3; ++row) {
+            const S r0k = rot[3 * row][k], r1k = rot[3 * row + 1][k], r2k = rot[3 * row + 2][k];
+            sum[3 * row] += r1k * swz.row[k] - r2k * swy.row[k];
+            sum[3 * row + 1] += r2k * swx.row[k] - r0k * swz.row[k];
+            sum[3 * row + 2] += r0k * swy.row[k] - r1k * swx.row[k];
+          }
+          const S next = S(k + 1);
+          for (int i = 0; i < 9; ++i) rot[i] = lane == next ? inv[k + 1] * sum[i][k] : rot[i];
+        }
+      }
+      for (int i = 0; i < 9; ++i) lanes::store<W>(ws.slot(j, WS::kRotation + i), rot[i]);
+      const ShiftedLanes<S, W> sr[9] = {{rot[0], r}, {rot[1], r}, {rot[2], r},
+                                        {rot[3], r}, {rot[4], r}, {rot[5], r},
+                                        {rot[6], r}, {rot[7], r}, {rot[8], r}};
+      const auto rotate_back = [&](const LaneV3<S, W>& y) {  // Rᵀ ⊛ y
+        LaneV3<S, W> out;
+        add_product(out.x, sr[0], y.x, r);
+        add_product(out.x, sr[3], y.y, r);
+        add_product(out.x, sr[6], y.z, r);
+        add_product(out.y, sr[1], y.x, r);
+        add_product(out.y, sr[4], y.y, r);
+        add_product(out.y, sr[7], y.z, r);
+        add_product(out.z, sr[2], y.x, r);
+        add_product(out.z, sr[5], y.y, r);
+        add_product(out.z, sr[8], y.z, r);
+        return out;
+      };
+      t.ang = rotate_back(pt.ang);
+      t.lin = rotate_back(pt.lin - cross_constant(d, pt.ang));
+      a.ang = rotate_back(pa.ang);
+      a.lin = rotate_back(pa.lin - cross_constant(d, pa.ang));
+      const auto subtract_cross = [&](LaneV3<S, W>& out, const LaneV3<S, W>& u) {  // −ω ⊛ × u
+        subtract_product(out.x, swy, u.z, r);
+        add_product(out.x, swz, u.y, r);
+        subtract_product(out.y, swz, u.x, r);
+        add_product(out.y, swx, u.z, r);
+        subtract_product(out.z, swx, u.y, r);
+        add_product(out.z, swy, u.x, r);
+      };
+      subtract_cross(a.ang, t.ang);
+      subtract_cross(a.lin, t.lin);
+      t.ang.x += wx;
+      t.ang.y += wy;
+      t.ang.z += wz;
+      a.ang.x += omega(0, 2);
+      a.ang.y += omega(1, 2);
+      a.ang.z += omega(2, 2);
+    } else if constexpr (joint_rotates(K)) {
       // cos q, sin q: (sin q)' = cos q q̇, (cos q)' = −sin q q̇, so
       // (sin q)_[k+1] = (cos q ⊛ q̇)_[k] / (k+1): the products accumulate in
       // lanes as the coefficients appear (no round trip through memory).
@@ -473,7 +549,35 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
     const LaneSV<S, W> f = lanes::load_sv<W>(ws, j, WS::kWrench);
     LaneSV<S, W> w;
     L tau;
-    if constexpr (joint_rotates(K)) {
+    const int entry = TreeTraits<Tree>::joint_entry(j);
+    if constexpr (is_spherical(K)) {
+      // τ = f_ang; Ad_X⁻ᵀ f = (R ⊛ f_ang; R ⊛ f_lin) moved by d.
+      L rot[9];
+      for (int i = 0; i < 9; ++i) rot[i] = lanes::load<W>(ws.slot(j, WS::kRotation + i));
+      const auto rotate = [&](const LaneV3<S, W>& y) {  // R ⊛ y
+        LaneV3<S, W> out;
+        Lanes<S, W>* o[3] = {&out.x, &out.y, &out.z};
+        for (int row = 0; row < 3; ++row) {
+          add_product(*o[row], ShiftedLanes<S, W>(rot[3 * row], r), y.x, r);
+          add_product(*o[row], ShiftedLanes<S, W>(rot[3 * row + 1], r), y.y, r);
+          add_product(*o[row], ShiftedLanes<S, W>(rot[3 * row + 2], r), y.z, r);
+        }
+        return out;
+      };
+      w.ang = rotate(f.ang);
+      w.lin = rotate(f.lin);
+      w.ang += cross_constant(d, w.lin);
+      LaneSV<S, W> pf = lanes::load_sv<W>(ws, p, WS::kWrench);
+      pf.ang += w.ang;
+      pf.lin += w.lin;
+      lanes::store_sv<W>(ws, p, WS::kWrench, pf);
+      for (int k = 0; k <= r; ++k) {
+        data.joint_torque[k](entry) = f.ang.x[k];
+        data.joint_torque[k](entry + 1) = f.ang.y[k];
+        data.joint_torque[k](entry + 2) = f.ang.z[k];
+      }
+      return;
+    } else if constexpr (joint_rotates(K)) {
       tau = lanes::axis_dot<K>(e, f.ang);
       const ShiftedLanes<S, W> c(lanes::load<W>(ws.slot(j, WS::kCos)), r);
       const ShiftedLanes<S, W> s(lanes::load<W>(ws.slot(j, WS::kSin)), r);
@@ -483,7 +587,7 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
         const S h = model.joint_pitch(j);
         tau += h * lanes::axis_dot<K>(e, f.lin);
         const L q = lanes::gather<S, W>(
-            [&](int m) { return inv_fact[m] * motion.q[static_cast<std::size_t>(m)](j - 1); }, r);
+            [&](int m) { return inv_fact[m] * motion.q[static_cast<std::size_t>(m)](entry); }, r);
         lanes::accumulate_axis_cross_product<K, false>(moment, V3<S>(h * e),
                                                        ShiftedLanes<S, W>(q, r), f.lin, r);
       }
@@ -494,7 +598,7 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
       const S sense = model.joint_sense(j);
       const L q = lanes::gather<S, W>(
           [&](int m) {
-            return inv_fact[m] * (sense * motion.q[static_cast<std::size_t>(m)](j - 1));
+            return inv_fact[m] * (sense * motion.q[static_cast<std::size_t>(m)](entry));
           },
           r);
       const ShiftedLanes<S, W> q_shift(q, r);
@@ -508,7 +612,7 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
     pf.lin += w.lin;
     lanes::store_sv<W>(ws, p, WS::kWrench, pf);
     const S tau_sense = model.joint_sense(j);  // τ_j = s_j τ_θ,j
-    for (int k = 0; k <= r; ++k) data.joint_torque[k](j - 1) = tau_sense * tau[k];
+    for (int k = 0; k <= r; ++k) data.joint_torque[k](entry) = tau_sense * tau[k];
   });
 
   // ---- results: Q₁^(k) = k! (Ad_{P₀}⁻ᵀ f₀)_[k], (Ad_C₁ᵀ Q₁)^(k) = k! Ad_{A⁰_0}ᵀ f₀,[k],
