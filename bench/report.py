@@ -383,6 +383,11 @@ def main():
             ratio(get("bench_generated_model", f"BM_Generated/{what}"),
                   get("bench_generated_model", f"BM_HandWritten/{what}")), "≤ 1.02",
             lambda v: v <= 1.02, "{:.3f}")
+    for r in (0, 1, 2):  # issue 19: a ball per arm vs three revolute joints per arm, same DoF
+        add(f"spherical-wrist / revolute 12-DoF robot, inverse dynamics r = {r}",
+            ratio(get("bench_inverse_dynamics", f"BM_InverseDynamicsSphericalWrist/{r}"),
+                  get("bench_inverse_dynamics", f"BM_InverseDynamics/{r}")), "≤ 1.2",
+            lambda v: v <= 1.2, "{:.3f}")
     exponent_target = "≤ 2 (at most quadratic)"
     add("fitted exponent p of t ≈ a (r+1)^p, analytic inverse dynamics (bench_baselines), "
         "aerial manipulator, r = 0..5", exponent_of(analytic, low_orders), exponent_target,
