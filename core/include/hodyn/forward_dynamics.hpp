@@ -63,8 +63,10 @@ struct ForwardDynamicsInput {
   using JointVector = typename Model<Tree, Scalar>::JointVector;
   Pose<Scalar> base_pose{};                          ///< C₁
   Twist<Scalar> base_twist = Twist<Scalar>::Zero();  ///< V₁ (spatial)
-  JointVector q = JointVector::Zero();               ///< q
-  JointVector q_dot = JointVector::Zero();           ///< q̇
+  JointVector q = JointVector::Zero();               ///< q (a ball: δ, motion.hpp)
+  JointVector q_dot = JointVector::Zero();           ///< q̇ (a ball: ω, child frame)
+  /// R_j of every ball joint (motion.hpp); empty for a tree without one.
+  std::array<Matrix3<Scalar>, TreeTraits<Tree>::kNumSphericalJoints> joint_rotation{};
   WrenchFrame base_wrench_frame = WrenchFrame::kWorld;
   std::array<Wrench<Scalar>, MaxOrder + 1> base_wrench{};  ///< propulsion wrench derivatives
   std::array<JointVector, MaxOrder + 1> joint_torque{};    ///< τ^(k)
@@ -72,6 +74,7 @@ struct ForwardDynamicsInput {
   ForwardDynamicsInput() {
     for (auto& w : base_wrench) w.setZero();
     for (auto& t : joint_torque) t.setZero();
+    for (auto& r : joint_rotation) r.setIdentity();
   }
 };
 
@@ -102,7 +105,6 @@ struct HybridDynamicsInput : ForwardDynamicsInput<Tree, MaxOrder, Scalar> {
 /// Workspace and results of forward and hybrid dynamics.
 template <class Tree, int MaxOrder, class Scalar = double>
 struct ForwardDynamicsData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "forward_dynamics / hybrid_dynamics");
   static constexpr int kNumBodies = Tree::kNumBodies;
   using JointVector = typename Model<Tree, Scalar>::JointVector;
 
@@ -149,6 +151,12 @@ Status check_forward_input(const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& i
     if (!all_finite(in.base_twist)) return Status::kNonFiniteInput;
   }
   if (!all_finite(in.q) || !all_finite(in.q_dot)) return Status::kNonFiniteInput;
+  for (const auto& r : in.joint_rotation) {  // ball joints: R_j ∈ SO(3)
+    Pose<Scalar> p = Pose<Scalar>::identity();
+    p.rotation = r;
+    const Status rotation = check_pose(p);
+    if (rotation != Status::kOk) return rotation;
+  }
   for (int k = 0; k <= order; ++k) {
     if (!all_finite(in.joint_torque[k])) return Status::kNonFiniteInput;
     if (kFloating && (hybrid == nullptr || hybrid->base_input == BaseInput::kWrench) &&
@@ -249,15 +257,31 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     set_rigid_inertia(b.inertia, model.mass(0), com, model.home_inertia(0));
   }
   // Internally θ_j = s_j q_j about the positive axis (s_j: joint sense, model.hpp).
-  ws.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * in.q(j - 1); });
+  ws.joint_sine_cosine.compute(
+      [&](int j) { return model.joint_sense(j) * in.q(TreeTraits<Tree>::joint_entry(j)); });
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
     auto& b = body[j];
     const auto& parent = body[Tree::kParent[j]];
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
-    b.q[0] = model.joint_sense(j) * in.q(j - 1);
-    b.rate[0] = model.joint_sense(j) * in.q_dot(j - 1);
+    const int entry = TreeTraits<Tree>::joint_entry(j);
+    if constexpr (is_spherical(K)) {  // X = T(d) R, R = R_j exp([δ]); v = Rᵀ offset(v_p) + (ω; 0)
+      const auto index = static_cast<std::size_t>(ball_index<Tree>(j));
+      auto& bl = ws.ball[index];
+      bl.rotation[0] = M3<S>::from(in.joint_rotation[index]) *
+                       rotation_exponential(V3<S>{in.q(entry), in.q(entry + 1), in.q(entry + 2)});
+      bl.rate[0] = V3<S>{in.q_dot(entry), in.q_dot(entry + 1), in.q_dot(entry + 2)};
+      if (need_gravity) b.gravity[0] = bl.rotation[0].transpose_times(parent.gravity[0]);
+      b.twist[0] = ball_twist_to_child(bl, d, parent.twist[0]);
+      b.twist[0].ang += bl.rate[0];
+      const V3<S> com = V3<S>::from(model.local_com(j));
+      momentum_factors(0, b, com, model.home_inertia(j));
+      set_rigid_inertia(b.inertia, model.mass(j), com, model.home_inertia(j));
+      return;
+    }
+    b.q[0] = model.joint_sense(j) * in.q(entry);
+    b.rate[0] = model.joint_sense(j) * in.q_dot(entry);
     if constexpr (is_helical(K)) b.pitch = model.joint_pitch(j);
     if constexpr (joint_rotates(K)) {
       b.cos_q[0] = ws.joint_sine_cosine.cosine[static_cast<std::size_t>(j)];
@@ -280,6 +304,41 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     auto& parent = body[Tree::kParent[j]];
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
+    if constexpr (is_spherical(K)) {
+      // U = M^A S = [A; Bᵀ], D = A: the reduced inertia M^A − U D⁻¹ Uᵀ keeps
+      // only C − Bᵀ A⁻¹ B (a ball passes forces, no moments), then R and d.
+      auto& bl = ws.ball[static_cast<std::size_t>(ball_index<Tree>(j))];
+      bool torque_driven = true;
+      if constexpr (kHybrid) torque_driven = !hybrid->motion_prescribed[j - 1];
+      Inertia6<S> carried = b.inertia;
+      if (torque_driven) {
+        const Primal tiny =
+            Traits::primal(b.inertia.trace()) * std::numeric_limits<Primal>::epsilon() * 64;
+        if (!invert_positive_definite(b.inertia.a, tiny, bl.inverse_d)) {
+          singular = true;
+          return;
+        }
+        const M3<S> ab = bl.inverse_d * b.inertia.b;  // A⁻¹ B
+        for (int i = 0; i < 3; ++i)
+          for (int c = 0; c < 3; ++c) {
+            S x = b.inertia.c.a[3 * i + c];
+            for (int l = 0; l < 3; ++l) x -= b.inertia.b.a[3 * l + i] * ab.a[3 * l + c];
+            carried.c.a[3 * i + c] = x;
+          }
+        carried.a = M3<S>{};
+        carried.b = M3<S>{};
+      }
+      M3<S> t;
+      rotate_general(carried.a, bl.rotation[0], t);
+      carried.a = t;
+      rotate_general(carried.b, bl.rotation[0], t);
+      carried.b = t;
+      rotate_general(carried.c, bl.rotation[0], t);
+      carried.c = t;
+      translate_inertia(carried, d);
+      parent.inertia += carried;
+      return;
+    }
     const V3<S> he = pitch_axis<K>(model, j);
     SV<S> u;
     if constexpr (is_helical(K))
@@ -370,6 +429,21 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       b.bias = own_bias(k, b, model.mass(j), V3<S>::from(model.local_com(j)));
       // c = Σ_{i≥1} (Ad_X⁻¹)_[i] ã_p,[k−i] − Σ_i q̇_[i] ad_s v_[k−i]  (ad_s u = ad_s v).
       SV<S> c{};
+      if constexpr (is_spherical(K)) {  // Rᵀ_[i] ⊛ offset ã_p, − ω ⊛ × v (ad_{(ω;0)} v)
+        const auto& bl = ws.ball[static_cast<std::size_t>(ball_index<Tree>(j))];
+        const V3<S> d = V3<S>::from(model.local_offset(j));
+        for (int i = 1; i <= k; ++i) {
+          const SV<S>& a = parent.acceleration[k - i];
+          c.ang += bl.rotation[i].transpose_times(a.ang);
+          c.lin += bl.rotation[i].transpose_times(a.lin - cross(d, a.ang));
+        }
+        for (int i = 0; i <= k; ++i) {
+          c.ang -= cross(bl.rate[i], b.twist[k - i].ang);
+          c.lin -= cross(bl.rate[i], b.twist[k - i].lin);
+        }
+        b.acceleration_bias = c;
+        return;
+      }
       if constexpr (joint_rotates(K)) {
         if (k > 0) {
           const V3<S> d = V3<S>::from(model.local_offset(j));
@@ -420,7 +494,11 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
           MovingFrame<MaxOrder, S> frame;
           joint_frame_pose_series(
               model, ws.base_frame, body, [&](int c, int m) -> S { return body[c].q[m]; }, j, k,
-              frame, [](int, int) { return M3<S>{}; });  // (no ball joints: refused above)
+              frame,
+              [&](int c, int i) -> const M3<S>& {
+                return ws.ball[static_cast<std::size_t>(ball_index<Tree>(c))]
+                    .rotation[static_cast<std::size_t>(i)];
+              });
           std::array<SV<S>, MaxOrder + 1> w{};
           SV<S> wk{};
           for (int m = 0; m <= k; ++m) {
@@ -441,14 +519,47 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       const V3<S> e = V3<S>::from(model.joint_axis(j));
       const SV<S>& c = b.acceleration_bias;
       const S sense = model.joint_sense(j);
+      const int entry = TreeTraits<Tree>::joint_entry(j);
       SV<S> pa = b.bias + b.inertia * c;
+      if constexpr (is_spherical(K)) {
+        // x = ω̇_[k] (3): given, or D⁻¹ (τ_[k] − Sᵀ p − Uᵀ c) = A⁻¹ (τ − (p + M c)_ang);
+        // p^A += U x = (A x; Bᵀ x); the parent collects Σ_i R_[i] ⊛ (·) moved by d.
+        auto& bl = ws.ball[static_cast<std::size_t>(ball_index<Tree>(j))];
+        V3<S> x;
+        if (prescribed(j)) {
+          if constexpr (kHybrid) {
+            const auto& qa = hybrid->joint_acceleration[k];
+            x = inv_fact[k] * V3<S>{qa(entry), qa(entry + 1), qa(entry + 2)};
+          }
+        } else {
+          const auto& tk = in.joint_torque[k];
+          V3<S> tau = inv_fact[k] * V3<S>{tk(entry), tk(entry + 1), tk(entry + 2)} - pa.ang;
+          if (loads != nullptr) {
+            const auto& lk = loads->joint_torque[k];
+            tau += inv_fact[k] * V3<S>{lk(entry), lk(entry + 1), lk(entry + 2)};
+          }
+          x = bl.inverse_d * tau;
+        }
+        bl.partial = x;
+        pa.ang += b.inertia.a * x;
+        pa.lin += b.inertia.b.transpose_times(x);
+        SV<S> w{};
+        for (int i = 0; i <= k; ++i) {
+          const SV<S>& y = i == 0 ? pa : b.wrench[k - i];
+          w.ang += bl.rotation[i] * y.ang;
+          w.lin += bl.rotation[i] * y.lin;
+        }
+        w.ang += cross(d, w.lin);
+        parent.bias += w;
+        return;
+      }
       S x(0);
       if (prescribed(j)) {
-        if constexpr (kHybrid) x = inv_fact[k] * (sense * hybrid->joint_acceleration[k](j - 1));
+        if constexpr (kHybrid) x = inv_fact[k] * (sense * hybrid->joint_acceleration[k](entry));
       } else {
-        S tau = inv_fact[k] * (sense * in.joint_torque[k](j - 1)) -
+        S tau = inv_fact[k] * (sense * in.joint_torque[k](entry)) -
                 screw_dot<K>(e, b.bias, pitch_axis<K>(model, j)) - dot(b.screw_inertia, c);
-        if (loads != nullptr) tau += inv_fact[k] * (sense * loads->joint_torque[k](j - 1));
+        if (loads != nullptr) tau += inv_fact[k] * (sense * loads->joint_torque[k](entry));
         x = b.inverse_d * tau;
       }
       b.partial = x;
@@ -518,6 +629,33 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       const auto& parent = body[Tree::kParent[j]];
       const V3<S> d = V3<S>::from(model.local_offset(j));
       const V3<S> e = V3<S>::from(model.joint_axis(j));
+      const int entry = TreeTraits<Tree>::joint_entry(j);
+      if constexpr (is_spherical(K)) {  // ω̇_[k] = partial − D⁻¹ Uᵀ x,  Uᵀ x = A x_ang + B x_lin
+        auto& bl = ws.ball[static_cast<std::size_t>(ball_index<Tree>(j))];
+        const SV<S> x = ball_twist_to_child(bl, d, parent.acceleration[k]);
+        V3<S> alpha = bl.partial;
+        if (!prescribed(j)) alpha -= bl.inverse_d * (b.inertia.a * x.ang + b.inertia.b * x.lin);
+        SV<S> a = x + b.acceleration_bias;
+        a.ang += alpha;
+        b.acceleration[k] = a;
+        bl.rate[k + 1] = reciprocal<S>(k + 1) * alpha;
+        for (int i = 0; i < 3; ++i)
+          motion.q[k + 2](entry + i) = fact[k] * (i == 0 ? alpha.x : i == 1 ? alpha.y : alpha.z);
+        if (need_wrench || prescribed(j)) {
+          b.wrench[k] = b.inertia * a + b.bias;
+          if (prescribed(j)) {  // τ = Sᵀ f = f_ang
+            V3<S> tau = b.wrench[k].ang;
+            if (loads != nullptr) {
+              const auto& lk = loads->joint_torque[k];
+              tau -= inv_fact[k] * V3<S>{lk(entry), lk(entry + 1), lk(entry + 2)};
+            }
+            data.joint_torque[k](entry) = fact[k] * tau.x;
+            data.joint_torque[k](entry + 1) = fact[k] * tau.y;
+            data.joint_torque[k](entry + 2) = fact[k] * tau.z;
+          }
+        }
+        return;
+      }
       const SV<S> x = twist_to_child<K>(b, d, e, parent.acceleration[k]);
       S alpha = b.partial;
       if (!prescribed(j)) alpha -= b.inverse_d * dot(b.screw_inertia, x);
@@ -526,13 +664,13 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       b.acceleration[k] = a;
       b.rate[k + 1] = reciprocal<S>(k + 1) * alpha;
       const S sense = model.joint_sense(j);  // q^(k+2) = s θ^(k+2), τ = s τ_θ
-      motion.q[k + 2](j - 1) = fact[k] * (sense * alpha);
+      motion.q[k + 2](entry) = fact[k] * (sense * alpha);
       if (need_wrench || prescribed(j)) {
         b.wrench[k] = b.inertia * a + b.bias;
         if (prescribed(j)) {
           S tau = screw_dot<K>(e, b.wrench[k], pitch_axis<K>(model, j));
-          if (loads != nullptr) tau -= inv_fact[k] * (sense * loads->joint_torque[k](j - 1));
-          data.joint_torque[k](j - 1) = fact[k] * (sense * tau);
+          if (loads != nullptr) tau -= inv_fact[k] * (sense * loads->joint_torque[k](entry));
+          data.joint_torque[k](entry) = fact[k] * (sense * tau);
         }
       }
     });
@@ -553,6 +691,27 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         constexpr JointKind K = decltype(kind)::value;
         auto& b = body[j];
         const auto& parent = body[Tree::kParent[j]];
+        if constexpr (is_spherical(K)) {  // R_[k+1] = Σ_{i≤k} R_[i] [ω_[k−i]] / (k+1)
+          auto& bl = ws.ball[static_cast<std::size_t>(ball_index<Tree>(j))];
+          M3<S> next = times_skew(bl.rotation[0], bl.rate[k]);
+          for (int i = 1; i <= k; ++i) {
+            const M3<S> t = times_skew(bl.rotation[i], bl.rate[k - i]);
+            for (int a = 0; a < 9; ++a) next.a[a] += t.a[a];
+          }
+          for (int a = 0; a < 9; ++a) next.a[a] *= step;
+          bl.rotation[k + 1] = next;
+          SV<S> v = b.acceleration[k];
+          v.lin += b.gravity[k];
+          b.twist[k + 1] = step * v;
+          if (need_gravity) {  // (Rᵀ g_p)_[k+1]
+            V3<S> gk{};
+            for (int i = 0; i <= k + 1; ++i)
+              gk += bl.rotation[i].transpose_times(parent.gravity[k + 1 - i]);
+            b.gravity[k + 1] = gk;
+          }
+          momentum_factors(k + 1, b, V3<S>::from(model.local_com(j)), model.home_inertia(j));
+          return;
+        }
         b.q[k + 1] = step * b.rate[k];
         if constexpr (joint_rotates(K)) {
           S sc(0), cc(0);  // (sin q)' = cos q q̇, (cos q)' = −sin q q̇
@@ -602,6 +761,7 @@ Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
   motion.base_twist[0] = root_twist<Tree>(in.base_twist);
   motion.q[0] = in.q;
   motion.q[1] = in.q_dot;
+  motion.joint_rotation = in.joint_rotation;
   if (!articulated_inertias<kHybrid>(model, data, in, hybrid, !base_motion_given, order > 0)) {
     data.clear_results();
     return Status::kSingularInertia;

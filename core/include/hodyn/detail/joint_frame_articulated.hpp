@@ -30,12 +30,12 @@
 // pass is repeated.
 #pragma once
 
-#include "hodyn/detail/isa.hpp"
 #include <array>
 #include <cmath>
 #include <limits>
 #include <type_traits>
 #include <utility>
+#include "hodyn/detail/isa.hpp"
 
 #include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/joint_frame_recursions.hpp"
@@ -589,9 +589,34 @@ HODYN_ALWAYS_INLINE SV<S> wrench_to_parent(int k, const ArticulatedBody<MaxOrder
 // The engine
 // ---------------------------------------------------------------------------
 
+/// The ball-joint part of a body's articulated quantities (S = [1; 0], 6 × 3):
+/// its rotation series, ω, U = M^A S = [A; Bᵀ] and D⁻¹ = A⁻¹ (3 × 3).
+template <int MaxOrder, class S>
+struct ArticulatedBall {
+  std::array<M3<S>, MaxOrder + 2> rotation{};  ///< R_[k]
+  std::array<V3<S>, MaxOrder + 2> rate{};      ///< ω_[k]
+  M3<S> inverse_d{};                           ///< D⁻¹ = A⁻¹ of M^A = [A B; Bᵀ C]
+  V3<S> partial{};                             ///< D⁻¹ (τ − Sᵀ p^A) of the current order
+};
+
+/// The rank of ball joint j among the tree's balls.
+template <class Tree>
+HODYN_ALWAYS_INLINE constexpr int ball_index(int j) {
+  return TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)];
+}
+/// Order-0 part of Ad_X⁻¹ w for a ball, X = T(d) R: (Rᵀ ω; Rᵀ (v − d × ω)).
+template <int MaxOrder, class S>
+HODYN_ALWAYS_INLINE SV<S> ball_twist_to_child(const ArticulatedBall<MaxOrder, S>& bl,
+                                              const V3<S>& d, const SV<S>& w) {
+  return {bl.rotation[0].transpose_times(w.ang),
+          bl.rotation[0].transpose_times(w.lin - cross(d, w.ang))};
+}
+
 /// Workspace of the joint-frame articulated-body engine.
 template <class Tree, int MaxOrder, class S>
 struct ArticulatedWorkspace {
+  /// Ball joints' parts, TreeTraits::kSphericalIndex order (empty without a ball).
+  std::array<ArticulatedBall<MaxOrder, S>, TreeTraits<Tree>::kNumSphericalJoints> ball{};
   std::array<ArticulatedBody<MaxOrder, S>, Tree::kNumBodies> body{};
   MovingFrame<MaxOrder, S> base_frame{};         ///< P_0(t) = C₁(t) (A⁰_0)⁻¹
   std::array<SV<S>, MaxOrder + 2> base_twist{};  ///< V₁,[k], world
