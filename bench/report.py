@@ -30,6 +30,17 @@ import sys
 
 SUITES = ["bench_inverse_dynamics", "bench_dynamics", "bench_controller", "bench_baselines",
           "bench_mujoco", "bench_generated_model"]
+# Issue 22's native / baseline comparison: (label, suite, benchmark); labels
+# starting with "reported:" are listed, not held to the 1.5x target.
+BASELINE_SUITES = ["bench_inverse_dynamics", "bench_dynamics", "bench_controller"]
+BASELINE_COMPARED = [
+    ("inverse dynamics r = 0", "bench_inverse_dynamics", "BM_InverseDynamics/0"),
+    ("reported: inverse dynamics r = 1", "bench_inverse_dynamics", "BM_InverseDynamics/1"),
+    ("reported: inverse dynamics r = 2", "bench_inverse_dynamics", "BM_InverseDynamics/2"),
+    ("forward dynamics r = 0", "bench_dynamics", "BM_ForwardDynamics/0"),
+    ("mass matrix", "bench_dynamics", "BM_MassMatrix"),
+    ("controller step (double)", "bench_controller", "BM_ControllerStep<double>"),
+]
 MAX_ORDER = 5        # workspace of the r ≤ 5 benchmarks (names without a suffix)
 HIGH_MAX_ORDER = 10  # workspace of the *MaxOrder10 benchmarks, r = 0..10
 BRANCHES = 5         # Table 4 family: N = 1 + 5n bodies
@@ -155,6 +166,8 @@ def main():
     ap.add_argument("--bench-dir", default=os.path.join(root, "build", "release", "bench"))
     ap.add_argument("--out-dir", default=here)
     ap.add_argument("--cpu", default="taskset -c 1", help="how the runs were pinned (for the report)")
+    ap.add_argument("--baseline-dir", default=os.path.join(root, "build", "bench-build", "bench"),
+                    help="JSON of the baseline x86-64 build (scripts/bench.sh; issue 22)")
     args = ap.parse_args()
 
     import matplotlib
@@ -172,6 +185,18 @@ def main():
     def get(suite, name, field="cpu"):
         e = suites.get(suite, {}).get(name)
         return None if e is None else e[field]
+
+    # The same suites built without -march=native (the `bench-build`
+    # preset: x86-64 with SSE2, 128-bit vectors, as a NEON flight computer has).
+    baseline = {}
+    for s_ in BASELINE_SUITES:
+        med, _ = load_suite(os.path.join(args.baseline_dir, s_ + ".json"))
+        if med is not None:
+            baseline[s_] = med
+
+    def get_baseline(suite, name):
+        e = baseline.get(suite, {}).get(name)
+        return None if e is None else e["cpu"]
 
     def counter(suite, name, key):
         e = suites.get(suite, {}).get(name)
@@ -405,6 +430,20 @@ def main():
     def under(limit_ns):
         return lambda v: v < limit_ns
 
+    # Issue 22: the baseline x86-64 build within 1.5x of the native one, and
+    # the mass matrix at most 0.7x inverse dynamics r = 0 in both builds.
+    for label, suite, name in BASELINE_COMPARED:
+        if label.startswith("reported:"):
+            continue
+        add(f"baseline x86-64 / native build, {label} (`{name}`)",
+            ratio(get_baseline(suite, name), get(suite, name)), "≤ 1.5", lambda v: v <= 1.5,
+            "{:.2f}")
+    for build, getter in [("native", get), ("baseline x86-64", get_baseline)]:
+        add(f"mass matrix / inverse dynamics r = 0, {build} build",
+            ratio(getter("bench_dynamics", "BM_MassMatrix"),
+                  getter("bench_inverse_dynamics", "BM_InverseDynamics/0")), "≤ 0.7",
+            lambda v: v <= 0.7, "{:.2f}")
+
     for label, suite, name, limit in [
             ("inverse dynamics r = 0", "bench_inverse_dynamics", "BM_InverseDynamics/0", 350),
             ("inverse dynamics r = 2", "bench_inverse_dynamics", "BM_InverseDynamics/2", 700),
@@ -553,6 +592,21 @@ def main():
               " |")
         w("")
 
+    if baseline:
+        w("## Native and baseline x86-64 builds (issue 22)")
+        w("")
+        w("The same suites built by the `bench-build` preset (no `-march=native`: SSE2,")
+        w("128-bit vectors, as on a NEON flight computer), run right after the native ones by")
+        w("`scripts/bench.sh`; CPU-time medians.")
+        w("")
+        w("| benchmark | native | baseline | baseline / native |")
+        w("|---|---|---|---|")
+        for label, suite, name in BASELINE_COMPARED:
+            a, b = get(suite, name), get_baseline(suite, name)
+            r = ratio(b, a)
+            w(f"| {label.replace('reported: ', '')} (`{name}`) | {fmt_ns(a) if a else 'not measured'} | "
+              f"{fmt_ns(b) if b else 'not measured'} | {'' if r is None else f'{r:.2f}'} |")
+        w("")
     w("## Medians")
     w("")
     w("| Suite | Benchmark | CPU time | Real time | CV | Counters |")

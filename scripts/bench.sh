@@ -7,7 +7,13 @@
 # Extra arguments go to every benchmark binary, e.g.:
 #   scripts/bench.sh --benchmark_filter='BM_InverseDynamics/'
 # Suites whose target is not configured (bench_mujoco without MuJoCo) are
-# skipped. At the end bench/report.py turns the JSON files into bench/RESULTS.md
+# skipped. Then (issue 22) the suites that compare builds — bench_inverse_dynamics,
+# bench_dynamics, bench_controller — are built again with the `bench-build`
+# preset (no -march=native: x86-64 with SSE2, 128-bit vectors, as a NEON flight
+# computer has) and run on the benchmarks the report compares (ID r = 0..2,
+# FD r = 0, the mass matrix, the controller step) into
+# build/bench-build/bench/; HODYN_BENCH_BASELINE=0 skips that part.
+# At the end bench/report.py turns the JSON files into bench/RESULTS.md
 # and the plots in bench/img/ (Debian python3 + matplotlib). A full run takes
 # about a quarter of an hour; scripts/build-bench.sh only builds the suites.
 set -euo pipefail
@@ -52,6 +58,25 @@ for name in "${benches[@]}"; do
     "$@" | tee "${outdir}/${name}.txt"
 done
 
+if [[ ${HODYN_BENCH_BASELINE:-1} != 0 ]]; then
+  base_suites=(bench_inverse_dynamics bench_dynamics bench_controller)
+  cmake --preset bench-build
+  cmake --build --preset bench-build -j"$(nproc)" --target "${base_suites[@]}"
+  basedir=build/bench-build/bench
+  for name in "${base_suites[@]}"; do
+    echo "== ${name} (baseline x86-64)"
+    "${pin[@]}" "${basedir}/${name}" \
+      --benchmark_repetitions=10 \
+      --benchmark_report_aggregates_only=true \
+      --benchmark_out="${basedir}/${name}.json" \
+      --benchmark_out_format=json \
+      --benchmark_color=false \
+      --benchmark_min_warmup_time=0.2 \
+      --benchmark_filter='^(BM_InverseDynamics/[0-2]|BM_ForwardDynamics/0|BM_MassMatrix|BM_ControllerStep<double>)$' \
+      "$@" | tee "${basedir}/${name}.txt"
+  done
+fi
+
 echo
 echo "== medians (${pin[*]:-unpinned})"
 for name in "${benches[@]}"; do
@@ -65,4 +90,5 @@ if [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import matplotlib' 2>/dev/n
   python=/usr/bin/python3
 fi
 echo
-"${python}" bench/report.py --bench-dir "${outdir}" --cpu "${pin[*]:-unpinned}"
+"${python}" bench/report.py --bench-dir "${outdir}" --baseline-dir build/bench-build/bench \
+  --cpu "${pin[*]:-unpinned}"
