@@ -13,6 +13,14 @@
 # default; HODYN_FIRMWARE_HIL=0 leaves them out (CMake option
 # HODYN_FIRMWARE_HIL), and then only the static budgets (flash, RAM, static
 # stack) are checked. The run says so in its summary.
+#
+# The images are compiled at -O2 -DNDEBUG without -g (the presets: -O2 -g
+# -DNDEBUG; HODYN_TEST_DEBUG_INFO=ON keeps that, e.g. for a debugger on
+# QEMU). -g does not change the code g++ generates (firmware-m4f, 2026-11-27:
+# the loadable contents of all 6 images byte-identical with and without it),
+# only adds debug sections no check reads (the budgets take .su files,
+# section sizes and objdump -d), and it was 44 % of that build's CPU
+# (docs/cross-linux.md "CI time"). Switching recompiles the build dirs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +40,10 @@ cmake --build --preset test --target hodyn-urdf -j2
 
 hil=ON
 [[ ${HODYN_FIRMWARE_HIL:-1} == 0 ]] && hil=OFF
+flags=()
+if [[ ${HODYN_TEST_DEBUG_INFO:-OFF} != ON ]]; then
+  flags=("-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG")
+fi
 
 summary=()
 rc=0
@@ -39,7 +51,8 @@ for preset in ${HODYN_FIRMWARE_PRESETS:-firmware-m7 firmware-m4f firmware-f405};
   echo "== $preset"
   start=$SECONDS
   log=build/$preset/ctest-last.log
-  cmake --preset "$preset" -DHODYN_FIRMWARE_HIL="$hil" -DHODYN_URDF_EXECUTABLE="$host_urdf"
+  cmake --preset "$preset" -DHODYN_FIRMWARE_HIL="$hil" -DHODYN_URDF_EXECUTABLE="$host_urdf" \
+    "${flags[@]}"
   cmake --build --preset "$preset" -j2
   built=$SECONDS
   set +e
