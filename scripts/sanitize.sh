@@ -7,9 +7,11 @@
 #       LeakSanitizer + UndefinedBehaviorSanitizer, no recovery) at -O1
 #       without -g, only the GoogleTest suites of the labels controller, link,
 #       hil, security, simulator, closed_loop, plugins and safety
-#       (HODYN_TEST_LABELS; HODYN_SANITIZE_LABELS overrides) and without the
-#       tools; then preset `sanitize-thread` (ThreadSanitizer): the two test
-#       executables that start a thread
+#       (HODYN_TEST_LABELS; HODYN_SANITIZE_LABELS overrides), nothing but
+#       their executables (target hodyn_test_executables: no tools, no
+#       plugin module or header check no test needs), and without two
+#       30-s dual-arm carries (below); then preset `sanitize-thread`
+#       (ThreadSanitizer): the two test executables that start a thread
 #   scripts/sanitize.sh [ctest arguments...]
 #       by hand: every test and tool under ASan + UBSan (-O1 -g), then the
 #       ThreadSanitizer part; ctest arguments select (e.g. -L oracle)
@@ -24,6 +26,12 @@
 #     exceed their timeouts; their libraries (link, posix, hil, the
 #     plugin, the simulator) are in the GoogleTest suites above
 #   packaging (builds unsanitized consumer projects), soak (600 s simulated)
+#   DualArmCarry.CarriesTheBarAlongTable3WithinTargets and
+#     .UnannouncedHeavierBarStaysWithinTargets (since 2026-11-27): 30 s
+#     simulated each, 140 s and 124 s under ASan, of the same code that
+#     .CommandedSqueezeIsReachedAndLeavesTheBaseAlone runs for 2 x 10 s (zero
+#     and 5 N squeeze) in CI; left out only when no ctest argument is
+#     given, so by hand: scripts/sanitize.sh --ci -R DualArmCarry
 # Sanitizer options: the presets' test environments (CMakePresets.json).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -35,14 +43,20 @@ if [[ ${1:-} == --ci ]]; then
 fi
 case "${1:-}" in
   -h | --help)
-    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 esac
 
 labels=${HODYN_SANITIZE_LABELS:-"controller;link;hil;security;simulator;closed_loop;plugins;safety"}
 configure=(-DHODYN_TEST_LABELS= -DHODYN_TEST_EXCLUDE_LABELS= -DHODYN_BUILD_TOOLS=ON)
 excluded='packaging|soak'
+targets=""  # all
+by_hand=()
 if [[ $ci -eq 1 ]]; then
+  targets=hodyn_test_executables
+  if [[ $# -eq 0 ]]; then
+    by_hand=(-E '^DualArmCarry[.](CarriesTheBarAlongTable3WithinTargets|UnannouncedHeavierBarStaysWithinTargets)$')
+  fi
   configure=("-DHODYN_TEST_LABELS=$labels" "-DHODYN_TEST_EXCLUDE_LABELS=core;oracle"
              -DHODYN_BUILD_TOOLS=OFF
              -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1)
@@ -71,7 +85,7 @@ run() {  # run <preset> <build targets (empty: all)> <ctest arguments...>
   summary+=("$preset: ${result:-ctest exited with $preset_rc} (build $((built - start)) s, tests $((SECONDS - built)) s)")
 }
 
-run sanitize "" -LE "$excluded" "$@"
+run sanitize "$targets" -LE "$excluded" "${by_hand[@]}" "$@"
 # ThreadSanitizer: hodyn's programs and libraries run one thread; the tests
 # that start a second one (docs/sanitizers.md) are built and run here.
 configure=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1)
