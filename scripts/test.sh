@@ -8,13 +8,14 @@
 #             (docs/cross-linux.md "CI time")
 #   firmware  presets `firmware-m7`, `firmware-m4f`, `firmware-f405`: bare-metal self-tests,
 #             firmware HIL and budgets under qemu-system-arm
-#             (scripts/test-firmware.sh, label `firmware`)
+#             (scripts/test-firmware.sh, label `firmware`; no -g)
 #   sanitize  presets `sanitize` (g++, ASan + LeakSanitizer + UBSan, no
 #             recovery, -O1: the build type CI runs besides -O2) and
 #             `sanitize-thread` (ThreadSanitizer): the CI subset of
 #             scripts/sanitize.sh --ci (labels controller, link, hil,
 #             security, simulator, closed_loop, plugins, safety; no tools, no
-#             core/oracle suites; docs/sanitizers.md says why)
+#             core/oracle suites, two long dual-arm carries by hand;
+#             docs/sanitizers.md says why)
 #   fuzz      the libFuzzer targets of tests/fuzz built with clang, ASan and
 #             UBSan and run 20 s each, two at a time (scripts/fuzz.sh --ci;
 #             docs/fuzzing.md); ~4.5 min, not in the default set (CI time:
@@ -32,8 +33,15 @@
 #   scripts/test.sh -L core                  # extra arguments go to the native
 #                                            # ctest, and select the native suite
 #                                            # unless HODYN_TEST_SUITES says otherwise
+#   scripts/test.sh --help                   # this text
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+case "${1:-}" in
+  -h | --help)  # this comment (not a ctest argument: it would build and run the native suite)
+    sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0 ;;
+esac
 
 if [[ $# -gt 0 ]]; then
   suites=${HODYN_TEST_SUITES:-native}
