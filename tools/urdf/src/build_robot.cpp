@@ -248,6 +248,8 @@ const char* kind_enumerator(hodyn::JointKind kind) {
       return "kFixedBase";
     case hodyn::JointKind::kHelical:
       return "kHelical";
+    case hodyn::JointKind::kSpherical:
+      return "kSpherical";
   }
   return "kFloatingBase";
 }

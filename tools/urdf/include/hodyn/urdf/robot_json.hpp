@@ -66,6 +66,8 @@ constexpr const char* joint_kind_name(JointKind kind) {
       return "fixed_base";
     case JointKind::kHelical:
       return "helical";
+    case JointKind::kSpherical:  // no URDF joint maps to it (docs/joint-kinds.md)
+      return "spherical";
   }
   return "unknown";
 }
