@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 
 #include <Eigen/Eigenvalues>
@@ -14,6 +16,10 @@
 #include "hodyn/control/geometric_lqr_plugin.hpp"
 #include "hodyn/plugin/frames.hpp"
 #include "support/heap_counter.hpp"
+
+#ifdef HODYN_LQR_PLUGIN_PATH
+#include <dlfcn.h>
+#endif
 
 namespace {
 
@@ -345,5 +351,54 @@ TEST(GeometricLqrPlugin, UpdateIsHeapFree) {
   }
   EXPECT_EQ(allocations, 0);
 }
+
+#ifdef HODYN_LQR_PLUGIN_PATH
+// The loadable module hodyn_lqr.so (plugins/lqr: hodyn_lqr_plugin) through the
+// C ABI: it opens, names itself "lqr", carries this robot, and its commands
+// along the Table 3 reference are bit for bit those of the object linked here.
+TEST(GeometricLqrPlugin, SharedLibraryBehavesLikeTheLinkedObject) {
+  void* handle = dlopen(HODYN_LQR_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(handle, nullptr) << dlerror();
+  auto entry = reinterpret_cast<hodyn_plugin_entry_fn>(dlsym(handle, HODYN_PLUGIN_ENTRY_SYMBOL));
+  ASSERT_NE(entry, nullptr);
+  const hodyn_plugin_api* api = entry();
+  ASSERT_NE(api, nullptr);
+  EXPECT_EQ(api->abi_version, static_cast<uint32_t>(HODYN_PLUGIN_ABI_VERSION));
+  EXPECT_STREQ(api->name, "lqr");
+  EXPECT_EQ(api->num_joints, 6u);
+  EXPECT_EQ(api->num_rotors, 6u);
+  ASSERT_GE(api->instance_size, sizeof(GeometricLqrPlugin));
+  // Test code: the buffer the host provides, on the heap (the plugin never allocates).
+  const std::size_t align = api->instance_align < alignof(std::max_align_t)
+                                ? alignof(std::max_align_t)
+                                : api->instance_align;
+  const std::size_t size = (api->instance_size + align - 1) / align * align;
+  void* storage = std::aligned_alloc(align, size);
+  ASSERT_NE(storage, nullptr);
+  ASSERT_EQ(api->init(storage, size), 0);
+  EXPECT_GT(api->parameter_count(storage), 0u);
+  auto linked = std::make_unique<GeometricLqrPlugin>();
+  const Table3Trajectory tr{};
+  hodyn_sensors s = hover_sensors(linked->controller(), 0.0);
+  hodyn_reference r{};
+  hodyn_command a{}, b{};
+  for (int k = 1; k <= 20; ++k) {
+    const double t = 0.05 * k;
+    plugin::table3_reference(tr, t, r);
+    s.time = t;
+    const int32_t shared_status = api->update(storage, &s, &r, &a);
+    EXPECT_EQ(shared_status, static_cast<int32_t>(linked->update(s, r, b))) << k;
+    EXPECT_EQ(std::memcmp(a.rotor_speed, b.rotor_speed, sizeof(a.rotor_speed)), 0) << k;
+    EXPECT_EQ(std::memcmp(a.motor_torque, b.motor_torque, sizeof(a.motor_torque)), 0) << k;
+  }
+  // The control law ran (the sensors stay at the start while the reference
+  // moves on, so its limits are active by now).
+  EXPECT_TRUE(a.mode == HODYN_MODE_TRACKING || a.mode == HODYN_MODE_SATURATED) << a.mode;
+  EXPECT_EQ(a.mode, b.mode);
+  api->fini(storage);
+  std::free(storage);
+  dlclose(handle);
+}
+#endif
 
 }  // namespace
