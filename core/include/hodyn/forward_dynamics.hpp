@@ -151,12 +151,8 @@ Status check_forward_input(const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& i
     if (!all_finite(in.base_twist)) return Status::kNonFiniteInput;
   }
   if (!all_finite(in.q) || !all_finite(in.q_dot)) return Status::kNonFiniteInput;
-  for (const auto& r : in.joint_rotation) {  // ball joints: R_j ∈ SO(3)
-    Pose<Scalar> p = Pose<Scalar>::identity();
-    p.rotation = r;
-    const Status rotation = check_pose(p);
-    if (rotation != Status::kOk) return rotation;
-  }
+  const Status rotations = check_joint_rotations(in.joint_rotation);  // ball joints
+  if (rotations != Status::kOk) return rotations;
   for (int k = 0; k <= order; ++k) {
     if (!all_finite(in.joint_torque[k])) return Status::kNonFiniteInput;
     if (kFloating && (hybrid == nullptr || hybrid->base_input == BaseInput::kWrench) &&
@@ -691,15 +687,9 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         constexpr JointKind K = decltype(kind)::value;
         auto& b = body[j];
         const auto& parent = body[Tree::kParent[j]];
-        if constexpr (is_spherical(K)) {  // R_[k+1] = Σ_{i≤k} R_[i] [ω_[k−i]] / (k+1)
+        if constexpr (is_spherical(K)) {  // R_[k+1] from the solved ω (ball_joint.hpp)
           auto& bl = ws.ball[static_cast<std::size_t>(ball_index<Tree>(j))];
-          M3<S> next = times_skew(bl.rotation[0], bl.rate[k]);
-          for (int i = 1; i <= k; ++i) {
-            const M3<S> t = times_skew(bl.rotation[i], bl.rate[k - i]);
-            for (int a = 0; a < 9; ++a) next.a[a] += t.a[a];
-          }
-          for (int a = 0; a < 9; ++a) next.a[a] *= step;
-          bl.rotation[k + 1] = next;
+          bl.rotation[k + 1] = ball_rotation_next(k, bl.rotation, bl.rate);
           SV<S> v = b.acceleration[k];
           v.lin += b.gravity[k];
           b.twist[k + 1] = step * v;

@@ -91,12 +91,8 @@ Status check_inverse_dynamics_input(const MotionDerivatives<Tree, MaxOrder, Scal
   }
   for (int k = 0; k <= order + 2; ++k)
     if (!all_finite(motion.q[k])) return Status::kNonFiniteInput;
-  for (const auto& r : motion.joint_rotation) {  // ball joints: R_j ∈ SO(3)
-    Pose<Scalar> p = Pose<Scalar>::identity();
-    p.rotation = r;
-    const Status rotation = check_pose(p);
-    if (rotation != Status::kOk) return rotation;
-  }
+  const Status rotations = check_joint_rotations(motion.joint_rotation);  // ball joints
+  if (rotations != Status::kOk) return rotations;
   if (loads != nullptr && !loads_finite(*loads, order)) return Status::kNonFiniteInput;
   return Status::kOk;
 }

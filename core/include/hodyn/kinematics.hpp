@@ -253,12 +253,8 @@ Status check_kinematics_input(const MotionDerivatives<Tree, MaxOrder, S>& motion
   }
   for (int k = 0; k <= order + 2; ++k)
     if (!all_finite(motion.q[k])) return Status::kNonFiniteInput;
-  for (const auto& r : motion.joint_rotation) {  // ball joints: R_j ∈ SO(3)
-    Pose<S> p = Pose<S>::identity();
-    p.rotation = r;
-    const Status rotation = check_pose(p);
-    if (rotation != Status::kOk) return rotation;
-  }
+  const Status rotations = check_joint_rotations(motion.joint_rotation);  // ball joints
+  if (rotations != Status::kOk) return rotations;
   return Status::kOk;
 }
 

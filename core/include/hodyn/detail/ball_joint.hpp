@@ -8,7 +8,9 @@
 //   R_[k+1] = (1/(k+1)) Σ_{i≤k} R_[i] [ω_[k−i]].
 #pragma once
 
+#include <array>
 #include <cmath>
+#include <cstddef>
 
 #include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/small_algebra.hpp"
@@ -65,6 +67,21 @@ HODYN_ALWAYS_INLINE M3<S> times_skew(const M3<S>& m, const V3<S>& w) {
     out.a[3 * row + 2] = c.z;
   }
   return out;
+}
+
+/// R_[k+1] = Σ_{i≤k} R_[i] [ω_[k−i]] / (k+1) from R_[0..k] and ω_[0..k].
+template <class S, std::size_t NR, std::size_t NW>
+HODYN_ALWAYS_INLINE M3<S> ball_rotation_next(int k, const std::array<M3<S>, NR>& rotation,
+                                             const std::array<V3<S>, NW>& rate) {
+  M3<S> next = times_skew(rotation[0], rate[static_cast<std::size_t>(k)]);
+  for (int i = 1; i <= k; ++i) {
+    const M3<S> t =
+        times_skew(rotation[static_cast<std::size_t>(i)], rate[static_cast<std::size_t>(k - i)]);
+    for (int a = 0; a < 9; ++a) next.a[a] += t.a[a];
+  }
+  const S step = S(1) / S(k + 1);
+  for (int a = 0; a < 9; ++a) next.a[a] *= step;
+  return next;
 }
 
 HODYN_ISA_NAMESPACE_END

@@ -448,16 +448,7 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
                      TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)])]) *
                  rotation_exponential(V3<S>{x(entry), x(entry + 1), x(entry + 2)});
       }
-      for (int k = 0; k < r; ++k) {  // R_[k+1] = Σ_{i≤k} R_[i] [ω_[k−i]] / (k+1)
-        M3<S> next = times_skew(rot[0], w[k]);
-        for (int i = 1; i <= k; ++i) {
-          const M3<S> t = times_skew(rot[i], w[k - i]);
-          for (int a = 0; a < 9; ++a) next.a[a] += t.a[a];
-        }
-        const S step = reciprocal<S>(k + 1);
-        for (int a = 0; a < 9; ++a) next.a[a] *= step;
-        rot[k + 1] = next;
-      }
+      for (int k = 0; k < r; ++k) rot[k + 1] = ball_rotation_next(k, rot, w);
       std::array<SV<S>, MaxOrder + 1> u{};  // Ad_{X_j}⁻¹ v_p
       for (int k = 0; k <= r; ++k) {
         SV<S> t{}, a{};

@@ -49,7 +49,8 @@ bool all_finite_wide(const Eigen::MatrixBase<Derived>& x) {
     for (Eigen::Index i = 0; i < whole; i += 8)
       for (int l = 0; l < 8; ++l) lane[l] += p[i + l] - p[i + l];
     for (Eigen::Index i = whole; i < n; ++i) lane[0] += p[i] - p[i];
-    return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7])) ==
+    return ((lane[0] + lane[1]) + (lane[2] + lane[3])) +
+               ((lane[4] + lane[5]) + (lane[6] + lane[7])) ==
            Scalar(0);
   } else {
     return all_finite(x);
@@ -78,6 +79,17 @@ template <class Scalar>
 Status check_pose(const Pose<Scalar>& c) {
   if (!all_finite(c.rotation) || !all_finite(c.translation)) return Status::kNonFiniteInput;
   if (!is_rotation(c.rotation)) return Status::kNonOrthonormalRotation;
+  return Status::kOk;
+}
+
+/// Every ball joint's R_j (MotionDerivatives / ForwardDynamicsInput::joint_rotation)
+/// finite and a rotation; kOk for an empty list (a tree without a ball).
+template <class Rotations>
+Status check_joint_rotations(const Rotations& rotations) {
+  for (const auto& r : rotations) {
+    if (!all_finite(r)) return Status::kNonFiniteInput;
+    if (!is_rotation(r)) return Status::kNonOrthonormalRotation;
+  }
   return Status::kOk;
 }
 
