@@ -553,6 +553,7 @@ TEST(SphericalJoint, ForwardAndHybridDynamicsInvertInverseDynamicsAtEveryOrder) 
 
 TEST(SphericalJoint, ModelChecks) {
   hodyn::Model<BallTree, double> m;
+  EXPECT_TRUE(m.joint_screw(2).isZero(0.0));  // a ball has no single screw
   EXPECT_EQ(m.set_spherical_joint(2, Vec3(0.1, 0.2, 0.3)), Status::kOk);
   EXPECT_LT((m.joint_axis_point(2) - Vec3(0.1, 0.2, 0.3)).norm(), 1e-16);
   EXPECT_EQ(m.set_spherical_joint(1, Vec3::Zero()), Status::kInvalidModel);  // revolute

@@ -49,15 +49,18 @@ class Model {
   using JointVector = Eigen::Matrix<Scalar, (kNumJointDofs > 0 ? kNumJointDofs : 1), 1>;
 
   /// A model with every body massless at the origin and every joint axis the
-  /// coordinate axis of its kind (z for general kinds) through the origin.
+  /// coordinate axis of its kind (z for general kinds) through the origin; a
+  /// ball's centre at the origin and its `joint_screw` zero (it has three,
+  /// in the child's axes: docs/joint-kinds.md).
   Model() {
     for (int j = 1; j < kNumBodies; ++j) {
       const JointKind k = Tree::kJoint[j];
       const int axis = aligned_axis(k) >= 0 ? aligned_axis(k) : 2;
       Vector3<Scalar> e = Vector3<Scalar>::Zero();
       e(axis) = Scalar(1);
-      screw_[j] = joint_rotates(k) ? spatial_vector<Scalar>(e, Vector3<Scalar>::Zero())
-                                   : spatial_vector<Scalar>(Vector3<Scalar>::Zero(), e);
+      screw_[j] = is_spherical(k)    ? Twist<Scalar>(Twist<Scalar>::Zero())
+                  : joint_rotates(k) ? spatial_vector<Scalar>(e, Vector3<Scalar>::Zero())
+                                     : spatial_vector<Scalar>(Vector3<Scalar>::Zero(), e);
       axis_[j] = e;
     }
     gravity_ << Scalar(0), Scalar(0), Scalar(-9.81);
@@ -78,7 +81,8 @@ class Model {
     return Status::kOk;
   }
 
-  /// Sets the home screw Y_j of joint j ≥ 1 (not a ball: set_spherical_joint): (e; a × e) for a revolute joint
+  /// Sets the home screw Y_j of joint j ≥ 1 (not a ball: set_spherical_joint): (e; a × e) for a
+  /// revolute joint
   /// (|e| = 1, a on the axis), (0; e) for a prismatic one (|e| = 1),
   /// (e; a × e + h e) for a helical one of pitch h = e · v (|e| = 1). The screw
   /// must match the joint kind of the tree: an axis-aligned kind requires its
