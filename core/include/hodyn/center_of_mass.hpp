@@ -12,6 +12,9 @@
 //                    joint i moves (its subtree);
 //   jacobian_derivative  J̇_com: base block [−[ċ] 0], joint i
 //                    (ω̇_i × h_i + ω_i × ḣ_i + m_i v̇_i)/m.
+// A ball joint has three columns, one per screw S_i,a (a = x, y, z of its
+// child's frame: KinematicsData::ball_screw); the kinematics carry the balls'
+// rotations, so nothing else changes.
 // Zero heap; a robot without mass gives kInvalidModel and zero outputs.
 #pragma once
 
@@ -30,7 +33,6 @@ HODYN_ISA_NAMESPACE_BEGIN
 
 template <class Tree, int MaxOrder, class Scalar = double>
 struct CenterOfMassData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "center_of_mass");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kNumDofs = TreeTraits<Tree>::kNumDofs;
   using PointDerivatives = std::array<Vector3<Scalar>, MaxOrder + 2>;
@@ -97,15 +99,26 @@ Status center_of_mass(const Model<Tree, Scalar>& model,
     data.jacobian_derivative.template leftCols<3>() = -skew<Scalar>(c_dot);
   }
   for (int i = 1; i < kN; ++i) {
-    const Twist<Scalar>& s = kinematics.joint_screw[i][0];
-    const Twist<Scalar>& s_dot = kinematics.joint_screw[i][1];
     const Vector3<Scalar>& h = data.subtree_moment[i];
     const Vector3<Scalar>& h_dot = data.subtree_moment_rate[i];
     const Scalar& m = data.subtree_mass[i];
-    const int col = TreeTraits<Tree>::joint_dof(i);
-    data.jacobian.col(col) = inverse_mass * (angular(s).cross(h) + m * linear(s));
-    data.jacobian_derivative.col(col) =
-        inverse_mass * (angular(s_dot).cross(h) + angular(s).cross(h_dot) + m * linear(s_dot));
+    const auto column = [&](const Twist<Scalar>& s, const Twist<Scalar>& s_dot, int col) {
+      data.jacobian.col(col) = inverse_mass * (angular(s).cross(h) + m * linear(s));
+      data.jacobian_derivative.col(col) =
+          inverse_mass * (angular(s_dot).cross(h) + angular(s).cross(h_dot) + m * linear(s_dot));
+    };
+    if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0) {
+      const int ball = TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(i)];
+      if (ball >= 0) {  // S_x, S_y, S_z
+        const auto& screws = kinematics.ball_screw[static_cast<std::size_t>(ball)];
+        for (int a = 0; a < 3; ++a)
+          column(screws[static_cast<std::size_t>(a)][0], screws[static_cast<std::size_t>(a)][1],
+                 TreeTraits<Tree>::joint_dof(i) + a);
+        continue;
+      }
+    }
+    column(kinematics.joint_screw[i][0], kinematics.joint_screw[i][1],
+           TreeTraits<Tree>::joint_dof(i));
   }
   data.total_mass = mass;
   bool finite = detail::all_finite(data.jacobian) && detail::all_finite(data.jacobian_derivative);

@@ -11,7 +11,8 @@
 // and, with Ṁ_j = −ad_{V_j}ᵀ M_j − M_j ad_{V_j} (d/dt Ad_C⁻¹ = −Ad_C⁻¹ ad_V),
 //   Ȧ_O = [ Σ Ṁ_j | Ṁ_i^c S_i + M_i^c Ṡ_i ],  Ȧ_G = X_c Ȧ_O + Ẋ_c A_O,
 //   Ẋ_c (n; f) = (−ċ × f; 0);  ḣ_G = A_G ν̇ + Ȧ_G ν.
-// Reads a KinematicsData of any order (V_j^(0), S_i^(0..1)); zero heap.
+// Reads a KinematicsData of any order (V_j^(0), S_i^(0..1)); zero heap. A ball
+// joint has three columns M_i^c S_i,a, one per screw (KinematicsData::ball_screw).
 #pragma once
 
 #include <array>
@@ -29,7 +30,6 @@ HODYN_ISA_NAMESPACE_BEGIN
 
 template <class Tree, class Scalar = double>
 struct CentroidalMomentumData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "centroidal_momentum");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kNumDofs = TreeTraits<Tree>::kNumDofs;
   using Matrix = Eigen::Matrix<Scalar, 6, kNumDofs>;
@@ -89,11 +89,22 @@ Status centroidal_momentum(const Model<Tree, Scalar>& model,
     a_o_dot.template leftCols<6>() = data.composite_rate[0];
   }
   for (int i = 1; i < kN; ++i) {
-    const Twist<Scalar>& s = kinematics.joint_screw[i][0];
-    const int col = TreeTraits<Tree>::joint_dof(i);
-    a_o.col(col) = data.composite[i] * s;
-    a_o_dot.col(col) =
-        data.composite_rate[i] * s + data.composite[i] * kinematics.joint_screw[i][1];
+    const auto column = [&](const Twist<Scalar>& s, const Twist<Scalar>& s_dot, int col) {
+      a_o.col(col) = data.composite[i] * s;
+      a_o_dot.col(col) = data.composite_rate[i] * s + data.composite[i] * s_dot;
+    };
+    if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0) {
+      const int ball = TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(i)];
+      if (ball >= 0) {  // S_x, S_y, S_z
+        const auto& screws = kinematics.ball_screw[static_cast<std::size_t>(ball)];
+        for (int a = 0; a < 3; ++a)
+          column(screws[static_cast<std::size_t>(a)][0], screws[static_cast<std::size_t>(a)][1],
+                 TreeTraits<Tree>::joint_dof(i) + a);
+        continue;
+      }
+    }
+    column(kinematics.joint_screw[i][0], kinematics.joint_screw[i][1],
+           TreeTraits<Tree>::joint_dof(i));
   }
   const Matrix3<Scalar> cx = skew<Scalar>(c);
   const Matrix3<Scalar> cx_dot = skew<Scalar>(c_dot);

@@ -15,15 +15,18 @@
 //   τ̄̇ = M̄ ν̈ + Ṁ̄ ν̇ + Ċ ν + C ν̇ + ġ + τ̇_app                               (eq. 14, corrected)
 //
 // `mass_matrix` is the fast path for M̄ alone (composite rigid bodies on the
-// ten inertia parameters, no 6x6 products). `equations_of_motion` computes
-// everything; it uses dense 6x6 body matrices and is meant for analysis,
-// controllers that need C, and tests, not for the innermost loop.
-// Sizes are compile-time: trees up to kMaxClosedFormDofs generalized velocities.
+// ten inertia parameters, no 6x6 products); it takes ball joints, given the
+// configuration as a MotionDerivatives (their rotations R_j are in it).
+// `equations_of_motion` computes everything; it uses dense 6x6 body matrices
+// and is meant for analysis, controllers that need C, and tests, not for the
+// innermost loop. Sizes are compile-time: trees up to kMaxClosedFormDofs
+// generalized velocities.
 #pragma once
 
 #include <array>
 
 #include "hodyn/detail/applied_loads.hpp"
+#include "hodyn/detail/ball_joint.hpp"
 #include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/joint_frame_articulated.hpp"
 #include "hodyn/detail/joint_frame_recursions.hpp"
@@ -96,8 +99,10 @@ struct CompositeInertia {
 /// Carries a wrench f of body C's joint frame to the base's frame B_0 through
 /// C's ancestors, calling emit(row of ν, S_iᵀ f) at every ancestor joint i;
 /// f holds the wrench in B_0 on return. X_c = T(d_c) Rot(e_c, θ_c) (revolute),
-/// T(d_c + e_c θ_c) (prismatic) or T(d_c + h_c θ_c e_c) Rot(e_c, θ_c) (helical),
-/// the translation folded into `offset`; Ad_{X_c}⁻ᵀ f = (R n + d × R f; R f).
+/// T(d_c + e_c θ_c) (prismatic), T(d_c + h_c θ_c e_c) Rot(e_c, θ_c) (helical)
+/// or T(d_c) R_c (ball, R_c in `rot`), the translation folded into `offset`;
+/// Ad_{X_c}⁻ᵀ f = (R n + d × R f; R f). A ball ancestor i gets three rows,
+/// S_iᵀ f = f_ang (S_i = [1; 0] in its child's frame).
 template <class Tree, int C, class S, class Model, class Rotations, class Offsets, class Angles,
           class Emit>
 HODYN_ALWAYS_INLINE void carry_column_to_root(const Model& model, const Rotations& rot,
@@ -107,7 +112,9 @@ HODYN_ALWAYS_INLINE void carry_column_to_root(const Model& model, const Rotation
     constexpr JointKind K = Tree::kJoint[C];
     constexpr int P = Tree::kParent[C];
     constexpr auto c = static_cast<std::size_t>(C);
-    if constexpr (joint_rotates(K)) {
+    if constexpr (is_spherical(K)) {
+      f = {rot[c] * f.ang, rot[c] * f.lin};
+    } else if constexpr (joint_rotates(K)) {
       if constexpr (aligned_axis(K) >= 0) {
         const V3<S> e = V3<S>::from(model.joint_axis(C));
         f = {axis_rotate<K, false, true>(e, sc.cosine[c], sc.sine[c], f.ang),
@@ -119,9 +126,16 @@ HODYN_ALWAYS_INLINE void carry_column_to_root(const Model& model, const Rotation
     f.ang += cross(offset[c], f.lin);
     if constexpr (P > 0) {
       constexpr JointKind KP = Tree::kJoint[P];
-      const V3<S> ep = V3<S>::from(model.joint_axis(P));
-      emit(TreeTraits<Tree>::joint_dof(P),
-           model.joint_sense(P) * screw_dot<KP>(ep, f, pitch_axis<KP>(model, P)));
+      if constexpr (is_spherical(KP)) {
+        constexpr int row = TreeTraits<Tree>::joint_dof(P);
+        emit(row, f.ang.x);
+        emit(row + 1, f.ang.y);
+        emit(row + 2, f.ang.z);
+      } else {
+        const V3<S> ep = V3<S>::from(model.joint_axis(P));
+        emit(TreeTraits<Tree>::joint_dof(P),
+             model.joint_sense(P) * screw_dot<KP>(ep, f, pitch_axis<KP>(model, P)));
+      }
       carry_column_to_root<Tree, P>(model, rot, offset, sc, f, emit);
     }
   }
@@ -154,10 +168,12 @@ struct EquationsOfMotion {
   void set_zero() { *this = EquationsOfMotion{}; }
 };
 
-/// Workspace and results of the closed forms.
+/// Workspace and results of the closed forms. `mass_matrix` takes trees with
+/// ball joints (a ball's joint_rotation entry is its R_j exp([δ]));
+/// `equations_of_motion` does not yet and refuses them at compile time
+/// (docs/joint-kinds.md).
 template <class Tree, class Scalar = double>
 struct EquationsOfMotionData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "equations_of_motion / mass_matrix");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   EquationsOfMotion<Tree, Scalar> result{};
@@ -224,22 +240,25 @@ HODYN_ISA_NAMESPACE_END
 }  // namespace detail
 HODYN_ISA_NAMESPACE_BEGIN
 
-/// M̄ alone: the composite-rigid-body algorithm in the bodies' joint frames
-/// (see detail/joint_frame_recursions.hpp), where every body inertia is
-/// constant. Result in data.result.mass_matrix; ν = (V₁ spatial; q̇).
-template <class Tree, class Scalar>
-Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree, Scalar>& data,
-                   const Pose<Scalar>& base_pose,
-                   const typename Model<Tree, Scalar>::JointVector& q) noexcept {
+HODYN_ISA_NAMESPACE_END
+namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// The CRBA of `mass_matrix` (below) at (base_pose, q) with the balls' R_j in
+/// `ball_rotations` (empty without a ball).
+template <class Tree, class Scalar, class BallRotations>
+Status mass_matrix_at(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree, Scalar>& data,
+                      const Pose<Scalar>& base_pose,
+                      const typename Model<Tree, Scalar>::JointVector& q,
+                      const BallRotations& ball_rotations) noexcept {
   using S = Scalar;
-  using detail::M3;
-  using detail::SV;
-  using detail::V3;
   auto& mm = data.result.mass_matrix;
   mm.setZero();
   Status s = Status::kOk;
   if constexpr (!TreeTraits<Tree>::kFixedBase) s = detail::check_pose(base_pose);
   if (s == Status::kOk && !detail::all_finite(q)) s = Status::kNonFiniteInput;
+  if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)
+    if (s == Status::kOk) s = detail::check_joint_rotations(ball_rotations);
   if (s != Status::kOk) return s;
   auto& comp = data.joint_frame_composite;
   auto& rot = data.joint_rotation;
@@ -257,14 +276,21 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
   // cos θ_j and sin θ_j of every joint in one vectorized batch (libm's calls
   // were a third of the call, perf), rotations and offsets once per call.
   auto& sc = data.joint_sine_cosine;
-  sc.compute([&](int j) { return model.joint_sense(j) * q(j - 1); });  // θ about the positive axis
+  sc.compute([&](int j) {  // θ about the positive axis (a ball's δ_x: unused)
+    return model.joint_sense(j) * q(TreeTraits<Tree>::joint_entry(j));
+  });
   auto& offset = data.joint_offset;
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
     const auto jj = static_cast<std::size_t>(j);
     const V3<S> e = V3<S>::from(model.joint_axis(j));
     offset[jj] = V3<S>::from(model.local_offset(j));
-    if constexpr (joint_rotates(K)) {
+    if constexpr (is_spherical(K)) {  // X = T(d) R, R = R_j exp([δ]) (detail/ball_joint.hpp)
+      const int entry = TreeTraits<Tree>::joint_entry(j);
+      const auto ball = static_cast<std::size_t>(TreeTraits<Tree>::kSphericalIndex[jj]);
+      rot[jj] = M3<S>::from(ball_rotations[ball]) *
+                detail::rotation_exponential(V3<S>{q(entry), q(entry + 1), q(entry + 2)});
+    } else if constexpr (joint_rotates(K)) {
       rot[jj] = detail::axis_rotation<K>(e, S(1), sc.cosine[jj], sc.sine[jj]);
       if constexpr (is_helical(K)) offset[jj] += (model.joint_pitch(j) * sc.angle[jj]) * e;
     } else {
@@ -300,6 +326,30 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
     constexpr int j = decltype(jc)::value;
     constexpr JointKind K = Tree::kJoint[j];
     constexpr int col = TreeTraits<Tree>::joint_dof(j);
+    if constexpr (is_spherical(K)) {
+      // A ball's three columns: S = [1; 0] (6 × 3) in B_j, so M^C_j S_a = (I e_a; e_a × h)
+      // and the diagonal block Sᵀ M^C_j S is I, the composite inertia about the centre.
+      const auto& cj = comp[j];
+      const S block[3][3] = {{cj.inertia.xx, cj.inertia.xy, cj.inertia.xz},
+                             {cj.inertia.xy, cj.inertia.yy, cj.inertia.yz},
+                             {cj.inertia.xz, cj.inertia.yz, cj.inertia.zz}};
+      for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) mm(col + a, col + b) = block[a][b];
+        const V3<S> ea{S(a == 0 ? 1 : 0), S(a == 1 ? 1 : 0), S(a == 2 ? 1 : 0)};
+        SV<S> f{V3<S>{block[0][a], block[1][a], block[2][a]}, cross(ea, cj.first_moment)};
+        detail::carry_column_to_root<Tree, j>(model, rot, offset, sc, f, [&](int row, const S& v) {
+          mm(row, col + a) = v;
+          mm(col + a, row) = v;
+        });
+        if constexpr (kFloating) {
+          const V3<S> rf = r0 * f.lin;
+          const V3<S> n = r0 * f.ang + cross(x0, rf);
+          const S w[6] = {n.x, n.y, n.z, rf.x, rf.y, rf.z};
+          for (int i = 0; i < 6; ++i) mm(i, col + a) = mm(col + a, i) = w[i];
+        }
+      }
+      return;
+    }
     const V3<S> e = V3<S>::from(model.joint_axis(j));
     const S sense = model.joint_sense(j);  // S_j = s_j (e; 0) or s_j (0; e)
     SV<S> f = comp[j].template times_screw<K>(e, model.joint_pitch(j));  // M^C_j S_j in frame j
@@ -323,6 +373,37 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
   return Status::kOk;
 }
 
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// M̄ alone: the composite-rigid-body algorithm in the bodies' joint frames
+/// (see detail/joint_frame_recursions.hpp), where every body inertia is
+/// constant. Result in data.result.mass_matrix; ν = (V₁ spatial; q̇).
+/// A tree with a ball joint needs the balls' rotations: the overload below.
+template <class Tree, class Scalar>
+Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree, Scalar>& data,
+                   const Pose<Scalar>& base_pose,
+                   const typename Model<Tree, Scalar>::JointVector& q) noexcept {
+  static_assert(TreeTraits<Tree>::kSingleDofJoints,
+                "mass_matrix of a tree with a ball joint takes the configuration as a "
+                "MotionDerivatives (base_pose, q[0], joint_rotation)");
+  return detail::mass_matrix_at(model, data, base_pose, q, std::array<Matrix3<Scalar>, 0>{});
+}
+
+/// M̄ at the configuration of `configuration`: base_pose, q[0] and, for ball
+/// joints, joint_rotation (R = R_j exp([δ]), δ the ball's entries of q[0]);
+/// its velocities and higher orders are not read. A ball's three rows and
+/// columns are those of its ω (child frame). A `joint_rotation` that is not a
+/// rotation, or not finite, gives kNonOrthonormalRotation / kNonFiniteInput
+/// and a zero M̄.
+template <class Tree, int MaxOrder, class Scalar>
+Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree, Scalar>& data,
+                   const MotionDerivatives<Tree, MaxOrder, Scalar>& configuration) noexcept {
+  return detail::mass_matrix_at(model, data, configuration.base_pose, configuration.q[0],
+                                configuration.joint_rotation);
+}
+
 /// All closed-form terms at the state of `motion` (base_pose, base_twist[0],
 /// q[0], q[1]); with `with_rates`, also their first time derivatives, which
 /// read base_twist[1] and q[2] (ν̇). `loads` (order ≤ 1 entries) may be null.
@@ -331,6 +412,7 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
                            EquationsOfMotionData<Tree, Scalar>& data,
                            const MotionDerivatives<Tree, 1, Scalar>& motion,
                            const ExternalLoads<Tree, 1, Scalar>* loads, bool with_rates) noexcept {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "equations_of_motion");
   constexpr int n = Tree::kNumBodies;
   constexpr int dofs = TreeTraits<Tree>::kNumDofs;
   auto& out = data.result;

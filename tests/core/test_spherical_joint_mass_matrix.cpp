@@ -1,0 +1,415 @@
+// Spherical (ball) joints in the configuration-only calls (issue 19 item 1,
+// docs/joint-kinds.md "4. The slices", 1 and the CRBA of 3): the mass matrix
+// (the overload on a MotionDerivatives, which holds the balls' R_j), the
+// centre of mass with J_com and J̇_com, and the centroidal momentum matrix.
+//
+// Oracles, none of them the code under test:
+// (a) M̄ column l = τ̄(ν̇ = e_l) − τ̄(ν̇ = 0) of inverse dynamics at the same
+//     state (inverse dynamics with balls is checked against three revolute
+//     joints and the Taylor oracle in test_spherical_joint), and
+//     ½ νᵀ M̄ ν = Σ_j ½ V_jᵀ M_j V_j, the kinetic energy of the bodies' twists
+//     from the kinematics, at random R_j far from identity and δ ≠ 0;
+// (b) the tree with each ball replaced by revolute joints about x, y, z with
+//     massless links between them (the 1-DoF code): M̄_euler = Bᵀ M̄_ball B,
+//     J_com,euler = J_com,ball B and A_G,euler = A_G,ball B, B mapping the
+//     Euler tree's ν to the ball tree's (ω = E (ȧ, ḃ, ċ)), at R_j = Rx Ry Rz;
+// (c) c, ċ = J_com ν, c̈ = J̇_com ν + J_com ν̇, h_G = A_G ν and
+//     ḣ_G = Ȧ_G ν + A_G ν̇ against sums over the bodies' poses and twists of
+//     the kinematics written out here;
+// (d) a ball rotation that is not one, or not finite: a status and zero M̄.
+#include <hodyn/hodyn.hpp>
+
+#include "support/error_metrics.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+
+#include <array>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <random>
+
+namespace {
+
+using hodyn::JointKind;
+using hodyn::Pose;
+using hodyn::SpatialInertia;
+using hodyn::Status;
+using hodyn::test::rel_err;
+using Vec3 = Eigen::Vector3d;
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+using Mat3 = Eigen::Matrix3d;
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+using Vec14 = Eigen::Matrix<double, 14, 1>;
+using Mat14 = Eigen::Matrix<double, 14, 14>;
+
+// A floating base; body 1 revolute; body 2 on a ball under it with a revolute
+// child (body 3); body 4 on a ball under the base (a leaf). ν has 6 + 8 entries.
+struct BallTree {
+  static constexpr int kNumBodies = 5;
+  static constexpr std::array<int, 5> kParent{-1, 0, 1, 2, 0};
+  static constexpr std::array<JointKind, 5> kJoint{JointKind::kFloatingBase, JointKind::kRevolute,
+                                                   JointKind::kSpherical, JointKind::kRevolute,
+                                                   JointKind::kSpherical};
+};
+// Each ball as revolute x, y, z through its centre; bodies 2, 3 and 6, 7 massless.
+struct EulerTree {
+  static constexpr int kNumBodies = 9;
+  static constexpr std::array<int, 9> kParent{-1, 0, 1, 2, 3, 4, 0, 6, 7};
+  static constexpr std::array<JointKind, 9> kJoint{
+      JointKind::kFloatingBase, JointKind::kRevolute,  JointKind::kRevoluteX,
+      JointKind::kRevoluteY,    JointKind::kRevoluteZ, JointKind::kRevolute,
+      JointKind::kRevoluteX,    JointKind::kRevoluteY, JointKind::kRevoluteZ};
+};
+constexpr std::array<int, 5> kSameBody{0, 1, 4, 5, 8};  // Euler body of each ball-tree body
+static_assert(hodyn::TreeTraits<BallTree>::kNumDofs == 14);
+static_assert(hodyn::TreeTraits<EulerTree>::kNumDofs == 14);
+
+struct Models {
+  hodyn::Model<BallTree, double> ball;
+  hodyn::Model<EulerTree, double> euler;
+};
+
+Mat3 random_rotation(std::mt19937& gen) {
+  std::normal_distribution<double> g(0.0, 1.0);
+  return Eigen::Quaterniond(g(gen), g(gen), g(gen), g(gen)).normalized().toRotationMatrix();
+}
+
+/// Both trees with the same bodies (seeded random parameters).
+Models make_models(unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto vec = [&](double s) { return Vec3(s * u(gen), s * u(gen), s * u(gen)); };
+  const auto inertia = [&]() {
+    const Mat3 q = random_rotation(gen);
+    const Vec3 d(0.01 + 0.01 * (u(gen) + 1), 0.01 + 0.01 * (u(gen) + 1),
+                 0.01 + 0.01 * (u(gen) + 1));
+    const Mat3 ic = q * Vec3(d(1) + d(2), d(0) + d(2), d(0) + d(1)).asDiagonal() * q.transpose();
+    return SpatialInertia<double>::from_mass_com_inertia(0.5 + 0.5 * (u(gen) + 1), vec(0.1),
+                                                         Mat3((ic + ic.transpose()) / 2));
+  };
+  const auto pose = [&]() {
+    Pose<double> p;
+    p.rotation = random_rotation(gen);
+    p.translation = vec(0.5);
+    return p;
+  };
+  const auto massless =
+      SpatialInertia<double>::from_mass_com_inertia(0.0, Vec3::Zero(), Mat3::Zero());
+  std::array<SpatialInertia<double>, 5> body;
+  std::array<Pose<double>, 5> at;
+  for (int j = 0; j < 5; ++j) {
+    body[static_cast<std::size_t>(j)] = inertia();
+    at[static_cast<std::size_t>(j)] = pose();
+  }
+  const Vec3 e1 = vec(1).normalized(), a1 = vec(0.5), c2 = vec(0.5), e3 = vec(1).normalized(),
+             a3 = vec(0.5), c4 = vec(0.5);
+  const Vec3 g = 9.81 * vec(1).normalized();
+  Models m;
+  for (int j = 0; j < 5; ++j) {
+    const auto J = static_cast<std::size_t>(j);
+    EXPECT_EQ(m.ball.set_body(j, at[J], body[J]), Status::kOk);
+    EXPECT_EQ(m.euler.set_body(kSameBody[J], at[J], body[J]), Status::kOk);
+  }
+  for (int j : {2, 3, 6, 7})
+    EXPECT_EQ(m.euler.set_body(j, Pose<double>::identity(), massless), Status::kOk);
+  EXPECT_EQ(m.ball.set_revolute_axis(1, e1, a1), Status::kOk);
+  EXPECT_EQ(m.ball.set_spherical_joint(2, c2), Status::kOk);
+  EXPECT_EQ(m.ball.set_revolute_axis(3, e3, a3), Status::kOk);
+  EXPECT_EQ(m.ball.set_spherical_joint(4, c4), Status::kOk);
+  EXPECT_EQ(m.euler.set_revolute_axis(1, e1, a1), Status::kOk);
+  EXPECT_EQ(m.euler.set_revolute_axis(5, e3, a3), Status::kOk);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(m.euler.set_revolute_axis(2 + i, Vec3::Unit(i), c2), Status::kOk);
+    EXPECT_EQ(m.euler.set_revolute_axis(6 + i, Vec3::Unit(i), c4), Status::kOk);
+  }
+  EXPECT_EQ(m.ball.set_gravity(g), Status::kOk);
+  EXPECT_EQ(m.euler.set_gravity(g), Status::kOk);
+  return m;
+}
+
+template <int MO>
+using BallMotion = hodyn::MotionDerivatives<BallTree, MO, double>;
+
+/// A random state: base pose and twists, every entry of q[k] (δ ≠ 0 for the
+/// balls) and R_j of random axis, one of them turned by nearly π.
+template <int MO>
+void random_state(unsigned seed, BallMotion<MO>& m) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> g(0.0, 1.0);
+  m.base_pose.rotation = random_rotation(gen);
+  m.base_pose.translation = Vec3(g(gen), g(gen), g(gen));
+  for (auto& v : m.base_twist)
+    for (int i = 0; i < 6; ++i) v(i) = g(gen);
+  for (auto& q : m.q)
+    for (int i = 0; i < 8; ++i) q(i) = g(gen);
+  m.joint_rotation[0] = random_rotation(gen);
+  m.joint_rotation[1] =
+      Eigen::AngleAxisd(M_PI - 1e-3, Vec3(g(gen), g(gen), g(gen)).normalized()).toRotationMatrix();
+}
+
+template <int MO>
+Vec14 nu(const BallMotion<MO>& m, int k) {  // ν^(k) = (V1^(k); q^(k+1))
+  Vec14 v;
+  v << m.base_twist[static_cast<std::size_t>(k)], m.q[static_cast<std::size_t>(k + 1)];
+  return v;
+}
+
+/// τ̄ = (Q₁; τ) of order-0 inverse dynamics with ν̇ replaced by `nu_dot`.
+Vec14 generalized_force(const hodyn::Model<BallTree, double>& model, BallMotion<0> m,
+                        const Vec14& nu_dot) {
+  m.base_twist[1] = nu_dot.head<6>();
+  m.q[2] = nu_dot.tail<8>();
+  auto id = std::make_unique<hodyn::InverseDynamicsData<BallTree, 0, double>>();
+  EXPECT_EQ(hodyn::inverse_dynamics(model, *id, m, 0), Status::kOk);
+  Vec14 f;
+  f << id->base_wrench[0], id->joint_torque[0];
+  return f;
+}
+
+/// The world-frame 6 × 6 inertias of the bodies at the kinematics' poses.
+template <class Tree, int MO>
+Mat6 world_inertia(const hodyn::Model<Tree, double>& model,
+                   const hodyn::KinematicsData<Tree, MO, double>& k, int j) {
+  return model.body_inertia(j).transformed(k.body_pose[static_cast<std::size_t>(j)]).matrix();
+}
+
+TEST(SphericalJointMassMatrix, ColumnsAreInverseDynamicsAndEnergyIsKinetic) {
+  double worst_columns = 0, worst_energy = 0;
+  for (unsigned seed : {1u, 2u, 3u, 4u}) {
+    const Models m = make_models(seed);
+    BallMotion<0> motion;
+    random_state(seed + 100u, motion);
+    auto eom = std::make_unique<hodyn::EquationsOfMotionData<BallTree, double>>();
+    ASSERT_EQ(hodyn::mass_matrix(m.ball, *eom, motion), Status::kOk);
+    const Mat14 mm = eom->result.mass_matrix;
+    EXPECT_LE(rel_err(mm, Mat14(mm.transpose())), 0.0) << "M̄ is filled symmetrically";
+    // (a) columns: inverse dynamics is affine in ν̇ with slope M̄.
+    const Vec14 bias = generalized_force(m.ball, motion, Vec14::Zero());
+    Mat14 columns;
+    for (int l = 0; l < 14; ++l)
+      columns.col(l) = generalized_force(m.ball, motion, Vec14::Unit(l)) - bias;
+    const double ec = rel_err(mm, columns);
+    EXPECT_LE(ec, 1e-12) << "seed " << seed;
+    // And for one random ν̇: M̄ ν̇ + bias = τ̄.
+    const Vec14 nu_dot = nu(motion, 1);
+    EXPECT_LE(rel_err(Vec14(mm * nu_dot + bias), generalized_force(m.ball, motion, nu_dot)), 1e-12);
+    // (a) kinetic energy of the bodies' twists.
+    auto kin = std::make_unique<hodyn::KinematicsData<BallTree, 0, double>>();
+    ASSERT_EQ(hodyn::forward_kinematics(m.ball, *kin, motion, 0), Status::kOk);
+    double energy = 0;
+    for (int j = 0; j < 5; ++j) {
+      const Vec6& v = kin->body_twist[static_cast<std::size_t>(j)][0];
+      energy += 0.5 * v.dot(world_inertia(m.ball, *kin, j) * v);
+    }
+    const Vec14 n = nu(motion, 0);
+    const double ee = std::abs(0.5 * n.dot(mm * n) - energy) / energy;
+    EXPECT_LE(ee, 1e-13) << "seed " << seed;
+    worst_columns = std::max(worst_columns, ec);
+    worst_energy = std::max(worst_energy, ee);
+  }
+  std::cout << "ball M̄: columns vs inverse dynamics " << worst_columns
+            << ", kinetic energy (relative) " << worst_energy << std::endl;
+}
+
+/// The Euler tree's state at the ball tree's configuration R_j = Rx(a) Ry(b) Rz(c)
+/// (δ = 0), with a random ν_euler, and B: ν_ball = B ν_euler.
+struct EulerPair {
+  BallMotion<1> ball;
+  hodyn::MotionDerivatives<EulerTree, 1, double> euler;
+  Mat14 b = Mat14::Zero();
+};
+
+Mat3 rot(int axis, double angle) { return Eigen::AngleAxisd(angle, Vec3::Unit(axis)).matrix(); }
+
+EulerPair euler_pair(unsigned seed, double middle_angle) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> g(0.0, 1.0);
+  EulerPair p;
+  p.euler.base_pose.rotation = random_rotation(gen);
+  p.euler.base_pose.translation = Vec3(g(gen), g(gen), g(gen));
+  for (auto& v : p.euler.base_twist)
+    for (int i = 0; i < 6; ++i) v(i) = g(gen);
+  for (auto& q : p.euler.q)
+    for (int i = 0; i < 8; ++i) q(i) = g(gen);
+  p.euler.q[0](2) = middle_angle;  // b of the first ball, away from ±π/2
+  p.ball.base_pose = p.euler.base_pose;
+  p.ball.base_twist = p.euler.base_twist;
+  p.b.topLeftCorner<6, 6>().setIdentity();
+  p.b(6, 6) = p.b(10, 10) = 1;
+  for (auto& q : p.ball.q) q.setZero();
+  p.ball.q[0](0) = p.euler.q[0](0);
+  p.ball.q[0](4) = p.euler.q[0](4);
+  for (int ball = 0; ball < 2; ++ball) {
+    const int first = 1 + 4 * ball;  // a, b, c in q; the ball's ω in the same entries
+    const double a = p.euler.q[0](first), b = p.euler.q[0](first + 1), c = p.euler.q[0](first + 2);
+    p.ball.joint_rotation[static_cast<std::size_t>(ball)] = rot(0, a) * rot(1, b) * rot(2, c);
+    // ω = E (ȧ, ḃ, ċ), columns Rz(c)ᵀ Ry(b)ᵀ x, Rz(c)ᵀ y, z (child frame).
+    Mat3 e;
+    e.col(0) = rot(2, c).transpose() * rot(1, b).transpose() * Vec3::UnitX();
+    e.col(1) = rot(2, c).transpose() * Vec3::UnitY();
+    e.col(2) = Vec3::UnitZ();
+    p.b.block<3, 3>(6 + first, 6 + first) = e;
+  }
+  const Vec14 nu_ball = p.b * (Vec14() << p.euler.base_twist[0], p.euler.q[1]).finished();
+  p.ball.q[1] = nu_ball.tail<8>();
+  return p;
+}
+
+TEST(SphericalJointMassMatrix, EqualsThreeRevoluteJointsThroughMasslessLinks) {
+  double worst = 0;
+  for (unsigned seed : {11u, 12u, 13u}) {
+    const Models m = make_models(seed);
+    const EulerPair p = euler_pair(seed + 7u, 0.4 * seed - 5.0);
+    auto eb = std::make_unique<hodyn::EquationsOfMotionData<BallTree, double>>();
+    auto ee = std::make_unique<hodyn::EquationsOfMotionData<EulerTree, double>>();
+    ASSERT_EQ(hodyn::mass_matrix(m.ball, *eb, p.ball), Status::kOk);
+    ASSERT_EQ(hodyn::mass_matrix(m.euler, *ee, p.euler.base_pose, p.euler.q[0]), Status::kOk);
+    const Mat14 mapped = p.b.transpose() * eb->result.mass_matrix * p.b;
+    const double e = rel_err(mapped, ee->result.mass_matrix);
+    EXPECT_LE(e, 1e-13) << "seed " << seed;
+    worst = std::max(worst, e);
+    // The MotionDerivatives overload of a 1-DoF tree is the positional call.
+    auto ee2 = std::make_unique<hodyn::EquationsOfMotionData<EulerTree, double>>();
+    ASSERT_EQ(hodyn::mass_matrix(m.euler, *ee2, p.euler), Status::kOk);
+    EXPECT_EQ(ee2->result.mass_matrix, ee->result.mass_matrix);
+  }
+  std::cout << "ball M̄ vs three revolute joints: " << worst << std::endl;
+}
+
+TEST(SphericalJointMassMatrix, CenterOfMassAndCentroidalMomentumEqualThreeRevoluteJoints) {
+  double worst = 0;
+  for (unsigned seed : {21u, 22u}) {
+    const Models m = make_models(seed);
+    const EulerPair p = euler_pair(seed + 7u, 1.2);
+    auto kb = std::make_unique<hodyn::KinematicsData<BallTree, 1, double>>();
+    auto ke = std::make_unique<hodyn::KinematicsData<EulerTree, 1, double>>();
+    ASSERT_EQ(hodyn::forward_kinematics(m.ball, *kb, p.ball, 0), Status::kOk);
+    ASSERT_EQ(hodyn::forward_kinematics(m.euler, *ke, p.euler, 0), Status::kOk);
+    auto cb = std::make_unique<hodyn::CenterOfMassData<BallTree, 1, double>>();
+    auto ce = std::make_unique<hodyn::CenterOfMassData<EulerTree, 1, double>>();
+    ASSERT_EQ(hodyn::center_of_mass(m.ball, *kb, *cb, 0), Status::kOk);
+    ASSERT_EQ(hodyn::center_of_mass(m.euler, *ke, *ce, 0), Status::kOk);
+    const double ej = rel_err(Eigen::Matrix<double, 3, 14>(cb->jacobian * p.b), ce->jacobian);
+    EXPECT_LE(ej, 1e-13) << "J_com, seed " << seed;
+    auto gb = std::make_unique<hodyn::CentroidalMomentumData<BallTree, double>>();
+    auto ge = std::make_unique<hodyn::CentroidalMomentumData<EulerTree, double>>();
+    ASSERT_EQ(hodyn::centroidal_momentum(m.ball, *kb, *gb), Status::kOk);
+    ASSERT_EQ(hodyn::centroidal_momentum(m.euler, *ke, *ge), Status::kOk);
+    const double ea = rel_err(Eigen::Matrix<double, 6, 14>(gb->matrix * p.b), ge->matrix);
+    EXPECT_LE(ea, 1e-13) << "A_G, seed " << seed;
+    worst = std::max({worst, ej, ea});
+  }
+  std::cout << "ball J_com and A_G vs three revolute joints: " << worst << std::endl;
+}
+
+TEST(SphericalJointMassMatrix, CenterOfMassAndCentroidalMomentumEqualSumsOverBodies) {
+  double worst = 0;
+  for (unsigned seed : {31u, 32u, 33u}) {
+    const Models m = make_models(seed);
+    BallMotion<1> motion;
+    random_state(seed, motion);
+    auto kin = std::make_unique<hodyn::KinematicsData<BallTree, 1, double>>();
+    ASSERT_EQ(hodyn::forward_kinematics(m.ball, *kin, motion, 1), Status::kOk);
+    auto com = std::make_unique<hodyn::CenterOfMassData<BallTree, 1, double>>();
+    ASSERT_EQ(hodyn::center_of_mass(m.ball, *kin, *com, 1), Status::kOk);
+    auto cen = std::make_unique<hodyn::CentroidalMomentumData<BallTree, double>>();
+    ASSERT_EQ(hodyn::centroidal_momentum(m.ball, *kin, *cen), Status::kOk);
+    // Sums over the bodies: c, ċ, c̈ of each body's centre of mass p (ṗ = ω × p + v,
+    // p̈ = ω̇ × p + v̇ + ω × ṗ), and h_O = Σ M_j V_j, ḣ_O = Σ M_j V̇_j − ad_{V_j}ᵀ M_j V_j.
+    double mass = 0;
+    Vec3 c = Vec3::Zero(), c_dot = Vec3::Zero(), c_ddot = Vec3::Zero();
+    Vec6 h = Vec6::Zero(), h_dot = Vec6::Zero();
+    for (int j = 0; j < 5; ++j) {
+      const auto J = static_cast<std::size_t>(j);
+      const double mj = m.ball.body_inertia(j).mass;
+      const Vec3 pj =
+          kin->body_pose[J].rotation * m.ball.body_inertia(j).com() + kin->body_pose[J].translation;
+      const Vec6& v = kin->body_twist[J][0];
+      const Vec6& a = kin->body_twist[J][1];
+      const Vec3 w = v.head<3>(), wd = a.head<3>();
+      const Vec3 pd = w.cross(pj) + v.tail<3>();
+      const Vec3 pdd = wd.cross(pj) + a.tail<3>() + w.cross(pd);
+      mass += mj;
+      c += mj * pj;
+      c_dot += mj * pd;
+      c_ddot += mj * pdd;
+      const Mat6 mw = world_inertia(m.ball, *kin, j);
+      const Vec6 momentum = mw * v;
+      h += momentum;
+      // ad_Vᵀ (n; f) = (−ω × n − v × f; −ω × f)
+      Vec6 ad_t;
+      ad_t << -w.cross(momentum.head<3>()) - v.tail<3>().cross(momentum.tail<3>()),
+          -w.cross(momentum.tail<3>());
+      h_dot += mw * a - ad_t;
+    }
+    c /= mass;
+    c_dot /= mass;
+    c_ddot /= mass;
+    const Vec14 n = nu(motion, 0), nd = nu(motion, 1);
+    const double e0 = rel_err(com->position[0], c);
+    const double e1 = rel_err(Vec3(com->jacobian * n), c_dot);
+    const double e2 = rel_err(Vec3(com->jacobian_derivative * n + com->jacobian * nd), c_ddot);
+    EXPECT_LE(e0, 1e-14) << "c, seed " << seed;
+    EXPECT_LE(e1, 1e-13) << "J_com nu, seed " << seed;
+    EXPECT_LE(e2, 1e-13) << "J_com' nu + J_com nu', seed " << seed;
+    // Moved to c: h_G = (n − c × f; f), ḣ_G = (ṅ − c × ḟ − ċ × f; ḟ).
+    Vec6 hg, hg_dot;
+    hg << h.head<3>() - c.cross(h.tail<3>()), h.tail<3>();
+    hg_dot << h_dot.head<3>() - c.cross(h_dot.tail<3>()) - c_dot.cross(h.tail<3>()),
+        h_dot.tail<3>();
+    const double e3 = rel_err(Vec6(cen->matrix * n), hg);
+    const double e4 = rel_err(Vec6(cen->matrix_derivative * n + cen->matrix * nd), hg_dot);
+    EXPECT_LE(e3, 1e-13) << "A_G nu, seed " << seed;
+    EXPECT_LE(e4, 1e-13) << "A_G' nu + A_G nu', seed " << seed;
+    worst = std::max({worst, e0, e1, e2, e3, e4});
+  }
+  std::cout << "ball CoM and centroidal momentum vs sums over bodies: " << worst << std::endl;
+}
+
+TEST(SphericalJointMassMatrix, ExponentialCoordinatesAndBadRotations) {
+  const Models m = make_models(41u);
+  BallMotion<0> a;
+  random_state(42u, a);
+  // (R_j, δ) and (R_j exp([δ]), 0) are the same configuration.
+  BallMotion<0> b = a;
+  for (int ball = 0; ball < 2; ++ball) {
+    const Vec3 d = a.q[0].segment<3>(1 + 4 * ball);
+    b.joint_rotation[static_cast<std::size_t>(ball)] =
+        a.joint_rotation[static_cast<std::size_t>(ball)] *
+        Eigen::AngleAxisd(d.norm(), d.normalized()).toRotationMatrix();
+    b.q[0].segment<3>(1 + 4 * ball).setZero();
+  }
+  auto da = std::make_unique<hodyn::EquationsOfMotionData<BallTree, double>>();
+  auto db = std::make_unique<hodyn::EquationsOfMotionData<BallTree, double>>();
+  ASSERT_EQ(hodyn::mass_matrix(m.ball, *da, a), Status::kOk);
+  ASSERT_EQ(hodyn::mass_matrix(m.ball, *db, b), Status::kOk);
+  EXPECT_LE(rel_err(da->result.mass_matrix, db->result.mass_matrix), 1e-14);
+  // Not a rotation, or not finite: a status and a zero M̄.
+  b.joint_rotation[1](0, 1) += 1e-3;
+  EXPECT_EQ(hodyn::mass_matrix(m.ball, *db, b), Status::kNonOrthonormalRotation);
+  EXPECT_TRUE(db->result.mass_matrix.isZero(0.0));
+  ASSERT_EQ(hodyn::mass_matrix(m.ball, *db, a), Status::kOk);
+  b.joint_rotation[1] = a.joint_rotation[1];
+  b.joint_rotation[0](2, 2) = std::nan("");
+  EXPECT_EQ(hodyn::mass_matrix(m.ball, *db, b), Status::kNonFiniteInput);
+  EXPECT_TRUE(db->result.mass_matrix.isZero(0.0));
+  b.joint_rotation[0] = -a.joint_rotation[0];  // orthonormal, det −1
+  EXPECT_EQ(hodyn::mass_matrix(m.ball, *db, b), Status::kNonOrthonormalRotation);
+  EXPECT_TRUE(db->result.mass_matrix.isZero(0.0));
+  // The kinematics refuse such a rotation, and CoM and centroidal momentum
+  // then refuse the kinematics (order −1) with zero outputs.
+  auto kin = std::make_unique<hodyn::KinematicsData<BallTree, 0, double>>();
+  EXPECT_NE(hodyn::forward_kinematics(m.ball, *kin, b, 0), Status::kOk);
+  auto com = std::make_unique<hodyn::CenterOfMassData<BallTree, 0, double>>();
+  EXPECT_EQ(hodyn::center_of_mass(m.ball, *kin, *com, 0), Status::kOrderOutOfRange);
+  EXPECT_TRUE(com->jacobian.isZero(0.0));
+  auto cen = std::make_unique<hodyn::CentroidalMomentumData<BallTree, double>>();
+  EXPECT_EQ(hodyn::centroidal_momentum(m.ball, *kin, *cen), Status::kOrderOutOfRange);
+  EXPECT_TRUE(cen->matrix.isZero(0.0));
+}
+
+}  // namespace
