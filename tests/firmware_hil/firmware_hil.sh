@@ -27,11 +27,14 @@
 #
 # Usage: firmware_hil.sh --qemu Q --machine M --image IMAGE.elf --sim HODYN_SIM
 #          --python PY --duration S --rate HZ --precision DOUBLE|FLOAT
-#          [--robot NAME] [--key-file FILE] [--state-dir DIR] --out OUT.json
+#          [--robot NAME] [--key-file FILE] [--state-dir DIR] [--reference-every N]
+#          --out OUT.json
+# --reference-every N: hodyn-sim sends a REFERENCE frame every N-th period
+# (default 1); the firmware must carry it forward in between, never stale.
 set -uo pipefail
 
 QEMU=qemu-system-arm MACHINE= IMAGE= SIM= PY=python3 DURATION=1 RATE=1000 PRECISION=DOUBLE OUT=
-ROBOT=aerial_manipulator KEY_FILE= STATE_DIR=
+ROBOT=aerial_manipulator KEY_FILE= STATE_DIR= REFERENCE_EVERY=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --qemu) QEMU=$2 ;;
@@ -45,6 +48,7 @@ while [[ $# -gt 0 ]]; do
     --robot) ROBOT=$2 ;;
     --key-file) KEY_FILE=$2 ;;
     --state-dir) STATE_DIR=$2 ;;
+    --reference-every) REFERENCE_EVERY=$2 ;;
     --out) OUT=$2 ;;
     *) echo "firmware_hil.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -110,7 +114,8 @@ sleep 1.5
 # each period it waits up to --command-timeout-ms for the COMMAND (QEMU's UART
 # is slow: docs/firmware.md, "Firmware HIL").
 "$SIM" --serial "$PTY" --robot "$ROBOT" --scenario nominal --duration "$DURATION" --settle 0.1 \
-  --rate "$RATE" --start-timeout 120 --command-timeout-ms 10000 "${SIM_KEY[@]}" \
+  --rate "$RATE" --reference-every "$REFERENCE_EVERY" \
+  --start-timeout 120 --command-timeout-ms 10000 "${SIM_KEY[@]}" \
   --summary-json "$WORK/sim.json" >"$WORK/sim.out" 2>&1 &
 SIM_PID=$!
 
@@ -135,9 +140,11 @@ echo "---- wall time $((WALL_MS / 1000)).$(printf %03d $((WALL_MS % 1000))) s"
 [[ $SIM_RC -eq 0 && $QEMU_RC -eq 0 ]] || { echo "FAIL: exit codes hodyn-sim $SIM_RC, QEMU $QEMU_RC"; exit 1; }
 
 "$PY" - "$WORK/sim.json" "$WORK/qemu.out" "$OUT" "$WALL_MS" "$PRECISION" "$DURATION" "$RATE" \
-  "$ROBOT" "${KEY_FILE:+signed}" <<'PYEOF'
+  "$ROBOT" "$REFERENCE_EVERY" "${KEY_FILE:+signed}" <<'PYEOF'
 import json, math, re, sys
-sim_path, fw_path, out_path, wall_ms, precision, duration, rate, robot, signed = sys.argv[1:]
+(sim_path, fw_path, out_path, wall_ms, precision, duration, rate, robot, reference_every,
+ signed) = sys.argv[1:]
+reference_every = int(reference_every)
 signed = signed == "signed"
 sim = json.load(open(sim_path))
 fw = {}
@@ -205,6 +212,20 @@ check(fw["watchdog_recoveries"] == fw["watchdog_engagements"], "the watchdog rel
 check(fw["plugin_rejected_frames"] == 0 and fw["safe_mode_commands"] == fw["watchdog_commands"],
       "no frame refused by the plugin, safe commands only from the watchdog")
 check(fw["end"] == "end-of-run frame", "the firmware ended on the end-of-run frame")
+# REFERENCE frames: one per period, or one every --reference-every periods
+# (and after a period without a command); between them the firmware carries
+# the newest one forward. Stale references only in the watchdog's updates.
+extrapolated = fw.get("updates_with_extrapolated_reference", 0)
+print(f"references: every {reference_every} periods, {sim['reference_frames']} sent, "
+      f"{fw['reference_frames_received']} received; {extrapolated} updates with one carried "
+      f"forward, {fw['updates_without_matching_reference']} stale")
+check(fw["updates_without_matching_reference"] <= fw["watchdog_commands"],
+      "every control update had its reference (its own or one carried forward)")
+if reference_every > 1:
+    check(sim["reference_frames"] <= sim["periods"] // reference_every + 1 +
+          sim["missed_commands"] + sim["command_timeouts"],
+          f"a REFERENCE frame only every {reference_every} periods")
+    check(extrapolated > 0, "the firmware carried the references forward in between")
 # Instructions: -icount shift=0 makes 1 instruction = 1 ns; SysTick counts the
 # 25 MHz core clock, so one cycle is 1e9 / clock instructions.
 per_cycle = 1e9 / fw["core_clock_hz"]
@@ -269,6 +290,7 @@ result = {
     "cpu_load_at_rate_cpi_1_25": 1.25 * period * float(rate) / fw["core_clock_hz"],
     "plugin": fw.get("plugin"), "board": fw.get("board"), "precision": precision.lower(),
     "robot": robot,
+    "reference_every": reference_every, "reference_frames_sent": sim["reference_frames"],
     "hil_steps": fw["steps"], "hil_periods": sim["periods"], "hil_rate_hz": float(rate),
     "hil_position_rms_m": pos, "hil_attitude_rms_rad": att, "hil_worst_joint_rms_rad": joints,
     "hil_worst_prismatic_rms_m": slide if prismatic else None,

@@ -4,7 +4,7 @@
 # foreground; both stop by themselves; their summary JSONs are checked.
 # Usage: hil_pair.sh <hodyn-fc> <hodyn-sim>
 #          <case: options|udp|pty|faults|realtime|robot_mismatch|bad_command|key_one_side|
-#                 octo_arm_udp|octo_arm_faults|cross_robot>
+#                 reference_every|octo_arm_udp|octo_arm_faults|cross_robot>
 # robot_mismatch: hodyn-sim claims another robot id (--robot-id-override, a
 # test hook); the HELLO handshake must refuse the run on both sides.
 # octo_arm_*: both tools with --robot octo_arm (skipped, exit 77, when the
@@ -13,6 +13,9 @@
 # bad_command: a relay (hil_command_mangler.py) between the two spoils one
 # COMMAND (a NaN, other counts); hodyn-sim must stop with the plant's status.
 # key_one_side: a --key-file on one side only; the pair must never start.
+# reference_every: the udp case with a REFERENCE frame every 10th period
+# (hodyn-sim --reference-every 10): hodyn-fc carries each one forward in
+# between (docs/hil.md, "Reference rate"); the udp case's bounds.
 # robot_udp ROBOT: a NAME-fc / NAME-sim pair of hodyn_add_robot() for the one
 # robot ROBOT (both list only it), lockstep over UDP, the udp case's bounds.
 set -uo pipefail
@@ -203,6 +206,8 @@ case "$CASE" in
     FC_RC=$?
     wait "$SIM_PID"
     SIM_RC=$? ;;
+  reference_every)
+    run_udp_pair -- --scenario nominal --duration 5 --reference-every 10 ;;
   faults)
     run_udp_pair -- --scenario nominal --duration 10 --seed 7 --drop 0.05 --delay-ms 1:3 \
       --corrupt 0.01 --outage 3:0.2 --duplicate 0.01 --reorder 0.01 ;;
@@ -378,6 +383,20 @@ if case == "octo_arm_faults":
     check(pos <= 0.005, "octo_arm: position RMS <= 5 mm")
     check(joints <= 5 * deg and slide <= 0.003, "octo_arm: revolute joints RMS <= 5 deg, prismatic <= 3 mm")
     case = "faults"
+if case == "reference_every":
+    # Period 0 and every 10th after it (more only after a period without a command).
+    periods = sim["periods"]
+    check(sim["reference_every"] == 10, "--reference-every 10 in the summary")
+    check(periods // 10 <= sim["reference_frames"] <= periods // 10 + 1 + sim["missed_commands"],
+          f"a REFERENCE frame every 10th period ({sim['reference_frames']} for {periods} periods)")
+    # (>=: period 0's frames are resent until answered.)
+    check(fc["reference_frames_received"] >= sim["reference_frames"], "every REFERENCE frame arrived")
+    check(fc["updates_with_extrapolated_reference"] + fc["reference_frames_received"] >= fc["steps"],
+          f"every other update carried a reference forward "
+          f"({fc['updates_with_extrapolated_reference']} of {fc['steps']})")
+    check(fc["updates_without_matching_reference"] <= fc["watchdog_commands"],
+          "no control update without a reference (stale only in the watchdog's)")
+    case = "udp"
 if case in ("udp", "pty"):
     check(pos <= 1e-3, "position RMS <= 1 mm")
     check(att <= 0.05 * deg, "attitude RMS <= 0.05 deg")

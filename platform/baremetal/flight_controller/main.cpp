@@ -390,6 +390,7 @@ int main() {
   value("end_of_run_frames", c.paused_frames);
   value("reference_frames_received", c.references_received);
   value("updates_without_matching_reference", c.reference_stale);
+  value("updates_with_extrapolated_reference", c.reference_extrapolated);
   value("plugin_rejected_frames", c.plugin_rejected);
   value("safe_mode_commands", c.safe_commands);
   value("commands_sent", c.commands_sent);

@@ -49,6 +49,7 @@
 #include "hodyn/link/link_monitor.hpp"
 #include "hodyn/link/protocol.hpp"
 #include "hodyn/link/receive.hpp"
+#include "hodyn/link/reference_extrapolation.hpp"
 #include "hodyn/link/security.hpp"
 #include "hodyn/link/transport.hpp"
 #include "hodyn/plugin/plugin_instance.hpp"
@@ -92,6 +93,9 @@ struct ControllerHostCounters {
   std::uint64_t control_commands = 0;  ///< commands in TRACKING or SATURATED mode
   std::uint64_t send_failures = 0;
   std::uint64_t reference_stale = 0;  ///< updates without the reference of their time
+  /// Updates whose reference was an older one carried to their time
+  /// (within the horizon; not stale).
+  std::uint64_t reference_extrapolated = 0;
   std::uint64_t sessions = 0;  ///< signed sessions started (simulator HELLOs with a new nonce)
   std::uint64_t runs = 0;      ///< simulator runs: HELLOs with a new run nonce (restarts + 1)
 };
@@ -103,6 +107,8 @@ template <std::size_t PluginCapacity>
 class ControllerHost {
  public:
   static constexpr std::size_t kReferenceRing = 8;
+  /// Default longest extrapolation of a reference (s): 50 periods at 1 kHz.
+  static constexpr double kDefaultReferenceHorizon = 0.05;
 
   ControllerHost(Transport& transport, std::uint32_t watchdog_periods) noexcept
       : transport_(transport), watchdog_(watchdog_periods) {
@@ -125,6 +131,14 @@ class ControllerHost {
   }
   void close() noexcept { controller_.close(); }
   void set_update_observer(UpdateObserver* observer) noexcept { observer_ = observer; }
+  /// A sensor time without its own REFERENCE gets the newest earlier one
+  /// carried to it along its derivatives (extrapolate_reference) when that
+  /// one is at most `seconds` older (docs/hil.md, "Reference rate"); beyond,
+  /// the newest earlier one as it is, with kReferenceStale. 0 turns it off.
+  void set_reference_horizon(double seconds) noexcept {
+    reference_horizon_ = seconds > 0.0 ? seconds : 0.0;
+  }
+  double reference_horizon() const noexcept { return reference_horizon_; }
 
   /// Signs and checks every frame with the shared key (kLinkKeySize bytes;
   /// kInvalidArgument, unsigned as before, for another size or zeros).
@@ -377,7 +391,8 @@ class ControllerHost {
   }
 
   // The reference of the sensor frame's time; else the newest one not after
-  // it; else the newest one (kReferenceStale in both fallbacks).
+  // it; else the newest one (kReferenceStale in both fallbacks; run_update
+  // carries a recent enough earlier one forward instead).
   const hodyn_reference* reference_for(double t, bool& exact) const noexcept {
     const hodyn_reference* best = nullptr;
     const hodyn_reference* newest = nullptr;
@@ -397,6 +412,15 @@ class ControllerHost {
   void run_update(const hodyn_sensors& sensors, std::uint32_t bits) noexcept {
     bool exact = false;
     const hodyn_reference* ref = reference_for(sensors.time, exact);
+    // An earlier reference within the horizon: carried to the sensor time
+    // (false for the watchdog's NaN time).
+    if (!exact && ref != nullptr && ref->time < sensors.time &&
+        sensors.time - ref->time <= reference_horizon_) {
+      extrapolate_reference(*ref, sensors.time, extrapolated_);
+      ref = &extrapolated_;
+      exact = true;
+      ++counters_.reference_extrapolated;
+    }
     if (!exact) {
       bits |= controller_status::kReferenceStale;
       ++counters_.reference_stale;
@@ -435,6 +459,8 @@ class ControllerHost {
   hodyn_command command_{};
   hodyn_reference no_reference_{};
   hodyn_reference references_[kReferenceRing] = {};
+  hodyn_reference extrapolated_{};
+  double reference_horizon_ = kDefaultReferenceHorizon;
   std::uint8_t wire_[kMaxWireSize] = {};
   std::size_t reference_next_ = 0, reference_count_ = 0;
   bool pending_ = false, armed_ = false, paused_ = false, link_error_ = false;

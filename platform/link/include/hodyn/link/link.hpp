@@ -8,6 +8,7 @@
 #include "hodyn/link/handshake.hpp"
 #include "hodyn/link/link_monitor.hpp"
 #include "hodyn/link/protocol.hpp"
+#include "hodyn/link/reference_extrapolation.hpp"
 #include "hodyn/link/security.hpp"
 #include "hodyn/link/siphash.hpp"
 #include "hodyn/link/transport.hpp"

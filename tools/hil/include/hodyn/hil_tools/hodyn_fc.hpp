@@ -353,8 +353,10 @@ inline void ControllerHost::print(std::FILE* out) const {
                "(%llu missing), end-of-run %llu\n",
                u(c.sensors_received), u(m.accepted), u(m.duplicates), u(m.out_of_order), u(m.gaps),
                u(m.missing), u(c.paused_frames));
-  std::fprintf(out, "  reference frames %llu (%llu updates without the matching one)\n",
-               u(c.references_received), u(c.reference_stale));
+  std::fprintf(out,
+               "  reference frames %llu (%llu updates without the matching one, %llu with an "
+               "earlier one carried forward)\n",
+               u(c.references_received), u(c.reference_stale), u(c.reference_extrapolated));
   std::fprintf(out,
                "  controller updates %llu (plugin rejected %llu), safe-mode commands %llu, "
                "commands sent %llu (%llu send failures)\n",
@@ -397,6 +399,7 @@ inline bool ControllerHost::write_json(const char* tool, const std::string& path
   j.integer("end_of_run_frames", c.paused_frames);
   j.integer("reference_frames_received", c.references_received);
   j.integer("updates_without_matching_reference", c.reference_stale);
+  j.integer("updates_with_extrapolated_reference", c.reference_extrapolated);
   j.integer("unexpected_frames", c.unexpected);
   j.integer("steps", c.updates);
   j.integer("plugin_rejected_frames", c.plugin_rejected);

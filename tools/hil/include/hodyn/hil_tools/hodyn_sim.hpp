@@ -66,6 +66,10 @@ scenario (as hodyn-demo):
   --plant-rate HZ      integration rate, a multiple of --rate (default 8000)
   --seed N             sensor-noise and fault seed (default 1)
   --settle S           seconds left out of the error statistics (default 1)
+  --reference-every N  a REFERENCE frame every N-th control period, 1..100
+                       (default 1; the controller carries it forward along
+                       its derivatives in between, docs/hil.md "Reference
+                       rate"), and in every period after one without a command
 link (exactly one):
   --udp LOCAL_PORT:REMOTE_HOST:REMOTE_PORT
                        only REMOTE_HOST:REMOTE_PORT may talk to it (others'
@@ -135,6 +139,7 @@ struct Args {
   bool realtime = false;
   double command_timeout = 1.0, start_timeout = 10.0;
   double command_hold = 0.100;
+  long reference_every = 1;
   double garbage_start = 0.0, garbage_duration = 0.0, garbage = 0.0;
   std::string trace;
   hil::FaultConfig faults;
@@ -254,10 +259,13 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
       a.settle = v;
     } else if (opt == "--duration" || opt == "--rate" || opt == "--plant-rate" || opt == "--seed" ||
                opt == "--command-timeout-ms" || opt == "--start-timeout" ||
-               opt == "--command-hold-ms") {
+               opt == "--command-hold-ms" || opt == "--reference-every") {
       if (!tools::parse_number(value, v) || v <= 0.0) return bad("a positive number");
       if (opt == "--seed" && !tools::whole_number_in(v, 1.0, 9007199254740992.0))
         return bad("a whole number 1..2^53");
+      if (opt == "--reference-every" && !tools::whole_number_in(v, 1.0, 100.0))
+        return bad("a whole number 1..100");
+      if (opt == "--reference-every") a.reference_every = std::lround(v);
       if (opt == "--duration") a.duration = v;
       if (opt == "--rate") a.rate = v;
       if (opt == "--plant-rate") a.plant_rate = v;
@@ -288,6 +296,7 @@ struct SimCounters {
   // when the run ends is counted as corrupted but never reaches a parser).
   std::uint64_t tx_corrupted_released = 0, rx_corrupted_released = 0;
   std::uint64_t sensor_frames = 0, commands_expected = 0, command_timeouts = 0;
+  std::uint64_t reference_frames = 0;  ///< REFERENCE frames made (--reference-every)
   std::uint64_t raw_frames_received = 0, commands_received = 0, commands_applied = 0;
   std::uint64_t stale_commands = 0, watchdog_commands_received = 0, missed_commands = 0;
   std::uint64_t outage_periods = 0;
@@ -442,7 +451,7 @@ class SimHost {
       // Resent copies signed anew (a signed counter is never sent twice).
       if (!first && !encode_period_frames()) return false;
       first = false;
-      send_direct(reference_wire_, reference_size_);
+      send_direct(reference_wire_, reference_size_);  // period 0 always has one
       send_direct(sensors_wire_, sensors_size_);
       const std::int64_t resend = now_ns() + 50'000'000;
       while (now_ns() < resend) {
@@ -487,9 +496,12 @@ class SimHost {
       }
     }
     if (k > 0 && measure(k)) {
-      (void)out_.submit(reference_wire_, reference_size_, t, kNoTag);
+      if (reference_due_) {
+        (void)out_.submit(reference_wire_, reference_size_, t, kNoTag);
+        ++c_.frames_submitted;
+      }
       (void)out_.submit(sensors_wire_, sensors_size_, t, static_cast<std::uint32_t>(k));
-      c_.frames_submitted += 2;
+      ++c_.frames_submitted;
     }
     std::uint32_t target = kNoTag;
     std::uint8_t buffer[link::kMaxWireSize];
@@ -658,6 +670,14 @@ class SimHost {
     last_frame_time_ = frame.time;
     frame.sequence = static_cast<std::uint32_t>(k);
     sensor_frame_ = frame;
+    // A REFERENCE every --reference-every periods, and in every period after
+    // one without a command (a controller lost or new has nothing to carry).
+    reference_due_ = k == 0 || k - last_reference_period_ >= a_.reference_every ||
+                     periods_without_command_ > 0 || controller_lost_;
+    if (reference_due_) {
+      last_reference_period_ = k;
+      ++c_.reference_frames;
+    }
     cl::reference_frame(trajectory_, frame.time, reference_frame_);
     sensor_bits_ = plant_.last_step_saturated() ? link::sensor_status::kPlantSaturated : 0u;
     if (plant_.payload_attached()) sensor_bits_ |= link::sensor_status::kPayloadAttached;
@@ -668,11 +688,13 @@ class SimHost {
   // The period's REFERENCE and SENSORS frames into their wire buffers (signed
   // with the next counters on a signed link).
   bool encode_period_frames() {
-    const bool ok =
-        link::encode(reference_frame_, link_sequence_++, reference_wire_, sizeof reference_wire_,
-                     reference_size_, &signer_) == Status::kOk &&
-        link::encode(sensor_frame_, sensor_bits_, link_sequence_++, sensors_wire_,
-                     sizeof sensors_wire_, sensors_size_, &signer_) == Status::kOk;
+    bool ok = true;
+    if (reference_due_) {  // --reference-every
+      ok = link::encode(reference_frame_, link_sequence_++, reference_wire_, sizeof reference_wire_,
+                        reference_size_, &signer_) == Status::kOk;
+    }
+    ok = ok && link::encode(sensor_frame_, sensor_bits_, link_sequence_++, sensors_wire_,
+                            sizeof sensors_wire_, sensors_size_, &signer_) == Status::kOk;
     if (!ok) ++c_.sign_failures;
     return ok;
   }
@@ -863,6 +885,8 @@ class SimHost {
   link::Hello hello_{};  ///< ours (the run nonce), sent again when the controller is lost
   std::FILE* trace_ = nullptr;
   long period_ = 0, hold_periods_ = 100, periods_without_command_ = 0, last_rehello_ = -1000000;
+  long last_reference_period_ = 0;
+  bool reference_due_ = true;
   double position_error_ = 0.0;
   std::uint32_t candidate_bits_ = 0, applied_bits_ = 0;
   std::uint64_t consecutive_timeouts_ = 0;
@@ -894,8 +918,11 @@ void SimHost<Robot>::print(std::FILE* out) const {
   std::fprintf(out, "hodyn-sim link summary\n");
   std::fprintf(out, "  handshake: %s (HELLO sent %llu, answers %llu)\n",
                link::to_string(handshake_), u(c_.hellos_sent), u(c_.hellos_received));
-  std::fprintf(out, "  frames sent %llu (%llu send failures), sensor frames %llu\n",
-               u(c_.frames_sent), u(c_.send_failures), u(c_.sensor_frames));
+  std::fprintf(out,
+               "  frames sent %llu (%llu send failures), sensor frames %llu, reference frames "
+               "%llu (every %ld periods)\n",
+               u(c_.frames_sent), u(c_.send_failures), u(c_.sensor_frames), u(c_.reference_frames),
+               a_.reference_every);
   std::fprintf(out,
                "  link: %s; %llu datagrams of others dropped, %llu stale HELLO answers, %llu "
                "frames not signed\n",
@@ -954,6 +981,8 @@ void SimHost<Robot>::add_json(tools::JsonObject& j) const {
   j.integer("rx_corrupted_released", c_.rx_corrupted_released);
   j.integer("send_failures", c_.send_failures);
   j.integer("sensor_frames", c_.sensor_frames);
+  j.integer("reference_frames", c_.reference_frames);
+  j.integer("reference_every", static_cast<std::uint64_t>(a_.reference_every));
   faults("tx_injector_", out_.counters());
   faults("rx_injector_", in_.counters());
   tools::add_link_counters(j, "rx_", parser_.counters());

@@ -1,0 +1,40 @@
+// hodyn/link/reference_extrapolation.hpp — a reference carried forward in
+// time along its own derivatives (docs/hil.md, "Reference rate").
+//
+// A REFERENCE frame carries the motion to track with its time derivatives:
+// base position x_d^(0..4) (up to snap), orientation R_d with the world
+// angular velocity ω_d^(0..3), joint positions q_d^(0..4). A simulator that
+// sends it only every N-th period (hodyn-sim --reference-every N) leaves the
+// controller host to evaluate it at the sensor times in between:
+//
+//   x^(k)(t0 + τ) = Σ_{m=0}^{4-k} x^(k+m)(t0) τ^m / m!     (Taylor, also q, ω)
+//   R(t0 + τ)     = exp([Ω]×) R(t0),                        (Magnus, R' = [ω]× R)
+//   Ω = ∫_0^τ ω ds − τ³/12 ω^(0) × (ω^(1) + τ/2 ω^(2))     (Magnus terms 1, 2)
+//
+// Exact for polynomial positions of degree ≤ 4 and for a constant-axis
+// rotation with polynomial ω of degree ≤ 3; otherwise the error is of the
+// order of the first derivative not carried (x^(5) τ^5 / 120) and, for the
+// orientation, of the third Magnus term (~τ⁴ |ω|² |ω'|).
+#pragma once
+
+#include "hodyn/plugin/abi.h"
+
+namespace hodyn {
+namespace link {
+
+/// Writes into `to` the reference `from` carried to time `t` (τ = t − from.time;
+/// any sign, meant for 0 ≤ τ of a few periods). `to.time` = t; counts and the
+/// joints past `num_joints` (≤ HODYN_MAX_JOINTS, else none are moved) are copied.
+/// `to` may not alias `from`. The increments over τ are computed in float on
+/// a core whose FPU is single precision only (Cortex-M4F: double is software
+/// there), else in double; the values are the reference's plus them, in double.
+void extrapolate_reference(const hodyn_reference& from, double t, hodyn_reference& to) noexcept;
+
+namespace detail {
+/// The same with the increments in `Increment` (float or double), for tests.
+template <class Increment>
+void extrapolate_reference(const hodyn_reference& from, double t, hodyn_reference& to) noexcept;
+}  // namespace detail
+
+}  // namespace link
+}  // namespace hodyn

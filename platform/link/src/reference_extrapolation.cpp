@@ -1,0 +1,133 @@
+// A reference carried forward along its derivatives (reference_extrapolation.hpp).
+//
+// Every value is its reference value plus an increment: x^(k)(τ) = x^(k) + Δ
+// with Δ = Σ_{m=1}^{M} x^(k+m) τ^m / m!, R(τ) = R + (exp([Ω]×) − 1) R. The
+// increments are small (a few periods' worth of motion), so they are computed
+// in `Increment` and only the additions to the reference values in double:
+// on a core whose FPU is single precision only (Cortex-M4F: __ARM_FP without
+// bit 3), double arithmetic is in software (~100 instructions an operation)
+// and Increment is float; its relative error (6e-8) is of the increment, not
+// of the value (1e-9 m on 10 mm of motion).
+#include "hodyn/link/reference_extrapolation.hpp"
+
+#include <cmath>
+#include <cstddef>
+
+namespace hodyn {
+namespace link {
+namespace detail {
+namespace {
+
+constexpr std::size_t kOrder = HODYN_REFERENCE_ORDER;
+
+// step[m] = τ / (m + 1): the Horner factors of Σ c_m τ^m / m! (no division later).
+template <class T>
+struct Steps {
+  T step[kOrder + 1];
+  explicit Steps(T tau) noexcept {
+    for (std::size_t m = 0; m <= kOrder; ++m) step[m] = tau / static_cast<T>(m + 1);
+  }
+};
+
+// Every derivative row k (orders 0..Order) of column j carried forward:
+// row k + Σ_{m=1}^{Order-k} row (k+m) τ^m / m!, the sums by Horner in T from
+// one T copy of the column.
+template <std::size_t Order, std::size_t Columns, class T>
+void shift(const double (&from)[Order + 1][Columns], double (&to)[Order + 1][Columns],
+           std::size_t j, const Steps<T>& s) noexcept {
+  T c[Order + 1];
+  for (std::size_t k = 0; k <= Order; ++k) c[k] = static_cast<T>(from[k][j]);
+  for (std::size_t k = 0; k < Order; ++k) {
+    T acc = c[Order];
+    for (std::size_t m = Order - k; --m > 0;) acc = c[k + m] + acc * s.step[m];
+    to[k][j] = from[k][j] + static_cast<double>(acc * s.step[0]);
+  }
+}
+
+}  // namespace
+
+template <class T>
+void extrapolate_reference(const hodyn_reference& from, double t, hodyn_reference& to) noexcept {
+  const double tau = t - from.time;
+  const Steps<T> s(static_cast<T>(tau));
+  to = from;
+  to.time = t;
+  for (std::size_t j = 0; j < 3; ++j) {
+    shift<kOrder, 3>(from.base_position, to.base_position, j, s);
+    shift<kOrder - 1, 3>(from.base_angular_velocity, to.base_angular_velocity, j, s);
+  }
+  if (from.num_joints <= HODYN_MAX_JOINTS) {
+    for (std::size_t j = 0; j < from.num_joints; ++j)
+      shift<kOrder, HODYN_MAX_JOINTS>(from.joint_position, to.joint_position, j, s);
+  }
+
+  // Ω = ∫_0^τ ω ds + Ω₂: ∫ ω = Σ_k ω^(k) τ^(k+1)/(k+1)!; the second Magnus
+  // term ½∫∫_{s2<s1} ω(s1)×ω(s2) is −τ³/12 ω0×ω1 − τ⁴/24 ω0×ω2 + O(τ⁵).
+  const auto& w = from.base_angular_velocity;
+  T w0[3], v[3];  // ω0 and ω1 + τ/2 ω2
+  for (std::size_t i = 0; i < 3; ++i) {
+    w0[i] = static_cast<T>(w[0][i]);
+    v[i] = static_cast<T>(w[1][i]) + s.step[1] * static_cast<T>(w[2][i]);
+  }
+  const T magnus2 = -s.step[0] * s.step[0] * s.step[0] / T(12);
+  T phi[3];
+  for (std::size_t j = 0; j < 3; ++j) {
+    T integral = T(0);
+    for (std::size_t k = kOrder; k-- > 0;)
+      integral = (integral + static_cast<T>(w[k][j])) * s.step[k];
+    const std::size_t a = (j + 1) % 3, b = (j + 2) % 3;
+    phi[j] = integral + magnus2 * (w0[a] * v[b] - w0[b] * v[a]);
+  }
+
+  // exp([Ω]×) as the unit quaternion (cos θ/2, sin(θ/2) Ω/θ), minus 1: e.
+  // Small angles (all a few periods give) by their series, exact to ~1e-13.
+  const T theta2 = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2];
+  T c_minus_1 = T(0), sinc = T(0);  // cos(θ/2) − 1, sin(θ/2)/θ
+  if (theta2 < T(0.04)) {           // θ < 0.2 rad: h = θ/2 < 0.1, next terms < h^8/8!
+    const T h2 = T(0.25) * theta2;
+    c_minus_1 = -h2 / T(2) * (T(1) - h2 / T(12) * (T(1) - h2 / T(30)));
+    sinc = T(0.5) * (T(1) - h2 / T(6) * (T(1) - h2 / T(20) * (T(1) - h2 / T(42))));
+  } else {
+    const T theta = std::sqrt(theta2);
+    c_minus_1 = std::cos(T(0.5) * theta) - T(1);
+    sinc = std::sin(T(0.5) * theta) / theta;
+  }
+  const T e[4] = {c_minus_1, sinc * phi[0], sinc * phi[1], sinc * phi[2]};
+
+  // R(t) = exp([Ω]×) R(t0): the world-frame increment multiplies from the
+  // left, q = q0 + e ⊗ q0.
+  const double* q0 = from.base_orientation;
+  const T q[4] = {static_cast<T>(q0[0]), static_cast<T>(q0[1]), static_cast<T>(q0[2]),
+                  static_cast<T>(q0[3])};
+  const T dq[4] = {e[0] * q[0] - e[1] * q[1] - e[2] * q[2] - e[3] * q[3],
+                   e[0] * q[1] + e[1] * q[0] + e[2] * q[3] - e[3] * q[2],
+                   e[0] * q[2] - e[1] * q[3] + e[2] * q[0] + e[3] * q[1],
+                   e[0] * q[3] + e[1] * q[2] - e[2] * q[1] + e[3] * q[0]};
+  double r[4];
+  double norm2 = 0.0;
+  for (std::size_t k = 0; k < 4; ++k) {
+    r[k] = q0[k] + static_cast<double>(dq[k]);
+    norm2 += r[k] * r[k];
+  }
+  if (!(norm2 > 0.0)) return;  // not a rotation (zeros, NaN): left as it was
+  const double scale = 1.0 / std::sqrt(norm2);
+  for (std::size_t k = 0; k < 4; ++k) to.base_orientation[k] = r[k] * scale;
+}
+
+template void extrapolate_reference<double>(const hodyn_reference&, double,
+                                            hodyn_reference&) noexcept;
+template void extrapolate_reference<float>(const hodyn_reference&, double,
+                                           hodyn_reference&) noexcept;
+
+}  // namespace detail
+
+void extrapolate_reference(const hodyn_reference& from, double t, hodyn_reference& to) noexcept {
+#if defined(__ARM_FP) && ((__ARM_FP & 8) == 0)
+  detail::extrapolate_reference<float>(from, t, to);  // single-precision FPU only
+#else
+  detail::extrapolate_reference<double>(from, t, to);
+#endif
+}
+
+}  // namespace link
+}  // namespace hodyn
