@@ -14,7 +14,7 @@ import sys
 import zlib
 
 MAGIC = b"HL"
-VERSION = 3
+VERSION = 4  # arrays sized to the counts (docs/link-protocol.md)
 SENSORS, COMMAND, REFERENCE, HELLO = 1, 2, 3, 4
 SIGNED = 0x80
 
@@ -22,19 +22,19 @@ SIGNED = 0x80
 def sensors_payload(joints=6, rotors=6, bits=0):
     p = struct.pack("<dIIII", 1.25, 7, joints, rotors, bits)
     values = [0.0, 0.0, 1.0] + [1.0, 0.0, 0.0, 0.0] + [0.1, 0.0, 0.0] + [0.0, 0.0, 0.2]
-    values += [0.05 * k for k in range(12)] * 4 + [900.0] * 8
+    values += [0.05 * k for k in range(joints)] * 4 + [900.0] * rotors
     return p + struct.pack("<%dd" % len(values), *values)
 
 
 def command_payload(joints=6, rotors=6, mode=1, status=0, answered=7, bits=0):
     p = struct.pack("<dIIIIiI", 1.25, answered, joints, rotors, mode, status, bits)
-    return p + struct.pack("<20d", *([910.0] * 8 + [0.3] * 12))
+    return p + struct.pack("<%dd" % (rotors + joints), *([910.0] * rotors + [0.3] * joints))
 
 
 def reference_payload(joints=6):
     p = struct.pack("<dI", 1.25, joints)
     values = [0.0, 0.0, 1.0] + [0.0] * 12 + [1.0, 0.0, 0.0, 0.0] + [0.0] * 12
-    values += [0.1] * 12 + [0.0] * 48
+    values += [0.1] * joints + [0.0] * (4 * joints)
     return p + struct.pack("<%dd" % len(values), *values)
 
 

@@ -73,11 +73,12 @@ inline hodyn_sensors random_sensors(LinkRng& rng) {
   rng.values(s.base_orientation, 4);
   rng.values(s.base_linear_velocity, 3);
   rng.values(s.base_angular_velocity, 3);
-  rng.values(s.joint_position, HODYN_MAX_JOINTS);
-  rng.values(s.joint_velocity, HODYN_MAX_JOINTS);
-  rng.values(s.motor_position, HODYN_MAX_JOINTS);
-  rng.values(s.motor_velocity, HODYN_MAX_JOINTS);
-  rng.values(s.rotor_speed, HODYN_MAX_ROTORS);
+  // Entries past the counts are not sent and decode as 0: left 0 here.
+  rng.values(s.joint_position, s.num_joints);
+  rng.values(s.joint_velocity, s.num_joints);
+  rng.values(s.motor_position, s.num_joints);
+  rng.values(s.motor_velocity, s.num_joints);
+  rng.values(s.rotor_speed, s.num_rotors);
   return s;
 }
 
@@ -88,8 +89,8 @@ inline hodyn_command random_command(LinkRng& rng) {
   c.num_rotors = static_cast<std::uint32_t>(rng.below(HODYN_MAX_ROTORS + 1));
   c.mode = static_cast<std::uint32_t>(rng.below(HODYN_MODE_HOVER + 1));
   c.status = static_cast<std::int32_t>(rng.u32());
-  rng.values(c.rotor_speed, HODYN_MAX_ROTORS);
-  rng.values(c.motor_torque, HODYN_MAX_JOINTS);
+  rng.values(c.rotor_speed, c.num_rotors);
+  rng.values(c.motor_torque, c.num_joints);
   return c;
 }
 
@@ -101,7 +102,7 @@ inline hodyn_reference random_reference(LinkRng& rng) {
   rng.values(&r.base_position[0][0], 3 * (HODYN_REFERENCE_ORDER + 1));
   rng.values(r.base_orientation, 4);
   rng.values(&r.base_angular_velocity[0][0], 3 * HODYN_REFERENCE_ORDER);
-  rng.values(&r.joint_position[0][0], (HODYN_REFERENCE_ORDER + 1) * HODYN_MAX_JOINTS);
+  for (auto& row : r.joint_position) rng.values(row, r.num_joints);
   return r;
 }
 

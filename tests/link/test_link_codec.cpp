@@ -56,6 +56,21 @@ std::size_t frame_size_of(MessageType type) {
 
 std::size_t wire_size_of(MessageType type) { return link::wire_size(frame_size_of(type)); }
 
+// The frame size of a message: its arrays for its counts only (version 4).
+std::size_t frame_size_for(const Message& m) {
+  switch (m.type) {
+    case MessageType::kSensors:
+      return 10 + 24 + 8 * (13 + 4 * m.sensors.num_joints + m.sensors.num_rotors) + 4;
+    case MessageType::kCommand:
+      return 10 + 32 + 8 * (m.command.num_joints + m.command.num_rotors) + 4;
+    case MessageType::kReference:
+      return 10 + 12 + 8 * (15 + 4 + 12 + 5 * m.reference.num_joints) + 4;
+    case MessageType::kHello:
+      return 106;
+  }
+  return 0;
+}
+
 TEST(LinkCodec, FrameSizesMatchTheSpecification) {
   EXPECT_EQ(link::kHeaderSize, 10u);
   EXPECT_EQ(link::kSensorsPayloadSize, 576u);
@@ -70,7 +85,15 @@ TEST(LinkCodec, FrameSizesMatchTheSpecification) {
   EXPECT_EQ(link::kHelloPayloadSize, 92u);
   EXPECT_EQ(link::kHelloFrameSize, 106u);
   EXPECT_EQ(link::kHelloWireSize, 108u);
-  EXPECT_EQ(link::kProtocolVersion, 3);
+  EXPECT_EQ(link::kProtocolVersion, 4);
+  // Sized to the robot: the 12-DoF aerial manipulator (6 joints, 6 rotors),
+  // and no joints and rotors at all.
+  EXPECT_EQ(link::sensors_payload_size(6, 6), 368u);
+  EXPECT_EQ(link::command_payload_size(6, 6), 128u);
+  EXPECT_EQ(link::reference_payload_size(6), 500u);
+  EXPECT_EQ(link::sensors_payload_size(0, 0), 128u);
+  EXPECT_EQ(link::command_payload_size(0, 0), 32u);
+  EXPECT_EQ(link::reference_payload_size(0), 260u);
   // Signed frames: + 8-byte counter + 16-byte tag; the largest is a signed REFERENCE.
   EXPECT_EQ(link::kSignatureSize, 24u);
   EXPECT_EQ(link::signed_frame_size(link::kSensorsPayloadSize), 614u);
@@ -87,13 +110,16 @@ TEST(LinkCodec, SensorsByteLayout) {
   s.num_joints = 6;
   s.num_rotors = 6;
   s.base_position[0] = -0.0;
-  s.rotor_speed[7] = 2.0;  // 0x4000000000000000, the last field
+  s.joint_position[5] = 0.5;  // the last joint in use
+  s.joint_position[6] = 7.0;  // past num_joints: not sent
+  s.rotor_speed[5] = 2.0;     // 0x4000000000000000, the last field sent
+  s.rotor_speed[7] = 3.0;     // past num_rotors: not sent
   Encoded e;
   ASSERT_EQ(link::encode(s, 0xA1B2C3D4u, 0x11223344u, e.wire, sizeof e.wire, e.wire_size),
             Status::kOk);
   e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
-  ASSERT_EQ(e.frame_size, 590u);
-  const std::uint8_t header[] = {'H', 'L', 3, 1, 0x40, 0x02, 0x44, 0x33, 0x22, 0x11};
+  ASSERT_EQ(e.frame_size, 382u);  // 10 + 24 + 8 * (13 + 4 * 6 + 6) + 4
+  const std::uint8_t header[] = {'H', 'L', 4, 1, 0x70, 0x01, 0x44, 0x33, 0x22, 0x11};
   EXPECT_EQ(std::memcmp(e.frame, header, sizeof header), 0);
   const std::uint8_t* p = e.frame + 10;
   const std::uint8_t time[] = {0, 0, 0, 0, 0, 0, 0xF0, 0x3F};
@@ -102,11 +128,23 @@ TEST(LinkCodec, SensorsByteLayout) {
   EXPECT_EQ(std::memcmp(p + 8, counts, sizeof counts), 0);
   const std::uint8_t negative_zero[] = {0, 0, 0, 0, 0, 0, 0, 0x80};
   EXPECT_EQ(std::memcmp(p + 24, negative_zero, 8), 0);
+  const std::uint8_t half[] = {0, 0, 0, 0, 0, 0, 0xE0, 0x3F};
+  EXPECT_EQ(std::memcmp(p + 128 + 8 * 5, half, 8), 0);  // joint_position[5]
+  const std::uint8_t zero_velocity[8] = {};
+  EXPECT_EQ(std::memcmp(p + 128 + 8 * 6, zero_velocity, 8), 0);  // joint_velocity[0] follows
   const std::uint8_t two[] = {0, 0, 0, 0, 0, 0, 0, 0x40};
-  EXPECT_EQ(std::memcmp(p + 568, two, 8), 0);
-  const std::uint32_t crc = link::crc32(e.frame, 586);
+  EXPECT_EQ(std::memcmp(p + 360, two, 8), 0);  // rotor_speed[5]: 128 + 8 * 24 + 8 * 5
+  const std::uint32_t crc = link::crc32(e.frame, 378);
   for (int k = 0; k < 4; ++k)
-    EXPECT_EQ(e.frame[586 + k], static_cast<std::uint8_t>(crc >> (8 * k)));
+    EXPECT_EQ(e.frame[378 + k], static_cast<std::uint8_t>(crc >> (8 * k)));
+  // The entries past the counts decode as 0.
+  Message decoded{};
+  RejectReason reason{};
+  ASSERT_EQ(link::decode_frame(e.frame, e.frame_size, decoded, reason), Status::kOk);
+  EXPECT_EQ(decoded.sensors.joint_position[5], 0.5);
+  EXPECT_EQ(decoded.sensors.joint_position[6], 0.0);
+  EXPECT_EQ(decoded.sensors.rotor_speed[5], 2.0);
+  EXPECT_EQ(decoded.sensors.rotor_speed[7], 0.0);
 }
 
 TEST(LinkCodec, CommandAndReferenceByteLayout) {
@@ -115,18 +153,19 @@ TEST(LinkCodec, CommandAndReferenceByteLayout) {
   c.num_rotors = 6;
   c.mode = HODYN_MODE_HOLD;
   c.status = -2;
-  c.motor_torque[HODYN_MAX_JOINTS - 1] = 2.0;
+  c.motor_torque[5] = 2.0;                     // the last joint in use: the last field
+  c.motor_torque[HODYN_MAX_JOINTS - 1] = 3.0;  // past num_joints: not sent
   Encoded e;
   ASSERT_EQ(link::encode(c, 0x0A0B0C0Du, 0x5u, 7u, e.wire, sizeof e.wire, e.wire_size),
             Status::kOk);
   e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
-  ASSERT_EQ(e.frame_size, 206u);
+  ASSERT_EQ(e.frame_size, 142u);  // 10 + 32 + 8 * 12 + 4
   EXPECT_EQ(e.frame[3], 2);
-  EXPECT_EQ(e.frame[4], 192);
+  EXPECT_EQ(e.frame[4], 128);
   const std::uint8_t fields[] = {0x0D, 0x0C, 0x0B, 0x0A, 6,    0,    0,    0,    6, 0, 0, 0,
                                  3,    0,    0,    0,    0xFE, 0xFF, 0xFF, 0xFF, 5, 0, 0, 0};
   EXPECT_EQ(std::memcmp(e.frame + 10 + 8, fields, sizeof fields), 0);
-  EXPECT_EQ(e.frame[10 + 191], 0x40);
+  EXPECT_EQ(e.frame[10 + 127], 0x40);
 
   hodyn_reference r{};
   r.num_joints = 0x0C;
@@ -158,7 +197,7 @@ TEST(LinkCodec, HelloByteLayout) {
   ASSERT_EQ(link::encode(h, 0x01020304u, e.wire, sizeof e.wire, e.wire_size), Status::kOk);
   e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
   ASSERT_EQ(e.frame_size, 106u);
-  const std::uint8_t header[] = {'H', 'L', 3, 4, 92, 0, 0x04, 0x03, 0x02, 0x01};
+  const std::uint8_t header[] = {'H', 'L', 4, 4, 92, 0, 0x04, 0x03, 0x02, 0x01};
   EXPECT_EQ(std::memcmp(e.frame, header, sizeof header), 0);
   const std::uint8_t fields[] = {0xD4, 0xC3, 0xB2, 0xA1, 4, 0, 0,    0,    8,    0,
                                  0,    0,    2,    0,    0, 0, 0xFE, 0xFF, 0xFF, 0xFF};
@@ -229,7 +268,8 @@ TEST(LinkCodec, RoundTripsAreBitExact) {
       ASSERT_LE(e.wire_size, wire_size_of(type));
       ASSERT_EQ(e.wire[e.wire_size - 1], 0);
       for (std::size_t k = 0; k + 1 < e.wire_size; ++k) ASSERT_NE(e.wire[k], 0);
-      ASSERT_EQ(e.frame_size, frame_size_of(type));
+      ASSERT_EQ(e.frame_size, frame_size_for(original));
+      ASSERT_LE(e.frame_size, frame_size_of(type));
       Message decoded{};
       RejectReason reason = RejectReason::kBadCrc;
       ASSERT_EQ(link::decode_frame(e.frame, e.frame_size, decoded, reason), Status::kOk);
@@ -260,6 +300,7 @@ TEST(LinkCodec, SpecialValuesSurviveBitExact) {
     m.type = MessageType::kSensors;
     m.sensors.time = v;
     m.sensors.num_joints = 12;
+    m.sensors.num_rotors = 8;
     for (double& q : m.sensors.joint_position) q = v;
     for (double& w : m.sensors.rotor_speed) w = v;
     m.sensors.base_orientation[0] = v;
@@ -275,6 +316,7 @@ TEST(LinkCodec, SpecialValuesSurviveBitExact) {
     Message c{};
     c.type = MessageType::kCommand;
     c.command.time = v;
+    c.command.num_joints = 12;
     for (double& t : c.command.motor_torque) t = v;
     const Encoded ec = encode(c);
     ASSERT_EQ(link::decode_frame(ec.frame, ec.frame_size, decoded, reason), Status::kOk);
@@ -282,6 +324,7 @@ TEST(LinkCodec, SpecialValuesSurviveBitExact) {
 
     Message r{};
     r.type = MessageType::kReference;
+    r.reference.num_joints = 12;
     for (auto& row : r.reference.joint_position)
       for (double& q : row) q = v;
     const Encoded er = encode(r);
@@ -307,9 +350,16 @@ TEST(LinkCodec, EncoderRejectsWhatTheDecoderWouldReject) {
   hodyn_sensors s{};
   EXPECT_EQ(link::encode(s, 0, 0, nullptr, sizeof out, written), Status::kInvalidArgument);
   EXPECT_EQ(written, 0u);
+  // Room for the frame of these counts (here none: the smallest SENSORS).
+  const std::size_t smallest_sensors = link::wire_size(link::frame_size(128));
+  EXPECT_EQ(link::encode(s, 0, 0, out, smallest_sensors - 1, written), Status::kInvalidArgument);
+  EXPECT_EQ(link::encode(s, 0, 0, out, smallest_sensors, written), Status::kOk);
+  s.num_joints = HODYN_MAX_JOINTS;
+  s.num_rotors = HODYN_MAX_ROTORS;
   EXPECT_EQ(link::encode(s, 0, 0, out, link::kSensorsWireSize - 1, written),
             Status::kInvalidArgument);
   EXPECT_EQ(link::encode(s, 0, 0, out, link::kSensorsWireSize, written), Status::kOk);
+  s.num_rotors = 0;
   s.num_joints = HODYN_MAX_JOINTS + 1;
   EXPECT_EQ(link::encode(s, 0, 0, out, sizeof out, written), Status::kInvalidArgument);
   s.num_joints = 0;
@@ -318,7 +368,13 @@ TEST(LinkCodec, EncoderRejectsWhatTheDecoderWouldReject) {
   EXPECT_EQ(written, 0u);
 
   hodyn_command c{};
+  c.num_joints = HODYN_MAX_JOINTS;
+  c.num_rotors = HODYN_MAX_ROTORS;
   EXPECT_EQ(link::encode(c, 0, 0, 0, out, link::kCommandWireSize - 1, written),
+            Status::kInvalidArgument);
+  c.num_joints = 0;
+  c.num_rotors = 0;
+  EXPECT_EQ(link::encode(c, 0, 0, 0, out, link::wire_size(link::frame_size(32)) - 1, written),
             Status::kInvalidArgument);
   c.mode = HODYN_MODE_HOVER + 1;
   EXPECT_EQ(link::encode(c, 0, 0, 0, out, sizeof out, written), Status::kInvalidArgument);
@@ -327,6 +383,7 @@ TEST(LinkCodec, EncoderRejectsWhatTheDecoderWouldReject) {
   EXPECT_EQ(link::encode(c, 0, 0, 0, out, sizeof out, written), Status::kInvalidArgument);
 
   hodyn_reference r{};
+  r.num_joints = HODYN_MAX_JOINTS;
   EXPECT_EQ(link::encode(r, 0, out, link::kReferenceWireSize - 1, written),
             Status::kInvalidArgument);
   r.num_joints = 13;
@@ -381,7 +438,8 @@ TEST(LinkCodec, WrongMagicVersionTypeLengthAndValuesAreRejected) {
   expect_rejected(s, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 1; });  // a v1 peer
   expect_rejected(r, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 0; });
   expect_rejected(h, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 2; });  // a v2 peer
-  expect_rejected(h, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 4; });
+  expect_rejected(h, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 3; });  // a v3 peer
+  expect_rejected(h, RejectReason::kBadVersion, [](Encoded& e) { e.frame[2] = 5; });
   expect_rejected(s, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 0; });
   expect_rejected(c, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 5; });
   expect_rejected(r, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] = 0x7F; });
@@ -397,14 +455,36 @@ TEST(LinkCodec, WrongMagicVersionTypeLengthAndValuesAreRejected) {
   });
   expect_rejected(c, RejectReason::kBadLength, [](Encoded& e) {  // one payload byte short
     e.frame_size -= 1;
-    e.frame[4] = static_cast<std::uint8_t>(link::kCommandPayloadSize - 1);
+    e.frame[4] = static_cast<std::uint8_t>(e.frame[4] - 1);  // (no borrow: 32 + 8 n)
   });
   expect_rejected(r, RejectReason::kBadLength, [](Encoded& e) {  // one byte too many
     e.frame_size += 1;
-    const std::size_t payload = link::kReferencePayloadSize + 1;
+    const std::size_t payload = (e.frame[4] | (e.frame[5] << 8)) + 1u;
     e.frame[4] = static_cast<std::uint8_t>(payload & 0xFF);
     e.frame[5] = static_cast<std::uint8_t>(payload >> 8);
   });
+  // Consistent length fields, but not the size of the counts in the payload
+  // (one joint more or fewer than the arrays sent).
+  expect_rejected(s, RejectReason::kBadLength, [](Encoded& e) {
+    const std::uint32_t joints = e.frame[22];
+    test::store_u32(e.frame + 22, joints == 0 ? 1u : joints - 1u);
+  });
+  expect_rejected(r, RejectReason::kBadLength, [](Encoded& e) {
+    const std::uint32_t joints = e.frame[18];
+    test::store_u32(e.frame + 18, joints == 0 ? 1u : joints - 1u);
+  });
+  expect_rejected(c, RejectReason::kBadLength, [](Encoded& e) {
+    const std::uint32_t rotors = e.frame[26];
+    test::store_u32(e.frame + 26, rotors == 0 ? 1u : rotors - 1u);
+  });
+  // Shorter than the payload's fixed fields: a COMMAND of 31 bytes.
+  {
+    Encoded tiny = c;
+    tiny.frame_size = 10 + 31 + 4;
+    tiny.frame[4] = 31;
+    tiny.frame[5] = 0;
+    expect_rejected(tiny, RejectReason::kBadLength, [](Encoded&) {});
+  }
   // Counts and mode a receiver would index with or switch on.
   expect_rejected(s, RejectReason::kBadValue,
                   [](Encoded& e) { test::store_u32(e.frame + 22, 13); });
@@ -419,6 +499,9 @@ TEST(LinkCodec, WrongMagicVersionTypeLengthAndValuesAreRejected) {
                   [](Encoded& e) { test::store_u32(e.frame + 18, 13); });
   // HELLO: counts, role, and a name field that is not a NUL-terminated, zero-padded string.
   expect_rejected(h, RejectReason::kBadLength, [](Encoded& e) {
+    // As a COMMAND its role and status are the counts: valid (role, 0), and
+    // 92 bytes are not 32 + 8 (role + 0).
+    test::store_u32(e.frame + 26, 0);
     e.frame[3] = static_cast<std::uint8_t>(MessageType::kCommand);
   });
   expect_rejected(h, RejectReason::kBadValue,
@@ -433,11 +516,13 @@ TEST(LinkCodec, WrongMagicVersionTypeLengthAndValuesAreRejected) {
     e.frame[30 + HODYN_NAME_LENGTH - 1] = 'x';  // a byte after the NUL
   });
   // The largest valid values pass.
-  Encoded edge = c;
-  test::store_u32(edge.frame + 22, HODYN_MAX_JOINTS);
-  test::store_u32(edge.frame + 26, HODYN_MAX_ROTORS);
-  test::store_u32(edge.frame + 30, HODYN_MODE_HOVER);
-  test::reseal(edge.frame, edge.frame_size);
+  Message largest{};
+  largest.type = MessageType::kCommand;
+  largest.command.num_joints = HODYN_MAX_JOINTS;
+  largest.command.num_rotors = HODYN_MAX_ROTORS;
+  largest.command.mode = HODYN_MODE_HOVER;
+  const Encoded edge = encode(largest);
+  EXPECT_EQ(edge.frame_size, link::kCommandFrameSize);
   EXPECT_EQ(link::validate_frame(edge.frame, edge.frame_size), RejectReason::kNone);
   Encoded hello_edge = h;
   test::store_u32(hello_edge.frame + 14, HODYN_MAX_JOINTS);

@@ -33,7 +33,15 @@ MASK = 0xFFFFFFFFFFFFFFFF
 HEADER, CRC, COUNTER, TAG = 10, 4, 8, 16
 SIGNED = 0x80
 SENSORS, COMMAND, REFERENCE, HELLO = 1, 2, 3, 4
-SENSORS_PAYLOAD, HELLO_PAYLOAD = 576, 92
+HELLO_PAYLOAD = 92
+
+
+def sensors_payload_size(payload):
+    """A SENSORS payload's size from its counts (version 4: arrays sized to them)."""
+    if len(payload) < 24:
+        return -1
+    joints, rotors = struct.unpack_from("<II", payload, 12)
+    return 128 + 8 * (4 * joints + rotors)
 
 
 # ---- SipHash-2-4-128 (Aumasson & Bernstein; the 128-bit mode) ----------------
@@ -298,7 +306,8 @@ def relay(args):
                 checked.add("tag_ok", frame.tag_ok(direction_key(real_keys, frame, from_sim)))
             attack = args.attack and started and frame is not None
             if from_sim:
-                if frame and frame.type == SENSORS and len(frame.payload) == SENSORS_PAYLOAD:
+                if (frame and frame.type == SENSORS and
+                        len(frame.payload) == sensors_payload_size(frame.payload)):
                     sequence = struct.unpack_from("<I", frame.payload, 8)[0]
                     status = struct.unpack_from("<I", frame.payload, 20)[0]
                     # Stop well before the end, so the simulator reads everything sent to it.

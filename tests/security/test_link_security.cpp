@@ -130,9 +130,13 @@ TEST(SignedFrames, RoundTripBitExactWithTheirCounters) {
     for (MessageType type : {MessageType::kSensors, MessageType::kReference, MessageType::kHello}) {
       const Message original = test::random_message(rng, type);
       const Bytes frame = sign(original, p.sim_signer);
-      std::size_t payload = type == MessageType::kSensors     ? link::kSensorsPayloadSize
-                            : type == MessageType::kReference ? link::kReferencePayloadSize
-                                                              : link::kHelloPayloadSize;
+      // Arrays for the counts in use (version 4).
+      std::size_t payload =
+          type == MessageType::kSensors
+              ? link::sensors_payload_size(original.sensors.num_joints, original.sensors.num_rotors)
+          : type == MessageType::kReference
+              ? link::reference_payload_size(original.reference.num_joints)
+              : link::kHelloPayloadSize;
       ASSERT_EQ(frame.size(), link::signed_frame_size(payload));
       EXPECT_EQ(frame[2], link::kProtocolVersion);
       EXPECT_EQ(frame[3], static_cast<std::uint8_t>(type) | link::kSignedFlag);
@@ -302,7 +306,9 @@ TEST(SignedFrames, NoSessionFrameIsSentUnsignedBeforeASession) {
   EXPECT_EQ(size, 0u);
   // Room for a signed frame is needed: the unsigned size is too small.
   keys.start_session(kSimNonce, kFcNonce);
-  EXPECT_EQ(link::encode(sensors_message(1), wire, link::kSensorsWireSize, size, &signer),
+  const std::size_t unsigned_room =
+      link::wire_size(link::frame_size(link::sensors_payload_size(4, 8)));
+  EXPECT_EQ(link::encode(sensors_message(1), wire, unsigned_room, size, &signer),
             Status::kInvalidArgument);
   EXPECT_EQ(link::encode(sensors_message(1), wire, sizeof wire, size, &signer), Status::kOk);
   Message m{};

@@ -6,8 +6,10 @@ Each program's peer is the relay, so it hears only the relay: datagrams from
 the simulator go on to the controller unchanged; the COMMAND frames from the
 controller go on to the simulator unchanged up to the AFTER-th, which is
 re-sealed (a valid CRC) with rotor_speed[0] = NaN (--spoil nan) or
-num_rotors = 5 (--spoil counts; <= 8, so the link accepts it). The frame
-layout is docs/link-protocol.md's. Ends after 0.3 s without traffic (or
+num_rotors = 5 (--spoil counts; <= 8, and its rotor_speed array cut or
+zero-padded to 5 entries with the length field to match, so the link accepts
+it). The frame layout is docs/link-protocol.md's (version 4: arrays sized to
+the counts). Ends after 0.3 s without traffic (or
 --limit seconds) and prints how many COMMANDs it relayed and spoilt.
 
   hil_command_mangler.py --fc-port P --sim-port P --fc-side R1 --sim-side R2
@@ -57,11 +59,17 @@ def cobs_decode(data):
 def spoil(frame, how):
     """The frame with the COMMAND payload spoilt and a fresh CRC."""
     payload = bytearray(frame[HEADER:len(frame) - CRC])
+    header = bytearray(frame[:HEADER])
     if how == "nan":
         struct.pack_into("<d", payload, 32, math.nan)  # rotor_speed[0]
     else:
+        rotors = struct.unpack_from("<I", payload, 16)[0]
         struct.pack_into("<I", payload, 16, 5)  # num_rotors
-    body = frame[:HEADER] + bytes(payload)
+        # rotor_speed (offset 32, one f64 per rotor) to 5 entries, then motor_torque.
+        speeds = bytes(payload[32:32 + 8 * rotors])[:40].ljust(40, b"\0")
+        payload = payload[:32] + speeds + payload[32 + 8 * rotors:]
+        struct.pack_into("<H", header, 4, len(payload))
+    body = bytes(header) + bytes(payload)
     return body + struct.pack("<I", zlib.crc32(body) & 0xFFFFFFFF)
 
 

@@ -36,9 +36,29 @@ Status cobs_encode(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
   if ((in == nullptr && size > 0) || out == nullptr || capacity < cobs_max_encoded_size(size)) {
     return Status::kInvalidArgument;
   }
-  CobsWriter writer(out);
-  for (std::size_t i = 0; i < size; ++i) writer.put(in[i]);
-  written = writer.finish();
+  // CobsWriter's steps with the state in registers (no call per byte).
+  std::size_t code_index = 0, position = 1;
+  std::uint8_t code = 1;
+  for (std::size_t i = 0; i < size; ++i) {
+    const std::uint8_t byte = in[i];
+    if (byte == 0) {
+      out[code_index] = code;
+      code_index = position++;
+      code = 1;
+      continue;
+    }
+    out[position++] = byte;
+    if (++code != 0xFF) continue;
+    out[code_index] = code;  // a full block of 254
+    if (i + 1 == size) {     // at the very end: no empty block after it
+      written = position;
+      return Status::kOk;
+    }
+    code_index = position++;
+    code = 1;
+  }
+  out[code_index] = code;
+  written = position;
   return Status::kOk;
 }
 

@@ -1,5 +1,6 @@
 // The frame encoder and decoder: header + payload + CRC, little-endian byte
-// by byte, in exactly the field order of docs/link-protocol.md.
+// by byte, in exactly the field order of docs/link-protocol.md; arrays for
+// the entries in use only (their counts come first in every payload).
 #include <cstring>
 
 #include "hodyn/link/crc32.hpp"
@@ -59,19 +60,16 @@ bool take_signature(FrameSigner* signer, MessageType type, Signature& signature)
   return signer->next(type, signature.counter, signature.key) == Status::kOk;
 }
 
-// Writes a frame through the MAC, CRC and COBS at once: no intermediate buffer.
+// Writes a frame's bytes into a buffer, then signs (MAC), seals (CRC) and
+// COBS-encodes it in bulk: a store per byte while writing, instead of a call
+// into the MAC, the CRC and the COBS writer for every byte (docs/firmware.md,
+// "Budgets").
 class FrameWriter {
  public:
   FrameWriter(std::uint8_t* out, const Signature& signature) noexcept
-      : cobs_(out), out_(out), signature_(signature) {
-    if (signature_.key != nullptr) mac_.reset(signature_.key);
-  }
+      : out_(out), signature_(signature) {}
 
-  void u8(std::uint8_t value) noexcept {
-    if (signature_.key != nullptr) mac_.update(value);
-    crc_.update(value);
-    cobs_.put(value);
-  }
+  void u8(std::uint8_t value) noexcept { frame_[size_++] = value; }
   void u16(std::uint16_t value) noexcept {
     u8(static_cast<std::uint8_t>(value & 0xFFu));
     u8(static_cast<std::uint8_t>(value >> 8));
@@ -98,32 +96,31 @@ class FrameWriter {
     u16(static_cast<std::uint16_t>(payload_size));
     u32(link_sequence);
   }
-  // Appends the signature (counter, then the tag over everything before it),
-  // the CRC (not itself checksummed) and the delimiter; returns the wire size.
+
+  // Appends the signature (when signing: counter, then the tag over
+  // everything before it) and the CRC, COBS-encodes the frame into `out`
+  // with its delimiter; returns the wire size.
   std::size_t finish() noexcept {
     if (signature_.key != nullptr) {
       for (int shift = 0; shift < 64; shift += 8)
         u8(static_cast<std::uint8_t>(signature_.counter >> shift));
       std::uint8_t tag[kTagSize];
-      mac_.finish(tag);
-      for (std::uint8_t byte : tag) {
-        crc_.update(byte);
-        cobs_.put(byte);
-      }
+      siphash128(signature_.key, frame_, size_, tag);
+      for (std::uint8_t byte : tag) u8(byte);
     }
-    const std::uint32_t crc = crc_.value();
-    for (int shift = 0; shift < 32; shift += 8) cobs_.put(static_cast<std::uint8_t>(crc >> shift));
-    const std::size_t encoded = cobs_.finish();
+    u32(crc32(frame_, size_));
+    std::size_t encoded = 0;
+    // Cannot fail: the encoders checked the room for wire_size(size_).
+    (void)cobs_encode(frame_, size_, out_, cobs_max_encoded_size(size_), encoded);
     out_[encoded] = 0x00;
     return encoded + 1;
   }
 
  private:
-  Crc32 crc_;
-  CobsWriter cobs_;
+  std::uint8_t frame_[kMaxFrameSize];
+  std::size_t size_ = 0;
   std::uint8_t* out_;
   Signature signature_;
-  SipHash128 mac_;
 };
 
 // Reads payload fields in order from a frame that validate_frame accepted.
@@ -152,6 +149,11 @@ class FrameReader {
   void f64s(double* values, std::size_t count) noexcept {
     for (std::size_t k = 0; k < count; ++k) f64(values[k]);
   }
+  // `count` entries from the frame, zeros for the rest of the `capacity`.
+  void f64s(double* values, std::size_t count, std::size_t capacity) noexcept {
+    f64s(values, count);
+    for (std::size_t k = count; k < capacity; ++k) values[k] = 0.0;
+  }
   void chars(char* text, std::size_t count) noexcept {
     for (std::size_t k = 0; k < count; ++k) text[k] = static_cast<char>(*p_++);
   }
@@ -163,22 +165,23 @@ class FrameReader {
   const std::uint8_t* p_;
 };
 
-std::size_t payload_size_of(std::uint8_t type) noexcept {
+bool counts_valid(std::uint32_t joints, std::uint32_t rotors) noexcept {
+  return joints <= HODYN_MAX_JOINTS && rotors <= HODYN_MAX_ROTORS;
+}
+
+// The payload size of `type` with the counts (valid ones); 0 for an unknown type.
+std::size_t payload_size_of(std::uint8_t type, std::size_t joints, std::size_t rotors) noexcept {
   switch (static_cast<MessageType>(type & kTypeMask)) {
     case MessageType::kSensors:
-      return kSensorsPayloadSize;
+      return sensors_payload_size(joints, rotors);
     case MessageType::kCommand:
-      return kCommandPayloadSize;
+      return command_payload_size(joints, rotors);
     case MessageType::kReference:
-      return kReferencePayloadSize;
+      return reference_payload_size(joints);
     case MessageType::kHello:
       return kHelloPayloadSize;
   }
   return 0;  // unknown type
-}
-
-bool counts_valid(std::uint32_t joints, std::uint32_t rotors) noexcept {
-  return joints <= HODYN_MAX_JOINTS && rotors <= HODYN_MAX_ROTORS;
 }
 
 bool role_valid(std::uint32_t role) noexcept {
@@ -225,11 +228,11 @@ void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m) noe
       r.f64s(s.base_orientation, 4);
       r.f64s(s.base_linear_velocity, 3);
       r.f64s(s.base_angular_velocity, 3);
-      r.f64s(s.joint_position, HODYN_MAX_JOINTS);
-      r.f64s(s.joint_velocity, HODYN_MAX_JOINTS);
-      r.f64s(s.motor_position, HODYN_MAX_JOINTS);
-      r.f64s(s.motor_velocity, HODYN_MAX_JOINTS);
-      r.f64s(s.rotor_speed, HODYN_MAX_ROTORS);
+      r.f64s(s.joint_position, s.num_joints, HODYN_MAX_JOINTS);
+      r.f64s(s.joint_velocity, s.num_joints, HODYN_MAX_JOINTS);
+      r.f64s(s.motor_position, s.num_joints, HODYN_MAX_JOINTS);
+      r.f64s(s.motor_velocity, s.num_joints, HODYN_MAX_JOINTS);
+      r.f64s(s.rotor_speed, s.num_rotors, HODYN_MAX_ROTORS);
       break;
     }
     case MessageType::kCommand: {
@@ -241,8 +244,8 @@ void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m) noe
       c.mode = r.u32();
       c.status = r.i32();
       m.status_bits = r.u32();
-      r.f64s(c.rotor_speed, HODYN_MAX_ROTORS);
-      r.f64s(c.motor_torque, HODYN_MAX_JOINTS);
+      r.f64s(c.rotor_speed, c.num_rotors, HODYN_MAX_ROTORS);
+      r.f64s(c.motor_torque, c.num_joints, HODYN_MAX_JOINTS);
       break;
     }
     case MessageType::kReference: {
@@ -253,7 +256,7 @@ void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m) noe
       for (auto& row : ref.base_position) r.f64s(row, 3);
       r.f64s(ref.base_orientation, 4);
       for (auto& row : ref.base_angular_velocity) r.f64s(row, 3);
-      for (auto& row : ref.joint_position) r.f64s(row, HODYN_MAX_JOINTS);
+      for (auto& row : ref.joint_position) r.f64s(row, ref.num_joints, HODYN_MAX_JOINTS);
       break;
     }
     case MessageType::kHello: {
@@ -297,11 +300,12 @@ Status encode(const hodyn_sensors& s, std::uint32_t status_bits, std::uint32_t l
               FrameSigner* signer) noexcept {
   written = 0;
   if (out == nullptr || !counts_valid(s.num_joints, s.num_rotors)) return Status::kInvalidArgument;
+  const std::size_t payload = sensors_payload_size(s.num_joints, s.num_rotors);
   Signature sig;
-  const Status ready = begin(signer, MessageType::kSensors, kSensorsPayloadSize, capacity, sig);
+  const Status ready = begin(signer, MessageType::kSensors, payload, capacity, sig);
   if (ready != Status::kOk) return ready;
   FrameWriter w(out, sig);
-  w.header(MessageType::kSensors, kSensorsPayloadSize, link_sequence);
+  w.header(MessageType::kSensors, payload, link_sequence);
   w.f64(s.time);
   w.u32(s.sequence);
   w.u32(s.num_joints);
@@ -311,11 +315,11 @@ Status encode(const hodyn_sensors& s, std::uint32_t status_bits, std::uint32_t l
   w.f64s(s.base_orientation, 4);
   w.f64s(s.base_linear_velocity, 3);
   w.f64s(s.base_angular_velocity, 3);
-  w.f64s(s.joint_position, HODYN_MAX_JOINTS);
-  w.f64s(s.joint_velocity, HODYN_MAX_JOINTS);
-  w.f64s(s.motor_position, HODYN_MAX_JOINTS);
-  w.f64s(s.motor_velocity, HODYN_MAX_JOINTS);
-  w.f64s(s.rotor_speed, HODYN_MAX_ROTORS);
+  w.f64s(s.joint_position, s.num_joints);
+  w.f64s(s.joint_velocity, s.num_joints);
+  w.f64s(s.motor_position, s.num_joints);
+  w.f64s(s.motor_velocity, s.num_joints);
+  w.f64s(s.rotor_speed, s.num_rotors);
   written = w.finish();
   return Status::kOk;
 }
@@ -327,11 +331,12 @@ Status encode(const hodyn_command& c, std::uint32_t answered_sequence, std::uint
   if (out == nullptr || !counts_valid(c.num_joints, c.num_rotors) || c.mode > HODYN_MODE_HOVER) {
     return Status::kInvalidArgument;
   }
+  const std::size_t payload = command_payload_size(c.num_joints, c.num_rotors);
   Signature sig;
-  const Status ready = begin(signer, MessageType::kCommand, kCommandPayloadSize, capacity, sig);
+  const Status ready = begin(signer, MessageType::kCommand, payload, capacity, sig);
   if (ready != Status::kOk) return ready;
   FrameWriter w(out, sig);
-  w.header(MessageType::kCommand, kCommandPayloadSize, link_sequence);
+  w.header(MessageType::kCommand, payload, link_sequence);
   w.f64(c.time);
   w.u32(answered_sequence);
   w.u32(c.num_joints);
@@ -339,8 +344,8 @@ Status encode(const hodyn_command& c, std::uint32_t answered_sequence, std::uint
   w.u32(c.mode);
   w.i32(c.status);
   w.u32(status_bits);
-  w.f64s(c.rotor_speed, HODYN_MAX_ROTORS);
-  w.f64s(c.motor_torque, HODYN_MAX_JOINTS);
+  w.f64s(c.rotor_speed, c.num_rotors);
+  w.f64s(c.motor_torque, c.num_joints);
   written = w.finish();
   return Status::kOk;
 }
@@ -349,17 +354,18 @@ Status encode(const hodyn_reference& ref, std::uint32_t link_sequence, std::uint
               std::size_t capacity, std::size_t& written, FrameSigner* signer) noexcept {
   written = 0;
   if (out == nullptr || ref.num_joints > HODYN_MAX_JOINTS) return Status::kInvalidArgument;
+  const std::size_t payload = reference_payload_size(ref.num_joints);
   Signature sig;
-  const Status ready = begin(signer, MessageType::kReference, kReferencePayloadSize, capacity, sig);
+  const Status ready = begin(signer, MessageType::kReference, payload, capacity, sig);
   if (ready != Status::kOk) return ready;
   FrameWriter w(out, sig);
-  w.header(MessageType::kReference, kReferencePayloadSize, link_sequence);
+  w.header(MessageType::kReference, payload, link_sequence);
   w.f64(ref.time);
   w.u32(ref.num_joints);
   for (auto& row : ref.base_position) w.f64s(row, 3);
   w.f64s(ref.base_orientation, 4);
   for (auto& row : ref.base_angular_velocity) w.f64s(row, 3);
-  for (auto& row : ref.joint_position) w.f64s(row, HODYN_MAX_JOINTS);
+  for (auto& row : ref.joint_position) w.f64s(row, ref.num_joints);
   written = w.finish();
   return Status::kOk;
 }
@@ -422,32 +428,43 @@ RejectReason check_structure(const std::uint8_t* frame, std::size_t size) noexce
   return RejectReason::kNone;
 }
 
-// The type, length and value checks; `body`: header + payload (no signature, no CRC).
+// The type, length and value checks; `body`: header + payload (no signature,
+// no CRC), in this order (docs/link-protocol.md, "Receiving"):
+//   kBadLength  the declared length is not the received one, or too short for
+//               the payload's fixed fields (its size with no joints, no rotors);
+//   kBadValue   a count the size depends on is above its capacity;
+//   kBadLength  the length is not the size of the type with those counts;
+//   kBadValue   the other values: a COMMAND's mode, a HELLO's counts, role, name.
 RejectReason check_content(const std::uint8_t* frame, std::size_t body) noexcept {
-  const std::size_t expected = payload_size_of(frame[kTypeOffset]);
-  if (expected == 0) return RejectReason::kUnknownType;
+  const std::uint8_t type = frame[kTypeOffset];
+  const std::size_t smallest = payload_size_of(type, 0, 0);
+  if (smallest == 0) return RejectReason::kUnknownType;
   const std::size_t declared = load_u16(frame + kLengthOffset);
-  if (declared != body - kHeaderSize || declared != expected) return RejectReason::kBadLength;
+  if (declared != body - kHeaderSize || declared < smallest) return RejectReason::kBadLength;
 
   const std::uint8_t* payload = frame + kHeaderSize;
-  switch (static_cast<MessageType>(frame[kTypeOffset] & kTypeMask)) {
+  std::uint32_t joints = 0, rotors = 0;
+  switch (static_cast<MessageType>(type & kTypeMask)) {
     case MessageType::kSensors:
-      if (!counts_valid(load_u32(payload + kSensorsJointsOffset),
-                        load_u32(payload + kSensorsRotorsOffset))) {
-        return RejectReason::kBadValue;
-      }
+      joints = load_u32(payload + kSensorsJointsOffset);
+      rotors = load_u32(payload + kSensorsRotorsOffset);
       break;
     case MessageType::kCommand:
-      if (!counts_valid(load_u32(payload + kCommandJointsOffset),
-                        load_u32(payload + kCommandRotorsOffset)) ||
-          load_u32(payload + kCommandModeOffset) > HODYN_MODE_HOVER) {
-        return RejectReason::kBadValue;
-      }
+      joints = load_u32(payload + kCommandJointsOffset);
+      rotors = load_u32(payload + kCommandRotorsOffset);
       break;
     case MessageType::kReference:
-      if (load_u32(payload + kReferenceJointsOffset) > HODYN_MAX_JOINTS) {
-        return RejectReason::kBadValue;
-      }
+      joints = load_u32(payload + kReferenceJointsOffset);
+      break;
+    case MessageType::kHello:
+      break;  // one size; its counts are values (below)
+  }
+  if (!counts_valid(joints, rotors)) return RejectReason::kBadValue;
+  if (declared != payload_size_of(type, joints, rotors)) return RejectReason::kBadLength;
+
+  switch (static_cast<MessageType>(type & kTypeMask)) {
+    case MessageType::kCommand:
+      if (load_u32(payload + kCommandModeOffset) > HODYN_MODE_HOVER) return RejectReason::kBadValue;
       break;
     case MessageType::kHello:
       if (!counts_valid(load_u32(payload + kHelloJointsOffset),
@@ -456,6 +473,9 @@ RejectReason check_content(const std::uint8_t* frame, std::size_t body) noexcept
           !wire_name_valid(payload + kHelloNameOffset)) {
         return RejectReason::kBadValue;
       }
+      break;
+    case MessageType::kSensors:
+    case MessageType::kReference:
       break;
   }
   return RejectReason::kNone;

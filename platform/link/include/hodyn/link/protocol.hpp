@@ -11,7 +11,7 @@
 //              robot the sender flies (id, name, joint and rotor counts) and
 //              the session nonces of signed links (version 3)
 //
-// A frame is header (10 bytes) + fixed-size payload [+ signature: 64-bit
+// A frame is header (10 bytes) + payload [+ signature: 64-bit
 // counter and 16-byte tag, when the type byte's bit 7 says signed;
 // hodyn/link/security.hpp] + CRC-32 (4 bytes) over everything before it,
 // every field little-endian and written byte by byte (doubles as their
@@ -19,9 +19,11 @@
 // COBS-encoded and followed by one 0x00 delimiter, so the same bytes work on
 // a serial stream and in a UDP datagram.
 //
-// Arrays are always sent at their full capacity (HODYN_MAX_JOINTS,
-// HODYN_MAX_ROTORS), so each message type has one payload size. The
-// `reserved` fields of the ABI structs are not sent and decode as 0. Values
+// Arrays are sent for the entries in use only (version 4): `num_joints`
+// joint entries, `num_rotors` rotor entries, each before the arrays in its
+// payload, so a payload's size follows from its type and counts (largest at
+// HODYN_MAX_JOINTS / HODYN_MAX_ROTORS) and the entries past the counts decode
+// as 0. The `reserved` fields of the ABI structs are not sent and decode as 0. Values
 // are passed through unchanged, NaN and Inf included (the controller checks
 // them); only counts and the mode, which a receiver would use as indices or
 // switch on, are validated.
@@ -45,7 +47,10 @@ constexpr std::uint8_t kMagic1 = 0x4C;  ///< 'L', second header byte
 /// rejected as "bad version" at once instead of a silent start timeout).
 /// 3: signed frames (the signature between payload and CRC, bit 7 of the type
 /// byte) and the HELLO's session nonces (docs/link-security.md).
-constexpr std::uint8_t kProtocolVersion = 3;
+/// 4: arrays sized to the counts (frames sized to the robot, not the ABI's
+/// capacity; docs/hil.md "Bit rate"): a version-3 peer's frames are rejected
+/// as "bad version" instead of as bad lengths.
+constexpr std::uint8_t kProtocolVersion = 4;
 /// Bit 7 of the type byte: the frame carries a signature.
 constexpr std::uint8_t kSignedFlag = 0x80;
 
@@ -66,13 +71,28 @@ constexpr std::size_t kSignatureSize = kCounterSize + kTagSize;
 /// A HELLO's session nonce (and the nonce its answer echoes).
 constexpr std::size_t kNonceSize = 16;
 
+/// Payload bytes of a SENSORS frame with `joints` joints and `rotors` rotors.
+constexpr std::size_t sensors_payload_size(std::size_t joints, std::size_t rotors) noexcept {
+  return 8 + 4 * 4 + 8 * (3 + 4 + 3 + 3 + 4 * joints + rotors);
+}
+/// Payload bytes of a COMMAND frame with `joints` joints and `rotors` rotors.
+constexpr std::size_t command_payload_size(std::size_t joints, std::size_t rotors) noexcept {
+  return 8 + 6 * 4 + 8 * (rotors + joints);
+}
+/// Payload bytes of a REFERENCE frame with `joints` joints.
+constexpr std::size_t reference_payload_size(std::size_t joints) noexcept {
+  return 8 + 4 +
+         8 * (3 * (HODYN_REFERENCE_ORDER + 1) + 4 + 3 * HODYN_REFERENCE_ORDER +
+              (HODYN_REFERENCE_ORDER + 1) * joints);
+}
+
+/// The largest payload of each type (all joints and rotors of the ABI in use).
 constexpr std::size_t kSensorsPayloadSize =
-    8 + 4 * 4 + 8 * (3 + 4 + 3 + 3 + 4 * HODYN_MAX_JOINTS + HODYN_MAX_ROTORS);
-constexpr std::size_t kCommandPayloadSize = 8 + 6 * 4 + 8 * (HODYN_MAX_ROTORS + HODYN_MAX_JOINTS);
-constexpr std::size_t kReferencePayloadSize =
-    8 + 4 +
-    8 * (3 * (HODYN_REFERENCE_ORDER + 1) + 4 + 3 * HODYN_REFERENCE_ORDER +
-         (HODYN_REFERENCE_ORDER + 1) * HODYN_MAX_JOINTS);
+    sensors_payload_size(HODYN_MAX_JOINTS, HODYN_MAX_ROTORS);
+constexpr std::size_t kCommandPayloadSize =
+    command_payload_size(HODYN_MAX_JOINTS, HODYN_MAX_ROTORS);
+constexpr std::size_t kReferencePayloadSize = reference_payload_size(HODYN_MAX_JOINTS);
+/// HELLO has one size.
 constexpr std::size_t kHelloPayloadSize = 5 * 4 + HODYN_NAME_LENGTH + 2 * kNonceSize;
 
 /// Bytes of a frame before COBS: header + payload + CRC.
@@ -183,7 +203,7 @@ enum class RejectReason : std::uint8_t {
   kBadMagic,     ///< first two bytes are not 'H' 'L'
   kBadVersion,   ///< version byte is not kProtocolVersion
   kUnknownType,  ///< type byte is not a MessageType
-  kBadLength,    ///< payload length field ≠ bytes received or ≠ the type's size
+  kBadLength,    ///< payload length field ≠ bytes received or ≠ the size of the type and counts
   kBadValue,     ///< a count above its capacity, an unknown mode or role, a bad name field
   // Signed links (docs/link-security.md); checked after the version.
   kUnsigned,  ///< no signature, and this end has a key
@@ -233,9 +253,11 @@ class FrameVerifier;
 // ---- encoder -------------------------------------------------------------------
 //
 // Each writes one complete wire frame (COBS + 0x00 delimiter) into `out` and
-// its size into `written`. `capacity` must be at least the type's wire size
-// (k*WireSize unsigned, wire_size(signed_frame_size(payload)) signed;
-// kMaxWireSize fits all). With a `signer` whose keys hold a shared key the
+// its size into `written`. `capacity` must be at least the frame's largest
+// wire size (wire_size(frame_size(payload)) unsigned,
+// wire_size(signed_frame_size(payload)) signed, with the payload size of the
+// type and counts; k*WireSize fits the type at any counts, kMaxWireSize
+// every frame). With a `signer` whose keys hold a shared key the
 // frame is signed (its next counter and key, hodyn/link/security.hpp);
 // without one, or without a key, it is not. Errors, with `written` = 0 and
 // `out` untouched: kInvalidArgument for a null `out`, a too small
