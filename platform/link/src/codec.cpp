@@ -32,6 +32,16 @@ constexpr std::size_t kHelloRoleOffset = 12;
 constexpr std::size_t kHelloNameOffset = 20;
 constexpr std::uint8_t kTypeMask = 0x7F;
 
+// A double's bytes in memory are its wire bytes (the IEEE-754 pattern,
+// little-endian) on a little-endian host: arrays are then copied whole
+// instead of assembled byte by byte (the wire format is the same).
+#if defined(__BYTE_ORDER__) && defined(__FLOAT_WORD_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && __FLOAT_WORD_ORDER__ == __ORDER_LITTLE_ENDIAN__
+constexpr bool kWireOrderDoubles = true;
+#else
+constexpr bool kWireOrderDoubles = false;
+#endif
+
 std::uint16_t load_u16(const std::uint8_t* p) noexcept {
   return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
 }
@@ -85,6 +95,11 @@ class FrameWriter {
     for (int shift = 0; shift < 64; shift += 8) u8(static_cast<std::uint8_t>(bits >> shift));
   }
   void f64s(const double* values, std::size_t count) noexcept {
+    if (kWireOrderDoubles) {
+      std::memcpy(frame_ + size_, values, 8 * count);
+      size_ += 8 * count;
+      return;
+    }
     for (std::size_t k = 0; k < count; ++k) f64(values[k]);
   }
   void header(MessageType type, std::size_t payload_size, std::uint32_t link_sequence) noexcept {
@@ -147,6 +162,11 @@ class FrameReader {
     std::memcpy(&value, &bits, sizeof bits);
   }
   void f64s(double* values, std::size_t count) noexcept {
+    if (kWireOrderDoubles) {
+      std::memcpy(values, p_, 8 * count);
+      p_ += 8 * count;
+      return;
+    }
     for (std::size_t k = 0; k < count; ++k) f64(values[k]);
   }
   // `count` entries from the frame, zeros for the rest of the `capacity`.
