@@ -1,13 +1,14 @@
 // A reference carried forward along its derivatives (reference_extrapolation.hpp).
 //
 // Every value is its reference value plus an increment: x^(k)(τ) = x^(k) + Δ
-// with Δ = Σ_{m=1}^{M} x^(k+m) τ^m / m!, R(τ) = R + (exp([Ω]×) − 1) R. The
-// increments are small (a few periods' worth of motion), so they are computed
-// in `Increment` and only the additions to the reference values in double:
-// on a core whose FPU is single precision only (Cortex-M4F: __ARM_FP without
-// bit 3), double arithmetic is in software (~100 instructions an operation)
-// and Increment is float; its relative error (6e-8) is of the increment, not
-// of the value (1e-9 m on 10 mm of motion).
+// with Δ = Σ_{m=1}^{M} x^(k+m) τ^m / m!, R(τ) = R + (exp([Ω]×) − 1) R, all in
+// the scalar T and stored as double. On a core whose FPU is single precision
+// only (Cortex-M4F: __ARM_FP without bit 3) double arithmetic is in software
+// (~20–100 instructions an operation; a double addition per value cost the
+// F405's link part 4 300 instructions a period more) and T is float: the
+// carried reference then has float precision (6e-8 relative), which is what
+// the float controller of those images converts every reference value to
+// anyway.
 #include "hodyn/link/reference_extrapolation.hpp"
 
 #include <cmath>
@@ -30,8 +31,8 @@ struct Steps {
 };
 
 // Every derivative row k (orders 0..Order) of column j carried forward:
-// row k + Σ_{m=1}^{Order-k} row (k+m) τ^m / m!, the sums by Horner in T from
-// one T copy of the column.
+// row k + Σ_{m=1}^{Order-k} row (k+m) τ^m / m!, by Horner in T from one T
+// copy of the column.
 template <std::size_t Order, std::size_t Columns, class T>
 void shift(const double (&from)[Order + 1][Columns], double (&to)[Order + 1][Columns],
            std::size_t j, const Steps<T>& s) noexcept {
@@ -40,7 +41,7 @@ void shift(const double (&from)[Order + 1][Columns], double (&to)[Order + 1][Col
   for (std::size_t k = 0; k < Order; ++k) {
     T acc = c[Order];
     for (std::size_t m = Order - k; --m > 0;) acc = c[k + m] + acc * s.step[m];
-    to[k][j] = from[k][j] + static_cast<double>(acc * s.step[0]);
+    to[k][j] = static_cast<double>(c[k] + acc * s.step[0]);
   }
 }
 
@@ -95,23 +96,18 @@ void extrapolate_reference(const hodyn_reference& from, double t, hodyn_referenc
   const T e[4] = {c_minus_1, sinc * phi[0], sinc * phi[1], sinc * phi[2]};
 
   // R(t) = exp([Ω]×) R(t0): the world-frame increment multiplies from the
-  // left, q = q0 + e ⊗ q0.
+  // left, q = q0 + e ⊗ q0, then normalized.
   const double* q0 = from.base_orientation;
   const T q[4] = {static_cast<T>(q0[0]), static_cast<T>(q0[1]), static_cast<T>(q0[2]),
                   static_cast<T>(q0[3])};
-  const T dq[4] = {e[0] * q[0] - e[1] * q[1] - e[2] * q[2] - e[3] * q[3],
-                   e[0] * q[1] + e[1] * q[0] + e[2] * q[3] - e[3] * q[2],
-                   e[0] * q[2] - e[1] * q[3] + e[2] * q[0] + e[3] * q[1],
-                   e[0] * q[3] + e[1] * q[2] - e[2] * q[1] + e[3] * q[0]};
-  double r[4];
-  double norm2 = 0.0;
-  for (std::size_t k = 0; k < 4; ++k) {
-    r[k] = q0[k] + static_cast<double>(dq[k]);
-    norm2 += r[k] * r[k];
-  }
-  if (!(norm2 > 0.0)) return;  // not a rotation (zeros, NaN): left as it was
-  const double scale = 1.0 / std::sqrt(norm2);
-  for (std::size_t k = 0; k < 4; ++k) to.base_orientation[k] = r[k] * scale;
+  const T r[4] = {q[0] + (e[0] * q[0] - e[1] * q[1] - e[2] * q[2] - e[3] * q[3]),
+                  q[1] + (e[0] * q[1] + e[1] * q[0] + e[2] * q[3] - e[3] * q[2]),
+                  q[2] + (e[0] * q[2] - e[1] * q[3] + e[2] * q[0] + e[3] * q[1]),
+                  q[3] + (e[0] * q[3] + e[1] * q[2] - e[2] * q[1] + e[3] * q[0])};
+  const T norm2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
+  if (!(norm2 > T(0))) return;  // not a rotation (zeros, NaN): left as it was
+  const T scale = T(1) / std::sqrt(norm2);
+  for (std::size_t k = 0; k < 4; ++k) to.base_orientation[k] = static_cast<double>(r[k] * scale);
 }
 
 template void extrapolate_reference<double>(const hodyn_reference&, double,

@@ -25,14 +25,14 @@ namespace link {
 /// Writes into `to` the reference `from` carried to time `t` (τ = t − from.time;
 /// any sign, meant for 0 ≤ τ of a few periods). `to.time` = t; counts and the
 /// joints past `num_joints` (≤ HODYN_MAX_JOINTS, else none are moved) are copied.
-/// `to` may not alias `from`. The increments over τ are computed in float on
-/// a core whose FPU is single precision only (Cortex-M4F: double is software
-/// there), else in double; the values are the reference's plus them, in double.
+/// `to` may not alias `from`. Computed in float on a core whose FPU is single
+/// precision only (Cortex-M4F: double is software there, and its controllers
+/// are float), so the carried values have float precision there; else in double.
 void extrapolate_reference(const hodyn_reference& from, double t, hodyn_reference& to) noexcept;
 
 namespace detail {
-/// The same with the increments in `Increment` (float or double), for tests.
-template <class Increment>
+/// The same computed in `Scalar` (float or double), for tests.
+template <class Scalar>
 void extrapolate_reference(const hodyn_reference& from, double t, hodyn_reference& to) noexcept;
 }  // namespace detail
 
