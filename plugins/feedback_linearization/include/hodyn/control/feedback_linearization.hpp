@@ -79,6 +79,7 @@
 #include "hodyn/forward_dynamics.hpp"
 #include "hodyn/inverse_dynamics.hpp"
 #include "hodyn/logarithm.hpp"
+#include "hodyn/mass_matrix_times.hpp"
 #include "hodyn/models/aerial_manipulator_robot.hpp"
 #include "hodyn/models/robot.hpp"
 
@@ -308,11 +309,16 @@ class FeedbackLinearization {
 
   // ---- workspaces (fixed size, reused every step; the entries that are
   // zero in every step are set once in configure()) ----
-  Model<Tree, Scalar> inertia_model_{};  ///< the model without gravity: ID of order 0 = M̄ a
   ForwardDynamicsInput<Tree, 2, Scalar> forward_input_{};
   ForwardDynamicsData<Tree, 2, Scalar> forward_{};
-  MotionDerivatives<Tree, 0, Scalar> snap_motion_{};
-  InverseDynamicsData<Tree, 0, Scalar> snap_wrench_{};
+  Twist<Scalar> snap_base_ = Twist<Scalar>::Zero();  ///< V⃛ − V⃛₀ (step 4)
+  JointVector snap_joints_ = JointVector::Zero();    ///< q⁗ − q⁗₀
+  Wrench<Scalar> wrench_second_ = Wrench<Scalar>::Zero();  ///< Ẅ_prop = M̄ (ν⃛ − ν⃛₀), base frame
+  JointVector tau_second_ = JointVector::Zero();  ///< τ̈
+  /// Inverse dynamics at rest, for the rigid joints' holding torque when the
+  /// controller synchronises (not every step).
+  MotionDerivatives<Tree, 0, Scalar> rest_motion_{};
+  InverseDynamicsData<Tree, 0, Scalar> rest_wrench_{};
 };
 
 // ===========================================================================
@@ -414,8 +420,6 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
 
   config_ = c;
   robot_ = robot;
-  inertia_model_ = robot.model;
-  (void)inertia_model_.set_gravity(Vector3<Scalar>::Zero());
   allocation_ = allocation;
   if constexpr (kPayloadEstimationBuilt) {
     if (c.payload_estimation) {
@@ -459,13 +463,10 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
   dt_ = Scalar(dt);
   hold_steps_ = std::lround(c.hold_timeout * c.rate_hz);
   // The entries of the step's dynamics inputs that never change: base-frame
-  // propulsion wrench, Ẅ_prop = 0 and τ̈ = 0 in forward dynamics (step 2),
-  // zero velocity in the snap's inverse dynamics (step 4).
+  // propulsion wrench, Ẅ_prop = 0 and τ̈ = 0 in forward dynamics (step 2).
   forward_input_.base_wrench_frame = WrenchFrame::kBase;
   forward_input_.base_wrench[2].setZero();
   forward_input_.joint_torque[2].setZero();
-  snap_motion_.base_twist[0].setZero();
-  snap_motion_.q[1].setZero();
   configured_ = true;
   reset();
   return Status::kOk;
@@ -499,7 +500,6 @@ void FeedbackLinearization<Robot, Scalar>::reset_payload_estimate() noexcept {
     payload_.reset();
     const int body = payload_.body();
     (void)robot_.model.set_body(body, robot_.model.home_pose(body), payload_nominal_);
-    (void)inertia_model_.set_body(body, inertia_model_.home_pose(body), payload_nominal_);
     diagnostics_.payload_mass = Scalar(0);
     diagnostics_.payload_offset.setZero();
   }
@@ -590,14 +590,10 @@ void FeedbackLinearization<Robot, Scalar>::synchronise_extension(const Measureme
   // holds the measured configuration (inverse dynamics at rest); τ̇ → 0.
   JointVector sent = commanded_torque_;
   if (!have_commanded_torque_ && has_rigid_) {
-    snap_motion_.base_pose = m.base_pose;
-    snap_motion_.base_twist[0].setZero();
-    snap_motion_.base_twist[1].setZero();
-    snap_motion_.q[0] = m.q;
-    snap_motion_.q[1].setZero();
-    snap_motion_.q[2].setZero();
-    const bool held = inverse_dynamics(robot_.model, snap_wrench_, snap_motion_, 0) == Status::kOk;
-    sent = held ? JointVector(snap_wrench_.joint_torque[0]) : holding_torque_;
+    rest_motion_.base_pose = m.base_pose;  // every other entry stays zero
+    rest_motion_.q[0] = m.q;
+    const bool held = inverse_dynamics(robot_.model, rest_wrench_, rest_motion_, 0) == Status::kOk;
+    sent = held ? JointVector(rest_wrench_.joint_torque[0]) : holding_torque_;
     sent = sent.cwiseMin(torque_limit_).cwiseMax(-torque_limit_);
   }
   torque_ = rigid_.cwiseProduct(sent);
@@ -622,14 +618,8 @@ void FeedbackLinearization<Robot, Scalar>::update_payload(const Measurement& m,
     const auto step = payload_.update(robot_.model, m.base_pose, m.base_twist, m.q, m.q_dot, force);
     diagnostics_.payload_rejected_steps = payload_.rejected_steps();
     if (step != PayloadEstimator<Tree, Scalar>::Step::kUpdated) return;
-    // Both models or neither (set_body leaves a model unchanged when it refuses).
-    const int body = payload_.body();
-    const SpatialInertia<Scalar> previous = robot_.model.body_inertia(body);
+    // (set_body leaves the model unchanged when it refuses)
     if (payload_.apply(robot_.model) != Status::kOk) return;
-    if (payload_.apply(inertia_model_) != Status::kOk) {
-      (void)robot_.model.set_body(body, robot_.model.home_pose(body), previous);
-      return;
-    }
     diagnostics_.payload_mass = payload_.mass();
     diagnostics_.payload_offset = payload_.offset();
   }
@@ -730,24 +720,22 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
 
   // 4. Second-order inverse dynamics: Ẅ_prop and τ̈. They are affine in the
   // snap, (Ẅ; τ̈) = M̄ ν⃛ + b₂, and forward dynamics gave ν⃛₀ with
-  // M̄ ν⃛₀ + b₂ = 0, so (Ẅ; τ̈) = M̄ (ν⃛ − ν⃛₀): inverse dynamics of order 0
-  // without gravity and at zero velocity, on the snap difference (the same
-  // numbers as the order-2 call on (V, V̇, V̈, V⃛), q^(0..4), at a third of
-  // its cost).
+  // M̄ ν⃛₀ + b₂ = 0, so (Ẅ; τ̈) = M̄ (ν⃛ − ν⃛₀): the mass matrix times the
+  // snap difference (the same numbers as the order-2 inverse dynamics on
+  // (V, V̇, V̈, V⃛), q^(0..4)), on the joint frames forward dynamics has just
+  // built (mass_matrix_times.hpp: no second pass of checks and sines).
   const V3 linear_third = linear_twist_third_derivative(x, w, snap);
-  snap_motion_.base_pose = m.base_pose;  // zero velocity: set in configure()
-  snap_motion_.base_twist[1].template head<3>() = w[3] - fm.base_twist[3].template head<3>();
-  snap_motion_.base_twist[1].template tail<3>() =
-      linear_third - fm.base_twist[3].template tail<3>();
-  snap_motion_.q[0] = m.q;
-  snap_motion_.q[2] = q_snap - fm.q[4];
-  step = inverse_dynamics(inertia_model_, snap_wrench_, snap_motion_, 0);
+  snap_base_.template head<3>() = w[3] - fm.base_twist[3].template head<3>();
+  snap_base_.template tail<3>() = linear_third - fm.base_twist[3].template tail<3>();
+  snap_joints_ = q_snap - fm.q[4];
+  step = mass_matrix_times(robot_.model, forward_, snap_base_, snap_joints_, wrench_second_,
+                           tau_second_);
   if (step != Status::kOk) {
     safe_command(out);
     return step;
   }
-  const Wrench<Scalar>& wrench_second = snap_wrench_.base_wrench_body[0];
-  const JointVector& tau_second = snap_wrench_.joint_torque[0];
+  const Wrench<Scalar>& wrench_second = wrench_second_;
+  const JointVector& tau_second = tau_second_;
 
   // 5. Joint commands. Elastic: u = B (q̈ + K⁻¹ τ̈) + F θ̇ + τ. Rigid: the
   // mean of τ + s τ̇ + s²/2 τ̈ over the step, τ + Δt/2 τ̇ + Δt²/6 τ̈.
