@@ -4,7 +4,8 @@
 // call), motor torques, the extension update and the TiltHex allocation with
 // the lag inversion — what runs every millisecond in flight.
 //
-//   BM_StepDynamicsOnly         the two dynamics calls alone (the floor)
+//   BM_StepDynamicsOnly         the step's dynamics alone (the floor), and
+//   BM_StepDynamicsTwoCalls     the same as the step ran it before 2026-11-27
 //
 //   BM_ControllerStep<double>   the math library's update() (header-only,
 //                               compiled here with the benchmark's flags),
@@ -185,13 +186,16 @@ BENCHMARK(BM_RotorAllocation)->Unit(benchmark::kNanosecond);
 
 namespace {
 
-// The two dynamics calls of a step alone (same workspaces as the controller):
-// forward dynamics r = 2 (acceleration, jerk, drift snap) and inverse dynamics
-// r = 0 without gravity at zero velocity (the snap-to-wrench map M̄) — the
-// floor of a step.
-void BM_StepDynamicsOnly(benchmark::State& state) {
-  control::FeedbackLinearization<AerialManipulatorRobot, double> c;
-  (void)c.configure(control::FeedbackLinearizationConfig{});
+// The dynamics of a step alone (same workspaces as the controller), the way
+// the step runs them since 2026-11-27 and the way it ran them before, so one
+// run compares them (docs/forward-inverse-dynamics.md):
+//   BM_StepDynamicsOnly      forward_inverse_dynamics: forward orders 0, 1 and
+//                            inverse dynamics of order 2 at a given snap, one pass
+//   BM_StepDynamicsTwoCalls  forward dynamics r = 2 (acceleration, jerk, drift
+//                            snap), then inverse dynamics r = 0 without gravity
+//                            at zero velocity on the snap difference (M̄ (ν⃛ − ν⃛₀))
+ForwardDynamicsInput<AerialManipulatorTree, 2> step_dynamics_input(
+    const control::FeedbackLinearization<AerialManipulatorRobot, double>& c) {
   const auto m = reference_state(c);
   ForwardDynamicsInput<AerialManipulatorTree, 2> in;
   in.base_pose = m.base_pose;
@@ -201,6 +205,25 @@ void BM_StepDynamicsOnly(benchmark::State& state) {
   in.base_wrench_frame = WrenchFrame::kBase;
   in.base_wrench[0] = c.allocation().matrix() * m.rotor_speed.cwiseProduct(m.rotor_speed);
   in.joint_torque[0] = 50.0 * (m.motor_position - m.q);
+  return in;
+}
+
+void BM_StepDynamicsOnly(benchmark::State& state) {
+  control::FeedbackLinearization<AerialManipulatorRobot, double> c;
+  (void)c.configure(control::FeedbackLinearizationConfig{});
+  const auto in = step_dynamics_input(c);
+  static ForwardDynamicsData<AerialManipulatorTree, 2> fd;
+  InverseTopOrder<AerialManipulatorTree> snap;  // a zero snap: the values do not matter
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(forward_inverse_dynamics(c.model(), fd, in, snap, 2));
+    benchmark::ClobberMemory();
+  }
+}
+
+void BM_StepDynamicsTwoCalls(benchmark::State& state) {
+  control::FeedbackLinearization<AerialManipulatorRobot, double> c;
+  (void)c.configure(control::FeedbackLinearizationConfig{});
+  const auto in = step_dynamics_input(c);
   auto no_gravity = c.model();
   (void)no_gravity.set_gravity(Vector3<double>::Zero());
   static ForwardDynamicsData<AerialManipulatorTree, 2> fd;
@@ -220,3 +243,4 @@ void BM_StepDynamicsOnly(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_StepDynamicsOnly)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_StepDynamicsTwoCalls)->Unit(benchmark::kNanosecond);

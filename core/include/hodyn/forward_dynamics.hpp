@@ -32,6 +32,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "hodyn/detail/applied_loads.hpp"
 #include "hodyn/detail/compile_time.hpp"
@@ -134,6 +135,21 @@ struct ForwardDynamicsData {
 
 template <class Tree, int MaxOrder, class Scalar = double>
 using HybridDynamicsData = ForwardDynamicsData<Tree, MaxOrder, Scalar>;
+
+/// The top order r of `forward_inverse_dynamics`: the motion is given there
+/// and the forces are computed (inverse dynamics), where the orders below r
+/// are forward dynamics.
+template <class Tree, class Scalar = double>
+struct InverseTopOrder {
+  using JointVector = typename Model<Tree, Scalar>::JointVector;
+  // ---- inputs ----
+  Twist<Scalar> base_acceleration = Twist<Scalar>::Zero();  ///< V₁^(r+1), spatial (floating base)
+  JointVector joint_acceleration = JointVector::Zero();     ///< q^(r+2) (a ball: ω^(r+1))
+  // ---- results ----
+  Wrench<Scalar> base_wrench = Wrench<Scalar>::Zero();       ///< Q₁^(r), world
+  Wrench<Scalar> base_wrench_body = Wrench<Scalar>::Zero();  ///< dʳ/dtʳ (Ad_C₁ᵀ Q₁), base frame
+  JointVector joint_torque = JointVector::Zero();            ///< τ^(r)
+};
 
 HODYN_ISA_NAMESPACE_END
 namespace detail {
@@ -382,18 +398,136 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
   return ws.base_factor.compute(body[0].inertia);
 }
 
+/// The top order's accelerations fixed before the call (no command).
+struct NoTopCommand {
+  template <class Motion, class Top>
+  void operator()(const Motion&, Top&) const noexcept {}
+};
+
+/// The top order k of `forward_inverse_dynamics`: inverse dynamics of order
+/// k in the joint frames, on the biases b.bias (Newton–Euler terms and applied
+/// loads) and c_j,[k] that the caller has just formed, with the rigid bodies'
+/// inertias instead of the articulated ones (seed 000 eq. 13 in coefficients):
+///   ã₀,[k] = (Ad_{P₀}⁻¹ (V̇₁ − G))_[k],  ã_j,[k] = Ad_{X_j}⁻¹ ã_p,[k] + c_j,[k] + s_j q̈_j,[k],
+///   f_j,[k] = I_j ã_j,[k] + b_j + Σ_children Σ_i (Ad_{X_c}⁻ᵀ)_[i] f_c,[k−i],  τ_j,[k] = s_jᵀ
+///   f_j,[k].
+template <class Tree, int MaxOrder, class Scalar>
+void inverse_top_order(int k, const Model<Tree, Scalar>& model,
+                       ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
+                       const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
+                       const ExternalLoads<Tree, MaxOrder, Scalar>* loads,
+                       InverseTopOrder<Tree, Scalar>& top) {
+  using S = Scalar;
+  auto& ws = data.workspace;
+  auto& body = ws.body;
+  auto& motion = data.motion;
+  auto& b0 = body[0];
+  const S fact = factorial<S>(k);
+  const S inv_fact = S(1) / fact;
+  // f = I ã + b for the rigid body j (mass m, centre of mass c, I_c about c).
+  const auto rigid_wrench = [&](int j, const SV<S>& a, const SV<S>& bias) -> SV<S> {
+    const V3<S> c = V3<S>::from(model.local_com(j));
+    const V3<S> lin = model.mass(j) * (a.lin + cross(a.ang, c));
+    return {model.home_inertia(j) * a.ang + cross(c, lin) + bias.ang, lin + bias.lin};
+  };
+  // ---- base: (V̇₁ − G)_[m] = (m+1) V₁,[m+1] below k (solved), given at k ----
+  Twist<S> given = Twist<S>::Zero();
+  if constexpr (!TreeTraits<Tree>::kFixedBase) given = top.base_acceleration;
+  for (int m = 0; m < k; ++m) ws.base_input[m] = S(m + 1) * ws.base_twist[m + 1];
+  ws.base_input[k] = inv_fact * SV<S>::from(given);
+  ws.base_input[0].lin -= V3<S>::from(model.gravity());
+  for (int m = 0; m < k; ++m) (void)base_acceleration_in_frame(m, ws);  // its lower-order terms
+  const SV<S> a0 = base_acceleration_in_frame(k, ws);
+  b0.acceleration[k] = a0;
+  b0.wrench[k] = rigid_wrench(0, a0, b0.bias);
+  ws.base_twist[k + 1] = reciprocal<S>(k + 1) * SV<S>::from(given);
+  motion.base_twist[k + 1] = given;
+  // ---- forward pass: accelerations and the bodies' own wrenches ----
+  for_each_joint<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    auto& b = body[j];
+    const auto& parent = body[Tree::kParent[j]];
+    const V3<S> d = V3<S>::from(model.local_offset(j));
+    const V3<S> e = V3<S>::from(model.joint_axis(j));
+    const int entry = TreeTraits<Tree>::joint_entry(j);
+    SV<S> a;
+    if constexpr (is_spherical(K)) {
+      auto& bl = ws.ball[static_cast<std::size_t>(ball_index<Tree>(j))];
+      const auto& qa = top.joint_acceleration;
+      const V3<S> alpha = inv_fact * V3<S>{qa(entry), qa(entry + 1), qa(entry + 2)};
+      a = ball_twist_to_child(bl, d, parent.acceleration[k]) + b.acceleration_bias;
+      a.ang += alpha;
+      bl.rate[k + 1] = reciprocal<S>(k + 1) * alpha;
+      for (int i = 0; i < 3; ++i) motion.q[k + 2](entry + i) = qa(entry + i);
+    } else {
+      const S alpha = inv_fact * (model.joint_sense(j) * top.joint_acceleration(entry));
+      a = twist_to_child<K>(b, d, e, parent.acceleration[k]) + b.acceleration_bias;
+      add_screw<K>(e, alpha, a, pitch_axis<K>(model, j));
+      b.rate[k + 1] = reciprocal<S>(k + 1) * alpha;
+      motion.q[k + 2](entry) = top.joint_acceleration(entry);
+    }
+    b.acceleration[k] = a;
+    b.wrench[k] = rigid_wrench(j, a, b.bias);
+  });
+  // ---- backward pass: each joint's wrench to its parent, torques ----
+  for_each_joint_reverse<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    auto& b = body[j];
+    auto& parent = body[Tree::kParent[j]];
+    const V3<S> d = V3<S>::from(model.local_offset(j));
+    const V3<S> e = V3<S>::from(model.joint_axis(j));
+    const int entry = TreeTraits<Tree>::joint_entry(j);
+    const SV<S>& f = b.wrench[k];
+    if constexpr (is_spherical(K)) {  // τ = f_ang; the parent gets Σ_i R_[i] f_[k−i] moved by d
+      const auto& bl = ws.ball[static_cast<std::size_t>(ball_index<Tree>(j))];
+      V3<S> tau = f.ang;
+      if (loads != nullptr) {
+        const auto& lk = loads->joint_torque[k];
+        tau -= inv_fact * V3<S>{lk(entry), lk(entry + 1), lk(entry + 2)};
+      }
+      data.joint_torque[k](entry) = fact * tau.x;
+      data.joint_torque[k](entry + 1) = fact * tau.y;
+      data.joint_torque[k](entry + 2) = fact * tau.z;
+      SV<S> w{};
+      for (int i = 0; i <= k; ++i) {
+        w.ang += bl.rotation[i] * b.wrench[k - i].ang;
+        w.lin += bl.rotation[i] * b.wrench[k - i].lin;
+      }
+      w.ang += cross(d, w.lin);
+      parent.wrench[k] += w;
+    } else {
+      const S sense = model.joint_sense(j);
+      S tau = screw_dot<K>(e, f, pitch_axis<K>(model, j));
+      if (loads != nullptr) tau -= inv_fact * (sense * loads->joint_torque[k](entry));
+      data.joint_torque[k](entry) = fact * (sense * tau);
+      parent.wrench[k] +=
+          wrench_to_parent<K>(k, b, d, e, [&](int m) -> const SV<S>& { return b.wrench[m]; });
+    }
+  });
+  // ---- results: Q₁^(k) in the world, dᵏ/dtᵏ (Ad_C₁ᵀ Q₁) in the base frame ----
+  // (to_world keeps the lower orders' forces, which the forward orders took
+  // straight from a world-frame input without it.)
+  if (!TreeTraits<Tree>::kFixedBase && in.base_wrench_frame == WrenchFrame::kWorld)
+    for (int m = 0; m < k; ++m) (void)ws.base_frame.to_world(m, b0.wrench);
+  data.base_wrench[k] = (fact * ws.base_frame.to_world(k, b0.wrench)).eigen();
+  top.base_wrench = data.base_wrench[k];
+  top.base_wrench_body = fact * coadjoint(model.home_pose(0), Wrench<S>(b0.wrench[k].eigen()));
+  top.joint_torque = data.joint_torque[k];
+}
+
 /// Orders 0..order of Alg. 3 (kHybrid = false) or Alg. 4 (kHybrid = true) in
 /// joint frames; a FixedOrder ≥ 0 makes the order a compile-time constant
 /// (small orders unroll). Everything of order k is a Taylor coefficient, and
 /// the unknowns ã_0,[k], q̈_j,[k] = q_j^(k+2)/k! satisfy the order-0
 /// articulated-body equations with the biases of order k (Lemma 2).
-template <int FixedOrder, bool kHybrid, class Tree, int MaxOrder, class Scalar>
+template <int FixedOrder, bool kHybrid, class Tree, int MaxOrder, class Scalar,
+          class TopCommand = NoTopCommand>
 void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
                         ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                         const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
                         const HybridDynamicsInput<Tree, MaxOrder, Scalar>* hybrid,
-                        const ExternalLoads<Tree, MaxOrder, Scalar>* loads,
-                        bool base_motion_given) {
+                        const ExternalLoads<Tree, MaxOrder, Scalar>* loads, bool base_motion_given,
+                        InverseTopOrder<Tree, Scalar>* top = nullptr, TopCommand command = {}) {
   using S = Scalar;
   constexpr int n = Tree::kNumBodies;
   const int order = FixedOrder >= 0 ? FixedOrder : run_order;
@@ -503,6 +637,14 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
           }
           b.bias -= wk;
         }
+      }
+    }
+
+    if constexpr (!kHybrid) {
+      if (top != nullptr && k == order) {  // forward_inverse_dynamics: the top order is given
+        command(static_cast<const MotionDerivatives<Tree, MaxOrder, Scalar>&>(motion), *top);
+        inverse_top_order(k, model, data, in, loads, *top);
+        return;
       }
     }
 
@@ -731,16 +873,28 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
   }
 }
 
+/// Zero results of the top order (a failed forward_inverse_dynamics call).
+template <class Tree, class Scalar>
+void clear_top(InverseTopOrder<Tree, Scalar>* top) {
+  if (top == nullptr) return;
+  top->base_wrench.setZero();
+  top->base_wrench_body.setZero();
+  top->joint_torque.setZero();
+}
+
 /// The engine of Alg. 3 (kHybrid = false) and Alg. 4 (kHybrid = true).
-template <bool kHybrid, class Tree, int MaxOrder, class Scalar>
+template <bool kHybrid, class Tree, int MaxOrder, class Scalar, class TopCommand = NoTopCommand>
 Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
                                  ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                                  const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
                                  const HybridDynamicsInput<Tree, MaxOrder, Scalar>* hybrid,
-                                 const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order) {
+                                 const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order,
+                                 InverseTopOrder<Tree, Scalar>* top = nullptr,
+                                 TopCommand command = {}) {
   const Status input = check_forward_input(in, hybrid, loads, order);
   if (input != Status::kOk) {
     data.clear_results();
+    clear_top(top);
     return input;
   }
   // A fixed root is a base whose motion is given: at rest at its mount.
@@ -752,23 +906,40 @@ Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
   motion.q[0] = in.q;
   motion.q[1] = in.q_dot;
   motion.joint_rotation = in.joint_rotation;
-  if (!articulated_inertias<kHybrid>(model, data, in, hybrid, !base_motion_given, order > 0)) {
+  if (!articulated_inertias<kHybrid>(model, data, in, hybrid, !base_motion_given,
+                                     order > 0 || top != nullptr)) {
     data.clear_results();
+    clear_top(top);
     return Status::kSingularInertia;
   }
-  if (order == 0) {
-    articulated_orders<0, kHybrid>(0, model, data, in, hybrid, loads, base_motion_given);
+  if constexpr (!std::is_same<TopCommand, NoTopCommand>::value) {
+    // A commanded top order (a controller's step): one instantiation for
+    // every order, not three per command type.
+    articulated_orders<-1, kHybrid>(order, model, data, in, hybrid, loads, base_motion_given, top,
+                                    command);
+  } else if (order == 0) {
+    articulated_orders<0, kHybrid>(0, model, data, in, hybrid, loads, base_motion_given, top,
+                                   command);
   } else if constexpr (MaxOrder >= 1) {
     if (order == 1) {
-      articulated_orders<1, kHybrid>(1, model, data, in, hybrid, loads, base_motion_given);
+      articulated_orders<1, kHybrid>(1, model, data, in, hybrid, loads, base_motion_given, top,
+                                     command);
     } else {
-      articulated_orders<-1, kHybrid>(order, model, data, in, hybrid, loads, base_motion_given);
+      articulated_orders<-1, kHybrid>(order, model, data, in, hybrid, loads, base_motion_given, top,
+                                      command);
     }
+  }
+  if (top != nullptr &&
+      (!all_finite(top->base_acceleration) || !all_finite(top->joint_acceleration))) {
+    data.clear_results();  // (a command may have set them only now)
+    clear_top(top);
+    return Status::kNonFiniteInput;
   }
   for (int k = 0; k <= order; ++k) {
     if (!all_finite(motion.base_twist[k + 1]) || !all_finite(motion.q[k + 2]) ||
         !all_finite(data.base_wrench[k]) || !all_finite(data.joint_torque[k])) {
       data.clear_results();
+      clear_top(top);
       return Status::kNonFiniteResult;
     }
   }
@@ -799,6 +970,61 @@ Status forward_dynamics(const Model<Tree, Scalar>& model,
   return forward_dynamics(model, data, input,
                           static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr),
                           order);
+}
+
+/// Forward dynamics of orders 0..r−1, then inverse dynamics of order r along
+/// the motion they computed: `top` gives V₁^(r+1) and q^(r+2) and receives
+/// Q₁^(r) (world and base frame) and τ^(r). The inputs' base_wrench[r] and
+/// joint_torque[r] are not read.
+///
+/// `command(motion, top)`, when given, is called once, after orders 0..r−1
+/// are solved and before the top order, with data.motion holding
+/// V₁^(0..r) and q^(0..r+1): it sets top's accelerations from them. That is
+/// feedback linearization on inverse dynamics of order r in one pass — the
+/// law reads the solved accelerations and jerks and commands the next
+/// derivative — where forward dynamics of order r and an inverse-dynamics
+/// call would each pay for the joint frames, sines and checks again. The top
+/// order is the Newton–Euler pass with the rigid bodies' inertias on the
+/// joint frames, biases and lower-order wrenches the forward orders built,
+/// not an articulated-body solve.
+///
+/// After the call data.motion holds the top derivatives too, and
+/// data.base_wrench[r], data.joint_torque[r] the computed forces (the data
+/// reads like a hybrid-dynamics result). kNonFiniteInput when top's
+/// accelerations are not finite; on any failure every output, `top`'s
+/// results included, is zero. Floating- and fixed-base trees, every joint
+/// kind; `loads` (may be null) as in forward_dynamics.
+template <class Tree, int MaxOrder, class Scalar, class TopCommand>
+Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
+                                ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
+                                const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
+                                InverseTopOrder<Tree, Scalar>& top, TopCommand command,
+                                const ExternalLoads<Tree, MaxOrder, Scalar>* loads,
+                                int order) noexcept {
+  return detail::articulated_body_dynamics<false>(
+      model, data, input, static_cast<const HybridDynamicsInput<Tree, MaxOrder, Scalar>*>(nullptr),
+      loads, order, &top, command);
+}
+
+/// The same with top's accelerations set before the call.
+template <class Tree, int MaxOrder, class Scalar>
+Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
+                                ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
+                                const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
+                                InverseTopOrder<Tree, Scalar>& top,
+                                const ExternalLoads<Tree, MaxOrder, Scalar>* loads,
+                                int order) noexcept {
+  return forward_inverse_dynamics(model, data, input, top, detail::NoTopCommand{}, loads, order);
+}
+
+template <class Tree, int MaxOrder, class Scalar>
+Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
+                                ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
+                                const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
+                                InverseTopOrder<Tree, Scalar>& top, int order) noexcept {
+  return forward_inverse_dynamics(
+      model, data, input, top, detail::NoTopCommand{},
+      static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order);
 }
 
 /// The articulated inertia M^A_j (eq. 23) of the last successful forward or

@@ -16,17 +16,17 @@
 //   1. τ, τ̇: elastic joints K (θ − q), K (θ̇ − q̇) from the motor and link
 //      encoders; rigid joints their extension states.
 //   2. Forward dynamics with (W_prop, Ẇ_prop) and (τ, τ̇): V̇, V̈ and q̈, q⃛
-//      (the state's acceleration and jerk; computed with order 2, whose last
-//      order is the snap ν⃛₀ at Ẅ_prop = 0, τ̈ = 0, used in 4).
+//      (the state's acceleration and jerk).
 //   3. Commanded snaps: y⁗ = y⁗_d + k3 e⃛ + k2 ë + k1 ė + k0 e + ki ∫e per
 //      output (tracking_gains.hpp); the attitude error is the world-frame
 //      rotation vector e_R = log(R_d Rᵀ) (SO(3) logarithm, no Euler angles),
 //      with ė_R ≈ ω_d − ω, ë_R ≈ ω̇_d − ω̇, e⃛_R ≈ ω̈_d − ω̈ (exact to first order
 //      in the error). The base position's snap becomes V⃛ (base_output.hpp).
 //   4. Inverse dynamics of order 2 with (V, V̇, V̈, V⃛) and (q, q̇, q̈, q⃛, q⁗):
-//      its base row is Ẅ_prop (base frame), its joint rows τ̈. Being affine
-//      in the snap, it equals M̄ (ν⃛ − ν⃛₀), which one inverse-dynamics call of
-//      order 0 (no gravity, zero velocity) evaluates — cheaper than order 2.
+//      its base row is Ẅ_prop (base frame), its joint rows τ̈.
+//   Steps 2–4 are one forward_inverse_dynamics call (forward_dynamics.hpp):
+//   the law of step 3 runs between the forward orders and the inverse top
+//   order, which reuses their joint frames, sines, biases and wrenches.
 //   5. Joint commands. Elastic, from differentiating τ = K (θ − q) twice:
 //      u = B (q̈ + K⁻¹ τ̈) + F θ̇ + τ. Rigid: the mean of the extended torque
 //      over the step, u = τ + Δt/2 τ̇ + Δt²/6 τ̈ (exact for a held τ̈; a torque
@@ -79,7 +79,6 @@
 #include "hodyn/forward_dynamics.hpp"
 #include "hodyn/inverse_dynamics.hpp"
 #include "hodyn/logarithm.hpp"
-#include "hodyn/mass_matrix_times.hpp"
 #include "hodyn/models/aerial_manipulator_robot.hpp"
 #include "hodyn/models/robot.hpp"
 
@@ -311,10 +310,8 @@ class FeedbackLinearization {
   // zero in every step are set once in configure()) ----
   ForwardDynamicsInput<Tree, 2, Scalar> forward_input_{};
   ForwardDynamicsData<Tree, 2, Scalar> forward_{};
-  Twist<Scalar> snap_base_ = Twist<Scalar>::Zero();  ///< V⃛ − V⃛₀ (step 4)
-  JointVector snap_joints_ = JointVector::Zero();    ///< q⁗ − q⁗₀
-  Wrench<Scalar> wrench_second_ = Wrench<Scalar>::Zero();  ///< Ẅ_prop = M̄ (ν⃛ − ν⃛₀), base frame
-  JointVector tau_second_ = JointVector::Zero();  ///< τ̈
+  /// The commanded snap (V⃛, q⁗) and what it takes: Ẅ_prop (base frame), τ̈.
+  InverseTopOrder<Tree, Scalar> snap_{};
   /// Inverse dynamics at rest, for the rigid joints' holding torque when the
   /// controller synchronises (not every step).
   MotionDerivatives<Tree, 0, Scalar> rest_motion_{};
@@ -462,11 +459,9 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
   holding_torque_ = statics.joint_torque[0].cwiseMin(torque_limit_).cwiseMax(-torque_limit_);
   dt_ = Scalar(dt);
   hold_steps_ = std::lround(c.hold_timeout * c.rate_hz);
-  // The entries of the step's dynamics inputs that never change: base-frame
-  // propulsion wrench, Ẅ_prop = 0 and τ̈ = 0 in forward dynamics (step 2).
+  // The entry of the step's dynamics input that never changes: the
+  // propulsion wrench in the base frame (steps 2–4).
   forward_input_.base_wrench_frame = WrenchFrame::kBase;
-  forward_input_.base_wrench[2].setZero();
-  forward_input_.joint_torque[2].setZero();
   configured_ = true;
   reset();
   return Status::kOk;
@@ -679,63 +674,57 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
     if (config_.payload_estimation) update_payload(m, restarted);
   }
 
-  // 2. Acceleration, jerk and the snap the state would have with Ẅ_prop = 0,
-  // τ̈ = 0: forward dynamics of order 2 (its order-2 part is the "drift"
-  // snap ν⃛₀ used in step 4; the zero inputs are set in configure()).
+  // 2.–4. One pass of the dynamics (forward_inverse_dynamics): forward
+  // dynamics of orders 0 and 1 give the acceleration and the jerk; the law
+  // below reads them and commands the snap; inverse dynamics of order 2 at
+  // that snap gives Ẅ_prop and τ̈ — on the same joint frames, sines and
+  // biases.
   forward_input_.base_pose = m.base_pose;
   forward_input_.base_twist = m.base_twist;
   forward_input_.q = m.q;
   forward_input_.q_dot = m.q_dot;
   forward_input_.base_wrench[0] = wrench_;
   forward_input_.base_wrench[1] = wrench_rate_;
-  Status step = forward_dynamics(robot_.model, forward_, forward_input_, 2);
+  V3 e_x = V3::Zero(), e_r = V3::Zero();  // tracking errors (step 3), kept for 7.
+  JointVector e_q = JointVector::Zero();
+  const auto snap_law = [&](const MotionDerivatives<Tree, 2, Scalar>& fm,
+                            InverseTopOrder<Tree, Scalar>& top) {
+    // 3. Output derivatives, errors, commanded snaps (V^(0..2), q^(0..3) solved).
+    const auto& twist = fm.base_twist;
+    const std::array<V3, 4> x = base_position_derivatives(m.base_pose.translation, twist);
+    std::array<V3, 4> w{angular(twist[0]), angular(twist[1]), angular(twist[2]), V3::Zero()};
+    const auto& xd = ref.position;
+    const auto& wd = ref.angular_velocity;
+    const auto& qd = ref.joints;
+
+    e_x = detail_fl::clamp_norm(xd[0] - x[0], config_.max_position_error);
+    e_r = detail_fl::clamp_norm(
+        so3_log(Matrix3<Scalar>(ref.orientation * m.base_pose.rotation.transpose())),
+        config_.max_attitude_error);
+    e_q = qd[0] - m.q;
+    detail_fl::clamp_each(e_q, config_.max_joint_error);
+
+    const V3 snap = detail_fl::snap_command(config_.position, xd[4], e_x, V3(xd[1] - x[1]),
+                                            V3(xd[2] - x[2]), V3(xd[3] - x[3]), position_integral_);
+    w[3] = detail_fl::snap_command(config_.attitude, wd[3], e_r, V3(wd[0] - w[0]), V3(wd[1] - w[1]),
+                                   V3(wd[2] - w[2]), attitude_integral_);
+    // 4. The commanded V⃛ (spatial) and q⁗: inverse dynamics of order 2 at them.
+    top.base_acceleration.template head<3>() = w[3];
+    top.base_acceleration.template tail<3>() = linear_twist_third_derivative(x, w, snap);
+    top.joint_acceleration = detail_fl::snap_command(
+        config_.joints, qd[4], e_q, JointVector(qd[1] - m.q_dot), JointVector(qd[2] - fm.q[2]),
+        JointVector(qd[3] - fm.q[3]), joint_integral_);
+  };
+  const Status step =
+      forward_inverse_dynamics(robot_.model, forward_, forward_input_, snap_, snap_law,
+                               static_cast<const ExternalLoads<Tree, 2, Scalar>*>(nullptr), 2);
   if (step != Status::kOk) {
     safe_command(out);
     return step;
   }
   const auto& fm = forward_.motion;
-
-  // 3. Output derivatives, errors, commanded snaps.
-  const auto& twist = fm.base_twist;  // V^(0..3); V^(0..2) are used here
-  const std::array<V3, 4> x = base_position_derivatives(m.base_pose.translation, twist);
-  std::array<V3, 4> w{angular(twist[0]), angular(twist[1]), angular(twist[2]), V3::Zero()};
-  const auto& xd = ref.position;
-  const auto& wd = ref.angular_velocity;
-  const auto& qd = ref.joints;
-
-  const V3 e_x = detail_fl::clamp_norm(xd[0] - x[0], config_.max_position_error);
-  const V3 e_r = detail_fl::clamp_norm(
-      so3_log(Matrix3<Scalar>(ref.orientation * m.base_pose.rotation.transpose())),
-      config_.max_attitude_error);
-  JointVector e_q = qd[0] - m.q;
-  detail_fl::clamp_each(e_q, config_.max_joint_error);
-
-  const V3 snap = detail_fl::snap_command(config_.position, xd[4], e_x, V3(xd[1] - x[1]),
-                                          V3(xd[2] - x[2]), V3(xd[3] - x[3]), position_integral_);
-  w[3] = detail_fl::snap_command(config_.attitude, wd[3], e_r, V3(wd[0] - w[0]), V3(wd[1] - w[1]),
-                                 V3(wd[2] - w[2]), attitude_integral_);
-  const JointVector q_snap = detail_fl::snap_command(
-      config_.joints, qd[4], e_q, JointVector(qd[1] - m.q_dot), JointVector(qd[2] - fm.q[2]),
-      JointVector(qd[3] - fm.q[3]), joint_integral_);
-
-  // 4. Second-order inverse dynamics: Ẅ_prop and τ̈. They are affine in the
-  // snap, (Ẅ; τ̈) = M̄ ν⃛ + b₂, and forward dynamics gave ν⃛₀ with
-  // M̄ ν⃛₀ + b₂ = 0, so (Ẅ; τ̈) = M̄ (ν⃛ − ν⃛₀): the mass matrix times the
-  // snap difference (the same numbers as the order-2 inverse dynamics on
-  // (V, V̇, V̈, V⃛), q^(0..4)), on the joint frames forward dynamics has just
-  // built (mass_matrix_times.hpp: no second pass of checks and sines).
-  const V3 linear_third = linear_twist_third_derivative(x, w, snap);
-  snap_base_.template head<3>() = w[3] - fm.base_twist[3].template head<3>();
-  snap_base_.template tail<3>() = linear_third - fm.base_twist[3].template tail<3>();
-  snap_joints_ = q_snap - fm.q[4];
-  step = mass_matrix_times(robot_.model, forward_, snap_base_, snap_joints_, wrench_second_,
-                           tau_second_);
-  if (step != Status::kOk) {
-    safe_command(out);
-    return step;
-  }
-  const Wrench<Scalar>& wrench_second = wrench_second_;
-  const JointVector& tau_second = tau_second_;
+  const Wrench<Scalar>& wrench_second = snap_.base_wrench_body;
+  const JointVector& tau_second = snap_.joint_torque;
 
   // 5. Joint commands. Elastic: u = B (q̈ + K⁻¹ τ̈) + F θ̇ + τ. Rigid: the
   // mean of τ + s τ̇ + s²/2 τ̈ over the step, τ + Δt/2 τ̇ + Δt²/6 τ̈.

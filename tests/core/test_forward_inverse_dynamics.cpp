@@ -1,0 +1,273 @@
+// forward_inverse_dynamics: forward dynamics of orders 0..r−1, inverse
+// dynamics of order r on the same pass. Checked against calls it shares no
+// top-order code with:
+//   - inverse_dynamics of order r (the scalar Newton–Euler kernel) along the
+//     motion the call reports: its τ^(r), Q₁^(r) and base-frame wrench must
+//     be the call's;
+//   - forward_dynamics of order r−1 on the same input: the same motion.
+// (That inverse dynamics also returns the inputs τ^(k), Q₁^(k) for k < r is
+// forward dynamics' own oracle test; with these random states the motion's
+// high derivatives reach 1e7 and that check only holds to ~1e-9 there.)
+// Trees: the aerial manipulator, the random oracle tree, its helical and
+// fixed-base variants and a tree with two balls; orders 0..4; applied loads.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <memory>
+#include <random>
+
+#include "hodyn/forward_dynamics.hpp"
+#include "hodyn/inverse_dynamics.hpp"
+#include "support/heap_counter.hpp"
+#include "support/oracle_models.hpp"
+
+namespace {
+
+using namespace hodyn::test::oracle;
+using hodyn::JointKind;
+using hodyn::SpatialInertia;
+using hodyn::Twist;
+using hodyn::Wrench;
+
+constexpr int kMax = 4;  // highest order checked
+
+template <class Tree>
+using FdInput = hodyn::ForwardDynamicsInput<Tree, kMax, double>;
+template <class Tree>
+using FdData = hodyn::ForwardDynamicsData<Tree, kMax, double>;
+template <class Tree>
+using Loads = hodyn::ExternalLoads<Tree, kMax, double>;
+
+/// Random state, inputs of every order, top-order motion and (optionally) loads.
+template <class Tree>
+struct Case {
+  FdInput<Tree> input;
+  hodyn::InverseTopOrder<Tree, double> top;
+  Loads<Tree> loads;
+};
+
+template <class Tree>
+std::unique_ptr<Case<Tree>> make_case(unsigned seed, hodyn::WrenchFrame frame, bool with_loads) {
+  auto c = std::make_unique<Case<Tree>>();
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> g(0.0, 1.0);
+  auto& in = c->input;
+  in.base_pose.rotation =
+      Eigen::Quaterniond(g(gen), g(gen), g(gen), g(gen)).normalized().toRotationMatrix();
+  in.base_pose.translation = Eigen::Vector3d(g(gen), g(gen), g(gen));
+  for (int i = 0; i < 6; ++i) in.base_twist(i) = g(gen);
+  for (int i = 0; i < in.q.size(); ++i) {
+    in.q(i) = 2.0 * g(gen);
+    in.q_dot(i) = g(gen);
+  }
+  for (auto& r : in.joint_rotation)
+    r = Eigen::Quaterniond(g(gen), g(gen), g(gen), g(gen)).normalized().toRotationMatrix();
+  in.base_wrench_frame = frame;
+  for (int k = 0; k <= kMax; ++k) {
+    for (int i = 0; i < 6; ++i) in.base_wrench[k](i) = g(gen);
+    for (int i = 0; i < in.q.size(); ++i) in.joint_torque[k](i) = g(gen);
+  }
+  for (int i = 0; i < 6; ++i) c->top.base_acceleration(i) = g(gen);
+  for (int i = 0; i < in.q.size(); ++i) c->top.joint_acceleration(i) = g(gen);
+  if (with_loads) {
+    const int last = Tree::kNumBodies - 1;
+    c->loads.has_body_wrench[last] = true;
+    c->loads.has_world_wrench[1] = true;
+    for (int k = 0; k <= kMax; ++k) {
+      for (int i = 0; i < 6; ++i) {
+        c->loads.body_wrench[last][k](i) = g(gen);
+        c->loads.world_wrench[1][k](i) = g(gen);
+      }
+      for (int i = 0; i < in.q.size(); ++i) c->loads.joint_torque[k](i) = g(gen);
+    }
+  }
+  return c;
+}
+
+double rel(const Eigen::VectorXd& got, const Eigen::VectorXd& want) {
+  const double scale = std::max(1.0, want.cwiseAbs().maxCoeff());
+  return (got - want).cwiseAbs().maxCoeff() / scale;
+}
+
+/// Worst relative error of the call against inverse dynamics and forward
+/// dynamics, over orders 0..kMax and `seeds` states.
+template <class Tree>
+double worst_error(const hodyn::Model<Tree, double>& model, unsigned seeds,
+                   hodyn::WrenchFrame frame, bool with_loads) {
+  constexpr bool kFixed = hodyn::TreeTraits<Tree>::kFixedBase;
+  auto data = std::make_unique<FdData<Tree>>();
+  auto fd = std::make_unique<FdData<Tree>>();
+  auto motion = std::make_unique<hodyn::MotionDerivatives<Tree, kMax, double>>();
+  auto id = std::make_unique<hodyn::InverseDynamicsData<Tree, kMax, double>>();
+  double worst = 0;
+  for (unsigned seed = 1; seed <= seeds; ++seed) {
+    for (int r = 0; r <= kMax; ++r) {
+      auto c = make_case<Tree>(seed * 10 + static_cast<unsigned>(r), frame, with_loads);
+      const Loads<Tree>* loads = with_loads ? &c->loads : nullptr;
+      EXPECT_EQ(hodyn::forward_inverse_dynamics(model, *data, c->input, c->top, loads, r),
+                Status::kOk);
+      // The reported motion carries the given top derivatives.
+      if (!kFixed) {
+        EXPECT_EQ(data->motion.base_twist[r + 1], c->top.base_acceleration);
+      }
+      EXPECT_EQ(data->motion.q[r + 2], c->top.joint_acceleration);
+      // Inverse dynamics along that motion.
+      motion->base_pose = c->input.base_pose;
+      motion->joint_rotation = c->input.joint_rotation;
+      for (int k = 0; k <= r + 1; ++k) motion->base_twist[k] = data->motion.base_twist[k];
+      for (int k = 0; k <= r + 2; ++k) motion->q[k] = data->motion.q[k];
+      EXPECT_EQ(hodyn::inverse_dynamics(model, *id, *motion, loads, r), Status::kOk);
+      const auto n = c->input.q.size();
+      Eigen::VectorXd got(6 + n), want(6 + n);
+      got << c->top.base_wrench, c->top.joint_torque;
+      want << id->base_wrench[r], id->joint_torque[r];
+      worst = std::max(worst, rel(got, want));
+      worst = std::max(worst, rel(c->top.base_wrench_body, id->base_wrench_body[r]));
+      worst = std::max(worst, rel(data->joint_torque[r], id->joint_torque[r]));
+      worst = std::max(worst, rel(data->base_wrench[r], id->base_wrench[r]));
+      // Forward dynamics of order r−1 solves the same motion.
+      if (r > 0) {
+        EXPECT_EQ(hodyn::forward_dynamics(model, *fd, c->input, loads, r - 1), Status::kOk);
+        for (int k = 1; k <= r; ++k)
+          worst = std::max(worst, rel(data->motion.base_twist[k], fd->motion.base_twist[k]));
+        for (int k = 2; k <= r + 1; ++k)
+          worst = std::max(worst, rel(data->motion.q[k], fd->motion.q[k]));
+      }
+    }
+  }
+  return worst;
+}
+
+TEST(ForwardInverseDynamics, AerialManipulatorAgreesWithInverseAndForwardDynamics) {
+  const auto am = core_aerial_manipulator();
+  EXPECT_LT(worst_error(am, 3, hodyn::WrenchFrame::kBase, false), 1e-12);
+  EXPECT_LT(worst_error(am, 3, hodyn::WrenchFrame::kWorld, false), 1e-12);
+}
+
+TEST(ForwardInverseDynamics, WithAppliedLoads) {
+  const auto am = core_aerial_manipulator();
+  EXPECT_LT(worst_error(am, 2, hodyn::WrenchFrame::kBase, true), 1e-12);
+  const auto oracle = core_model<OracleTree, double>(random_reference_tree<OracleTree, double>(4));
+  EXPECT_LT(worst_error(oracle, 2, hodyn::WrenchFrame::kWorld, true), 1e-12);
+}
+
+TEST(ForwardInverseDynamics, EveryOneDofJointKindAndAFixedBase) {
+  const auto oracle = core_model<OracleTree, double>(random_reference_tree<OracleTree, double>(7));
+  EXPECT_LT(worst_error(oracle, 2, hodyn::WrenchFrame::kBase, false), 1e-12);
+  const auto helical =
+      core_model<HelicalTree, double>(random_reference_tree<HelicalTree, double>(8));
+  EXPECT_LT(worst_error(helical, 2, hodyn::WrenchFrame::kBase, false), 1e-12);
+  const auto fixed =
+      core_model<OracleFixedTree, double>(random_reference_tree<OracleFixedTree, double>(9));
+  EXPECT_LT(worst_error(fixed, 2, hodyn::WrenchFrame::kBase, false), 1e-12);
+}
+
+struct TwoBallTree {
+  static constexpr int kNumBodies = 5;
+  static constexpr std::array<int, 5> kParent{-1, 0, 1, 2, 0};
+  static constexpr std::array<JointKind, 5> kJoint{JointKind::kFloatingBase, JointKind::kRevolute,
+                                                   JointKind::kSpherical, JointKind::kRevolute,
+                                                   JointKind::kSpherical};
+};
+
+TEST(ForwardInverseDynamics, BallJoints) {
+  std::mt19937 gen(31u);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto vec = [&](double s) { return Eigen::Vector3d(s * u(gen), s * u(gen), s * u(gen)); };
+  hodyn::Model<TwoBallTree, double> model;
+  for (int j = 0; j < 5; ++j) {
+    Pose<double> home;
+    home.rotation =
+        Eigen::Quaterniond(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
+    home.translation = vec(0.5);
+    const Eigen::Vector3d d(0.02 + 0.01 * u(gen), 0.02 + 0.01 * u(gen), 0.02 + 0.01 * u(gen));
+    const Eigen::Matrix3d ic = Eigen::Vector3d(d(1) + d(2), d(0) + d(2), d(0) + d(1)).asDiagonal();
+    ASSERT_EQ(model.set_body(
+                  j, home,
+                  SpatialInertia<double>::from_mass_com_inertia(1.0 + 0.5 * u(gen), vec(0.1), ic)),
+              Status::kOk);
+  }
+  ASSERT_EQ(model.set_revolute_axis(1, vec(1).normalized(), vec(0.5)), Status::kOk);
+  ASSERT_EQ(model.set_spherical_joint(2, vec(0.5)), Status::kOk);
+  ASSERT_EQ(model.set_revolute_axis(3, vec(1).normalized(), vec(0.5)), Status::kOk);
+  ASSERT_EQ(model.set_spherical_joint(4, vec(0.5)), Status::kOk);
+  ASSERT_EQ(model.set_gravity(Eigen::Vector3d(0, 0, -9.81)), Status::kOk);
+  EXPECT_LT(worst_error(model, 2, hodyn::WrenchFrame::kBase, false), 1e-12);
+}
+
+// A command that reads the solved lower orders (as a controller's law does)
+// gets the same results as computing the accelerations from a separate
+// forward-dynamics call first.
+TEST(ForwardInverseDynamics, CommandSeesTheSolvedLowerOrders) {
+  const auto am = core_aerial_manipulator();
+  constexpr int r = 2;
+  auto data = std::make_unique<FdData<AMTree>>();
+  auto fd = std::make_unique<FdData<AMTree>>();
+  auto c = make_case<AMTree>(8u, hodyn::WrenchFrame::kBase, false);
+  // A law: snap = −2 × jerk of every coordinate.
+  const auto law = [](const auto& motion, auto& top) {
+    top.base_acceleration = -2.0 * motion.base_twist[r];
+    top.joint_acceleration = -2.0 * motion.q[r + 1];
+  };
+  int calls = 0;
+  ASSERT_EQ(hodyn::forward_inverse_dynamics(
+                am, *data, c->input, c->top,
+                [&](const auto& motion, auto& top) {
+                  ++calls;
+                  law(motion, top);
+                },
+                static_cast<const Loads<AMTree>*>(nullptr), r),
+            Status::kOk);
+  EXPECT_EQ(calls, 1);
+  ASSERT_EQ(hodyn::forward_dynamics(am, *fd, c->input, r - 1), Status::kOk);
+  hodyn::InverseTopOrder<AMTree, double> two_step;
+  law(fd->motion, two_step);
+  auto again = std::make_unique<FdData<AMTree>>();
+  ASSERT_EQ(hodyn::forward_inverse_dynamics(am, *again, c->input, two_step, r), Status::kOk);
+  EXPECT_EQ(c->top.base_acceleration, two_step.base_acceleration);
+  EXPECT_EQ(c->top.joint_acceleration, two_step.joint_acceleration);
+  EXPECT_EQ(c->top.base_wrench_body, two_step.base_wrench_body);
+  EXPECT_EQ(c->top.joint_torque, two_step.joint_torque);
+  // A command that leaves a NaN fails the call with zero outputs.
+  EXPECT_EQ(hodyn::forward_inverse_dynamics(
+                am, *data, c->input, c->top,
+                [](const auto&, auto& top) {
+                  top.joint_acceleration(0) = std::numeric_limits<double>::quiet_NaN();
+                },
+                static_cast<const Loads<AMTree>*>(nullptr), r),
+            Status::kNonFiniteInput);
+  EXPECT_TRUE(c->top.joint_torque.isZero(0.0) && c->top.base_wrench_body.isZero(0.0));
+  EXPECT_EQ(data->order, -1);
+}
+
+TEST(ForwardInverseDynamics, NonFiniteTopInputGetsAStatusAndZeroOutputs) {
+  const auto am = core_aerial_manipulator();
+  auto data = std::make_unique<FdData<AMTree>>();
+  auto c = make_case<AMTree>(5u, hodyn::WrenchFrame::kBase, false);
+  ASSERT_EQ(hodyn::forward_inverse_dynamics(am, *data, c->input, c->top, 2), Status::kOk);
+  EXPECT_FALSE(c->top.joint_torque.isZero(0.0));
+  c->top.joint_acceleration(3) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(hodyn::forward_inverse_dynamics(am, *data, c->input, c->top, 2),
+            Status::kNonFiniteInput);
+  EXPECT_TRUE(c->top.joint_torque.isZero(0.0));
+  EXPECT_TRUE(c->top.base_wrench.isZero(0.0) && c->top.base_wrench_body.isZero(0.0));
+  EXPECT_EQ(data->order, -1);
+  c->top.joint_acceleration(3) = 0.0;
+  c->top.base_acceleration(0) = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(hodyn::forward_inverse_dynamics(am, *data, c->input, c->top, 2),
+            Status::kNonFiniteInput);
+  EXPECT_EQ(hodyn::forward_inverse_dynamics(am, *data, c->input, c->top, kMax + 1),
+            Status::kOrderOutOfRange);
+}
+
+TEST(ForwardInverseDynamics, IsHeapFree) {
+  const auto am = core_aerial_manipulator();
+  auto data = std::make_unique<FdData<AMTree>>();
+  auto c = make_case<AMTree>(6u, hodyn::WrenchFrame::kBase, false);
+  hodyn::test::HeapProbe probe;
+  const Status s = hodyn::forward_inverse_dynamics(am, *data, c->input, c->top, 2);
+  EXPECT_EQ(probe.count(), 0);
+  EXPECT_EQ(s, Status::kOk);
+}
+
+}  // namespace
