@@ -28,13 +28,14 @@
 # Usage: firmware_hil.sh --qemu Q --machine M --image IMAGE.elf --sim HODYN_SIM
 #          --python PY --duration S --rate HZ --precision DOUBLE|FLOAT
 #          [--robot NAME] [--key-file FILE] [--state-dir DIR] [--reference-every N]
-#          --out OUT.json
+#          [--wire-float 64|32] --out OUT.json
 # --reference-every N: hodyn-sim sends a REFERENCE frame every N-th period
 # (default 1); the firmware must carry it forward in between, never stale.
+# --wire-float 32: binary32 values both ways (hodyn-sim --wire-float; default 64).
 set -uo pipefail
 
 QEMU=qemu-system-arm MACHINE= IMAGE= SIM= PY=python3 DURATION=1 RATE=1000 PRECISION=DOUBLE OUT=
-ROBOT=aerial_manipulator KEY_FILE= STATE_DIR= REFERENCE_EVERY=1
+ROBOT=aerial_manipulator KEY_FILE= STATE_DIR= REFERENCE_EVERY=1 WIRE_FLOAT=64
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --qemu) QEMU=$2 ;;
@@ -49,6 +50,7 @@ while [[ $# -gt 0 ]]; do
     --key-file) KEY_FILE=$2 ;;
     --state-dir) STATE_DIR=$2 ;;
     --reference-every) REFERENCE_EVERY=$2 ;;
+    --wire-float) WIRE_FLOAT=$2 ;;
     --out) OUT=$2 ;;
     *) echo "firmware_hil.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -114,7 +116,7 @@ sleep 1.5
 # each period it waits up to --command-timeout-ms for the COMMAND (QEMU's UART
 # is slow: docs/firmware.md, "Firmware HIL").
 "$SIM" --serial "$PTY" --robot "$ROBOT" --scenario nominal --duration "$DURATION" --settle 0.1 \
-  --rate "$RATE" --reference-every "$REFERENCE_EVERY" \
+  --rate "$RATE" --reference-every "$REFERENCE_EVERY" --wire-float "$WIRE_FLOAT" \
   --start-timeout 120 --command-timeout-ms 10000 "${SIM_KEY[@]}" \
   --summary-json "$WORK/sim.json" >"$WORK/sim.out" 2>&1 &
 SIM_PID=$!
@@ -291,6 +293,7 @@ result = {
     "plugin": fw.get("plugin"), "board": fw.get("board"), "precision": precision.lower(),
     "robot": robot,
     "reference_every": reference_every, "reference_frames_sent": sim["reference_frames"],
+    "wire_float": sim["wire_float"],
     "hil_steps": fw["steps"], "hil_periods": sim["periods"], "hil_rate_hz": float(rate),
     "hil_position_rms_m": pos, "hil_attitude_rms_rad": att, "hil_worst_joint_rms_rad": joints,
     "hil_worst_prismatic_rms_m": slide if prismatic else None,

@@ -155,7 +155,8 @@ inline link::Message random_message(LinkRng& rng) {
 /// Same type, header fields and every byte of the ABI struct.
 inline bool bit_equal(const link::Message& a, const link::Message& b) {
   if (a.type != b.type || a.link_sequence != b.link_sequence || a.status_bits != b.status_bits ||
-      a.answered_sequence != b.answered_sequence || a.counter != b.counter) {
+      a.answered_sequence != b.answered_sequence || a.counter != b.counter ||
+      a.format != b.format) {
     return false;
   }
   switch (a.type) {

@@ -533,6 +533,102 @@ TEST(LinkCodec, WrongMagicVersionTypeLengthAndValuesAreRejected) {
   EXPECT_EQ(link::validate_frame(hello_edge.frame, hello_edge.frame_size), RejectReason::kNone);
 }
 
+// `m` as a binary32 frame decodes: every real value but `time` rounded to float.
+Message rounded_to_float(Message m) {
+  const auto round = [](double* v, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) v[k] = static_cast<double>(static_cast<float>(v[k]));
+  };
+  m.format = link::ValueFormat::kFloat32;
+  switch (m.type) {
+    case MessageType::kSensors:
+      round(m.sensors.base_position, 3 + 4 + 3 + 3 + 4 * HODYN_MAX_JOINTS + HODYN_MAX_ROTORS);
+      break;
+    case MessageType::kCommand:
+      round(m.command.rotor_speed, HODYN_MAX_ROTORS + HODYN_MAX_JOINTS);
+      break;
+    case MessageType::kReference:
+      round(&m.reference.base_position[0][0], 3 * (HODYN_REFERENCE_ORDER + 1) + 4 +
+                                                  3 * HODYN_REFERENCE_ORDER +
+                                                  (HODYN_REFERENCE_ORDER + 1) * HODYN_MAX_JOINTS);
+      break;
+    case MessageType::kHello:
+      break;
+  }
+  return m;
+}
+
+TEST(LinkCodec, Float32FramesCarryBinary32ValuesAndDoubleTime) {
+  hodyn_sensors s{};
+  s.time = 0.1;  // stays binary64
+  s.num_joints = 6;
+  s.num_rotors = 6;
+  s.base_position[0] = 1.5;  // 0x3FC00000 as binary32
+  s.base_position[1] = 0.1;  // rounded to the nearest float
+  s.rotor_speed[5] = -2.0;   // 0xC0000000, the last value
+  Encoded e;
+  ASSERT_EQ(link::encode(s, 0, 9, e.wire, sizeof e.wire, e.wire_size, nullptr,
+                         link::ValueFormat::kFloat32),
+            Status::kOk);
+  e.frame_size = test::unwrap(e.wire, e.wire_size, e.frame);
+  ASSERT_EQ(e.frame_size, 10u + 24u + 4u * 43u + 4u);  // 210: 13 + 4 * 6 + 6 values
+  EXPECT_EQ(link::sensors_payload_size(6, 6, 4), 196u);
+  EXPECT_EQ(e.frame[3], 0x41);  // SENSORS | kFloat32Flag
+  EXPECT_EQ(e.frame[4] | (e.frame[5] << 8), 196);
+  double time = 0.0;
+  std::memcpy(&time, e.frame + 10, 8);  // little-endian host (x86, ARM): the wire bytes
+  EXPECT_EQ(time, 0.1);
+  const std::uint8_t one_and_a_half[] = {0x00, 0x00, 0xC0, 0x3F};
+  EXPECT_EQ(std::memcmp(e.frame + 10 + 24, one_and_a_half, 4), 0);
+  const std::uint8_t minus_two[] = {0x00, 0x00, 0x00, 0xC0};
+  EXPECT_EQ(std::memcmp(e.frame + 10 + 196 - 4, minus_two, 4), 0);
+  Message decoded{};
+  RejectReason reason{};
+  ASSERT_EQ(link::decode_frame(e.frame, e.frame_size, decoded, reason), Status::kOk);
+  EXPECT_EQ(decoded.format, link::ValueFormat::kFloat32);
+  EXPECT_EQ(decoded.sensors.time, 0.1);
+  EXPECT_EQ(decoded.sensors.base_position[0], 1.5);
+  EXPECT_EQ(decoded.sensors.base_position[1], static_cast<double>(0.1f));
+  EXPECT_NE(decoded.sensors.base_position[1], 0.1);
+  EXPECT_EQ(decoded.sensors.rotor_speed[5], -2.0);
+
+  // Random messages of every type but HELLO: the binary32 rounding of each.
+  test::LinkRng rng(32);
+  for (MessageType type : {MessageType::kSensors, MessageType::kCommand, MessageType::kReference}) {
+    for (int trial = 0; trial < 300; ++trial) {
+      Message m = test::random_message(rng, type);
+      m.format = link::ValueFormat::kFloat32;
+      const Encoded f = encode(m);
+      ASSERT_EQ(f.frame[3] & link::kFloat32Flag, link::kFloat32Flag);
+      Message back{};
+      ASSERT_EQ(link::decode_frame(f.frame, f.frame_size, back, reason), Status::kOk)
+          << link::to_string(reason);
+      ASSERT_TRUE(test::bit_equal(rounded_to_float(m), back))
+          << "type " << int(type) << " trial " << trial;
+    }
+  }
+}
+
+TEST(LinkCodec, Float32FlagIsCheckedAgainstTheLengthAndNotForHello) {
+  test::LinkRng rng(33);
+  // The flag set on a binary64 frame (or cleared on a binary32 one): the
+  // length is then not the size of the type, counts and value width.
+  Message m = test::random_message(rng, MessageType::kSensors);
+  m.sensors.num_joints = 6;
+  m.sensors.num_rotors = 6;
+  const Encoded f64 = encode(m);
+  expect_rejected(f64, RejectReason::kBadLength, [](Encoded& e) { e.frame[3] |= 0x40; });
+  m.format = link::ValueFormat::kFloat32;
+  const Encoded f32 = encode(m);
+  expect_rejected(f32, RejectReason::kBadLength, [](Encoded& e) { e.frame[3] &= 0x3F; });
+  // A HELLO has no binary32 form.
+  const Encoded h = encode(test::random_message(rng, MessageType::kHello));
+  expect_rejected(h, RejectReason::kUnknownType, [](Encoded& e) { e.frame[3] |= 0x40; });
+  // Encoding a HELLO ignores the format.
+  Message hello = test::random_message(rng, MessageType::kHello);
+  hello.format = link::ValueFormat::kFloat32;
+  EXPECT_EQ(encode(hello).frame[3], 4);
+}
+
 TEST(LinkCodec, ShortFramesAndBadCrcAreRejected) {
   test::LinkRng rng(8);
   const Encoded e = encode(test::random_message(rng, MessageType::kCommand));

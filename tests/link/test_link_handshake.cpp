@@ -140,6 +140,35 @@ TEST(LinkHandshake, AgreedHelloIsAnsweredAndTheRunStarts) {
   EXPECT_EQ(host.counters().hello_answers_sent, 1u);
 }
 
+TEST(LinkHandshake, CommandsAnswerInTheValueFormatOfTheSensors) {
+  // The simulator picks binary32 or binary64 (hodyn-sim --wire-float); the
+  // host answers each SENSORS frame's COMMAND in its format (and the 500
+  // rad/s of the plugin arrive exactly either way).
+  CaptureTransport t;
+  Host host(t, 20);
+  ASSERT_EQ(host.open(api(), kRobot, 1000.0), Status::kOk);
+  hello(host, kRobot);
+  const link::ValueFormat formats[] = {link::ValueFormat::kFloat32, link::ValueFormat::kFloat64,
+                                       link::ValueFormat::kFloat32};
+  std::uint32_t sequence = 0;
+  for (link::ValueFormat format : formats) {
+    Message m{};
+    m.type = MessageType::kSensors;
+    m.format = format;
+    m.sensors.time = 1e-3 * sequence;
+    m.sensors.sequence = sequence++;
+    m.sensors.num_joints = 4;
+    m.sensors.num_rotors = 8;
+    deliver(host, m);
+    ASSERT_TRUE(host.period());
+    const Message& c = t.sent.back();
+    ASSERT_EQ(c.type, MessageType::kCommand);
+    EXPECT_EQ(c.format, format);
+    EXPECT_EQ(c.command.mode, static_cast<std::uint32_t>(HODYN_MODE_TRACKING));
+    EXPECT_EQ(c.command.rotor_speed[7], 500.0);
+  }
+}
+
 TEST(LinkHandshake, AnotherRobotIsRefusedForGoodAndThePluginNeverRuns) {
   plugin::RobotIdentity other_id = kRobot, other_joints = kRobot, other_rotors = kRobot;
   other_id.id = 0x1235u;

@@ -4,7 +4,7 @@
 # foreground; both stop by themselves; their summary JSONs are checked.
 # Usage: hil_pair.sh <hodyn-fc> <hodyn-sim>
 #          <case: options|udp|pty|faults|realtime|robot_mismatch|bad_command|key_one_side|
-#                 reference_every|octo_arm_udp|octo_arm_faults|cross_robot>
+#                 reference_every|wire_float32|octo_arm_udp|octo_arm_faults|cross_robot>
 # robot_mismatch: hodyn-sim claims another robot id (--robot-id-override, a
 # test hook); the HELLO handshake must refuse the run on both sides.
 # octo_arm_*: both tools with --robot octo_arm (skipped, exit 77, when the
@@ -16,6 +16,8 @@
 # reference_every: the udp case with a REFERENCE frame every 10th period
 # (hodyn-sim --reference-every 10): hodyn-fc carries each one forward in
 # between (docs/hil.md, "Reference rate"); the udp case's bounds.
+# wire_float32: the udp case with binary32 values both ways (hodyn-sim
+# --wire-float 32; hodyn-fc answers in the format it receives).
 # robot_udp ROBOT: a NAME-fc / NAME-sim pair of hodyn_add_robot() for the one
 # robot ROBOT (both list only it), lockstep over UDP, the udp case's bounds.
 set -uo pipefail
@@ -208,6 +210,8 @@ case "$CASE" in
     SIM_RC=$? ;;
   reference_every)
     run_udp_pair -- --scenario nominal --duration 5 --reference-every 10 ;;
+  wire_float32)
+    run_udp_pair -- --scenario nominal --duration 5 --wire-float 32 ;;
   faults)
     run_udp_pair -- --scenario nominal --duration 10 --seed 7 --drop 0.05 --delay-ms 1:3 \
       --corrupt 0.01 --outage 3:0.2 --duplicate 0.01 --reorder 0.01 ;;
@@ -383,6 +387,10 @@ if case == "octo_arm_faults":
     check(pos <= 0.005, "octo_arm: position RMS <= 5 mm")
     check(joints <= 5 * deg and slide <= 0.003, "octo_arm: revolute joints RMS <= 5 deg, prismatic <= 3 mm")
     case = "faults"
+if case == "wire_float32":
+    check(sim["wire_float"] == 32, "binary32 values (--wire-float 32) in the summary")
+    check(sim["commands_applied"] == sim["periods"], "every command (binary32 too) applied")
+    case = "udp"
 if case == "reference_every":
     # Period 0 and every 10th after it (more only after a period without a command).
     periods = sim["periods"]

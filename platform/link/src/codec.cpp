@@ -30,7 +30,7 @@ constexpr std::size_t kHelloJointsOffset = 4;
 constexpr std::size_t kHelloRotorsOffset = 8;
 constexpr std::size_t kHelloRoleOffset = 12;
 constexpr std::size_t kHelloNameOffset = 20;
-constexpr std::uint8_t kTypeMask = 0x7F;
+constexpr std::uint8_t kTypeMask = 0x3F;  // bits 0-5: the message type
 
 // A double's bytes in memory are its wire bytes (the IEEE-754 pattern,
 // little-endian) on a little-endian host: arrays are then copied whole
@@ -76,8 +76,9 @@ bool take_signature(FrameSigner* signer, MessageType type, Signature& signature)
 // "Budgets").
 class FrameWriter {
  public:
-  FrameWriter(std::uint8_t* out, const Signature& signature) noexcept
-      : out_(out), signature_(signature) {}
+  FrameWriter(std::uint8_t* out, const Signature& signature,
+              ValueFormat format = ValueFormat::kFloat64) noexcept
+      : out_(out), signature_(signature), float32_(format == ValueFormat::kFloat32) {}
 
   void u8(std::uint8_t value) noexcept { frame_[size_++] = value; }
   void u16(std::uint16_t value) noexcept {
@@ -102,11 +103,25 @@ class FrameWriter {
     }
     for (std::size_t k = 0; k < count; ++k) f64(values[k]);
   }
+  // Real values in the frame's format: binary64, or binary32 rounded to nearest.
+  void values(const double* v, std::size_t count) noexcept {
+    if (!float32_) {
+      f64s(v, count);
+      return;
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+      const float f = static_cast<float>(v[k]);
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, &f, sizeof bits);
+      u32(bits);
+    }
+  }
   void header(MessageType type, std::size_t payload_size, std::uint32_t link_sequence) noexcept {
     u8(kMagic0);
     u8(kMagic1);
     u8(kProtocolVersion);
-    const std::uint8_t flag = signature_.key != nullptr ? kSignedFlag : std::uint8_t{0};
+    std::uint8_t flag = signature_.key != nullptr ? kSignedFlag : std::uint8_t{0};
+    if (float32_) flag = static_cast<std::uint8_t>(flag | kFloat32Flag);
     u8(static_cast<std::uint8_t>(static_cast<std::uint8_t>(type) | flag));
     u16(static_cast<std::uint16_t>(payload_size));
     u32(link_sequence);
@@ -136,12 +151,14 @@ class FrameWriter {
   std::size_t size_ = 0;
   std::uint8_t* out_;
   Signature signature_;
+  bool float32_;
 };
 
 // Reads payload fields in order from a frame that validate_frame accepted.
 class FrameReader {
  public:
-  explicit FrameReader(const std::uint8_t* payload) noexcept : p_(payload) {}
+  FrameReader(const std::uint8_t* payload, bool float32) noexcept
+      : p_(payload), float32_(float32) {}
 
   std::uint32_t u32() noexcept {
     const std::uint32_t value = load_u32(p_);
@@ -169,10 +186,23 @@ class FrameReader {
     }
     for (std::size_t k = 0; k < count; ++k) f64(values[k]);
   }
-  // `count` entries from the frame, zeros for the rest of the `capacity`.
-  void f64s(double* values, std::size_t count, std::size_t capacity) noexcept {
-    f64s(values, count);
-    for (std::size_t k = count; k < capacity; ++k) values[k] = 0.0;
+  // Real values in the frame's format (binary32 widened exactly to double).
+  void values(double* v, std::size_t count) noexcept {
+    if (!float32_) {
+      f64s(v, count);
+      return;
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::uint32_t bits = u32();
+      float f = 0.0f;
+      std::memcpy(&f, &bits, sizeof f);
+      v[k] = static_cast<double>(f);
+    }
+  }
+  // `count` values from the frame, zeros for the rest of the `capacity`.
+  void values(double* v, std::size_t count, std::size_t capacity) noexcept {
+    values(v, count);
+    for (std::size_t k = count; k < capacity; ++k) v[k] = 0.0;
   }
   void chars(char* text, std::size_t count) noexcept {
     for (std::size_t k = 0; k < count; ++k) text[k] = static_cast<char>(*p_++);
@@ -183,23 +213,26 @@ class FrameReader {
 
  private:
   const std::uint8_t* p_;
+  bool float32_;
 };
 
 bool counts_valid(std::uint32_t joints, std::uint32_t rotors) noexcept {
   return joints <= HODYN_MAX_JOINTS && rotors <= HODYN_MAX_ROTORS;
 }
 
-// The payload size of `type` with the counts (valid ones); 0 for an unknown type.
+// The payload size of the type byte `type` (its kFloat32Flag too) with the
+// counts (valid ones); 0 for an unknown type and for a HELLO with the flag.
 std::size_t payload_size_of(std::uint8_t type, std::size_t joints, std::size_t rotors) noexcept {
+  const std::size_t value_bytes = (type & kFloat32Flag) != 0 ? 4 : 8;
   switch (static_cast<MessageType>(type & kTypeMask)) {
     case MessageType::kSensors:
-      return sensors_payload_size(joints, rotors);
+      return sensors_payload_size(joints, rotors, value_bytes);
     case MessageType::kCommand:
-      return command_payload_size(joints, rotors);
+      return command_payload_size(joints, rotors, value_bytes);
     case MessageType::kReference:
-      return reference_payload_size(joints);
+      return reference_payload_size(joints, value_bytes);
     case MessageType::kHello:
-      return kHelloPayloadSize;
+      return value_bytes == 8 ? kHelloPayloadSize : 0;
   }
   return 0;  // unknown type
 }
@@ -228,13 +261,15 @@ bool wire_name_valid(const std::uint8_t* name) noexcept {
 // Decodes a frame validate_frame() accepted (`size`: the whole frame).
 void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m) noexcept {
   m.type = static_cast<MessageType>(frame[kTypeOffset] & kTypeMask);
+  const bool float32 = (frame[kTypeOffset] & kFloat32Flag) != 0;
+  m.format = float32 ? ValueFormat::kFloat32 : ValueFormat::kFloat64;
   m.link_sequence = load_u32(frame + kSequenceOffset);
   m.status_bits = 0;
   m.answered_sequence = 0;
   m.counter = (frame[kTypeOffset] & kSignedFlag) != 0
                   ? load_u64(frame + size - kCrcSize - kTagSize - kCounterSize)
                   : 0u;
-  FrameReader r(frame + kHeaderSize);
+  FrameReader r(frame + kHeaderSize, float32);
   switch (m.type) {
     case MessageType::kSensors: {
       hodyn_sensors& s = m.sensors;
@@ -244,15 +279,15 @@ void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m) noe
       s.num_rotors = r.u32();
       m.status_bits = r.u32();
       s.reserved = 0;
-      r.f64s(s.base_position, 3);
-      r.f64s(s.base_orientation, 4);
-      r.f64s(s.base_linear_velocity, 3);
-      r.f64s(s.base_angular_velocity, 3);
-      r.f64s(s.joint_position, s.num_joints, HODYN_MAX_JOINTS);
-      r.f64s(s.joint_velocity, s.num_joints, HODYN_MAX_JOINTS);
-      r.f64s(s.motor_position, s.num_joints, HODYN_MAX_JOINTS);
-      r.f64s(s.motor_velocity, s.num_joints, HODYN_MAX_JOINTS);
-      r.f64s(s.rotor_speed, s.num_rotors, HODYN_MAX_ROTORS);
+      r.values(s.base_position, 3);
+      r.values(s.base_orientation, 4);
+      r.values(s.base_linear_velocity, 3);
+      r.values(s.base_angular_velocity, 3);
+      r.values(s.joint_position, s.num_joints, HODYN_MAX_JOINTS);
+      r.values(s.joint_velocity, s.num_joints, HODYN_MAX_JOINTS);
+      r.values(s.motor_position, s.num_joints, HODYN_MAX_JOINTS);
+      r.values(s.motor_velocity, s.num_joints, HODYN_MAX_JOINTS);
+      r.values(s.rotor_speed, s.num_rotors, HODYN_MAX_ROTORS);
       break;
     }
     case MessageType::kCommand: {
@@ -264,8 +299,8 @@ void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m) noe
       c.mode = r.u32();
       c.status = r.i32();
       m.status_bits = r.u32();
-      r.f64s(c.rotor_speed, c.num_rotors, HODYN_MAX_ROTORS);
-      r.f64s(c.motor_torque, c.num_joints, HODYN_MAX_JOINTS);
+      r.values(c.rotor_speed, c.num_rotors, HODYN_MAX_ROTORS);
+      r.values(c.motor_torque, c.num_joints, HODYN_MAX_JOINTS);
       break;
     }
     case MessageType::kReference: {
@@ -273,10 +308,10 @@ void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m) noe
       r.f64(ref.time);
       ref.num_joints = r.u32();
       ref.reserved = 0;
-      for (auto& row : ref.base_position) r.f64s(row, 3);
-      r.f64s(ref.base_orientation, 4);
-      for (auto& row : ref.base_angular_velocity) r.f64s(row, 3);
-      for (auto& row : ref.joint_position) r.f64s(row, ref.num_joints, HODYN_MAX_JOINTS);
+      for (auto& row : ref.base_position) r.values(row, 3);
+      r.values(ref.base_orientation, 4);
+      for (auto& row : ref.base_angular_velocity) r.values(row, 3);
+      for (auto& row : ref.joint_position) r.values(row, ref.num_joints, HODYN_MAX_JOINTS);
       break;
     }
     case MessageType::kHello: {
@@ -302,6 +337,10 @@ void zero(Message& message) noexcept { message = Message{}; }
 
 namespace {
 
+std::size_t value_bytes_of(ValueFormat format) noexcept {
+  return format == ValueFormat::kFloat32 ? 4 : 8;
+}
+
 // The checks every encoder makes after its own argument checks: room for the
 // frame (signed when the signer has a key), then the signature (a counter is
 // spent only when the frame is written).
@@ -316,46 +355,48 @@ Status begin(FrameSigner* signer, MessageType type, std::size_t payload, std::si
 }  // namespace
 
 Status encode(const hodyn_sensors& s, std::uint32_t status_bits, std::uint32_t link_sequence,
-              std::uint8_t* out, std::size_t capacity, std::size_t& written,
-              FrameSigner* signer) noexcept {
+              std::uint8_t* out, std::size_t capacity, std::size_t& written, FrameSigner* signer,
+              ValueFormat format) noexcept {
   written = 0;
   if (out == nullptr || !counts_valid(s.num_joints, s.num_rotors)) return Status::kInvalidArgument;
-  const std::size_t payload = sensors_payload_size(s.num_joints, s.num_rotors);
+  const std::size_t payload =
+      sensors_payload_size(s.num_joints, s.num_rotors, value_bytes_of(format));
   Signature sig;
   const Status ready = begin(signer, MessageType::kSensors, payload, capacity, sig);
   if (ready != Status::kOk) return ready;
-  FrameWriter w(out, sig);
+  FrameWriter w(out, sig, format);
   w.header(MessageType::kSensors, payload, link_sequence);
   w.f64(s.time);
   w.u32(s.sequence);
   w.u32(s.num_joints);
   w.u32(s.num_rotors);
   w.u32(status_bits);
-  w.f64s(s.base_position, 3);
-  w.f64s(s.base_orientation, 4);
-  w.f64s(s.base_linear_velocity, 3);
-  w.f64s(s.base_angular_velocity, 3);
-  w.f64s(s.joint_position, s.num_joints);
-  w.f64s(s.joint_velocity, s.num_joints);
-  w.f64s(s.motor_position, s.num_joints);
-  w.f64s(s.motor_velocity, s.num_joints);
-  w.f64s(s.rotor_speed, s.num_rotors);
+  w.values(s.base_position, 3);
+  w.values(s.base_orientation, 4);
+  w.values(s.base_linear_velocity, 3);
+  w.values(s.base_angular_velocity, 3);
+  w.values(s.joint_position, s.num_joints);
+  w.values(s.joint_velocity, s.num_joints);
+  w.values(s.motor_position, s.num_joints);
+  w.values(s.motor_velocity, s.num_joints);
+  w.values(s.rotor_speed, s.num_rotors);
   written = w.finish();
   return Status::kOk;
 }
 
 Status encode(const hodyn_command& c, std::uint32_t answered_sequence, std::uint32_t status_bits,
               std::uint32_t link_sequence, std::uint8_t* out, std::size_t capacity,
-              std::size_t& written, FrameSigner* signer) noexcept {
+              std::size_t& written, FrameSigner* signer, ValueFormat format) noexcept {
   written = 0;
   if (out == nullptr || !counts_valid(c.num_joints, c.num_rotors) || c.mode > HODYN_MODE_HOVER) {
     return Status::kInvalidArgument;
   }
-  const std::size_t payload = command_payload_size(c.num_joints, c.num_rotors);
+  const std::size_t payload =
+      command_payload_size(c.num_joints, c.num_rotors, value_bytes_of(format));
   Signature sig;
   const Status ready = begin(signer, MessageType::kCommand, payload, capacity, sig);
   if (ready != Status::kOk) return ready;
-  FrameWriter w(out, sig);
+  FrameWriter w(out, sig, format);
   w.header(MessageType::kCommand, payload, link_sequence);
   w.f64(c.time);
   w.u32(answered_sequence);
@@ -364,28 +405,29 @@ Status encode(const hodyn_command& c, std::uint32_t answered_sequence, std::uint
   w.u32(c.mode);
   w.i32(c.status);
   w.u32(status_bits);
-  w.f64s(c.rotor_speed, c.num_rotors);
-  w.f64s(c.motor_torque, c.num_joints);
+  w.values(c.rotor_speed, c.num_rotors);
+  w.values(c.motor_torque, c.num_joints);
   written = w.finish();
   return Status::kOk;
 }
 
 Status encode(const hodyn_reference& ref, std::uint32_t link_sequence, std::uint8_t* out,
-              std::size_t capacity, std::size_t& written, FrameSigner* signer) noexcept {
+              std::size_t capacity, std::size_t& written, FrameSigner* signer,
+              ValueFormat format) noexcept {
   written = 0;
   if (out == nullptr || ref.num_joints > HODYN_MAX_JOINTS) return Status::kInvalidArgument;
-  const std::size_t payload = reference_payload_size(ref.num_joints);
+  const std::size_t payload = reference_payload_size(ref.num_joints, value_bytes_of(format));
   Signature sig;
   const Status ready = begin(signer, MessageType::kReference, payload, capacity, sig);
   if (ready != Status::kOk) return ready;
-  FrameWriter w(out, sig);
+  FrameWriter w(out, sig, format);
   w.header(MessageType::kReference, payload, link_sequence);
   w.f64(ref.time);
   w.u32(ref.num_joints);
-  for (auto& row : ref.base_position) w.f64s(row, 3);
-  w.f64s(ref.base_orientation, 4);
-  for (auto& row : ref.base_angular_velocity) w.f64s(row, 3);
-  for (auto& row : ref.joint_position) w.f64s(row, ref.num_joints);
+  for (auto& row : ref.base_position) w.values(row, 3);
+  w.values(ref.base_orientation, 4);
+  for (auto& row : ref.base_angular_velocity) w.values(row, 3);
+  for (auto& row : ref.joint_position) w.values(row, ref.num_joints);
   written = w.finish();
   return Status::kOk;
 }
@@ -421,12 +463,13 @@ Status encode(const Message& message, std::uint8_t* out, std::size_t capacity, s
   switch (message.type) {
     case MessageType::kSensors:
       return encode(message.sensors, message.status_bits, message.link_sequence, out, capacity,
-                    written, signer);
+                    written, signer, message.format);
     case MessageType::kCommand:
       return encode(message.command, message.answered_sequence, message.status_bits,
-                    message.link_sequence, out, capacity, written, signer);
+                    message.link_sequence, out, capacity, written, signer, message.format);
     case MessageType::kReference:
-      return encode(message.reference, message.link_sequence, out, capacity, written, signer);
+      return encode(message.reference, message.link_sequence, out, capacity, written, signer,
+                    message.format);
     case MessageType::kHello:
       return encode(message.hello, message.link_sequence, out, capacity, written, signer);
   }

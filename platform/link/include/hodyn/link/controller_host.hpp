@@ -36,6 +36,10 @@
 // earlier one, and it starts a new session (keys with a new nonce of ours),
 // so the replay rules are those of any new session.
 //
+// Value format (docs/link-protocol.md): the host answers with COMMANDs in the
+// format of the newest accepted SENSORS frame (binary32 to a simulator that
+// sends binary32), so the simulator chooses it for both directions.
+//
 // Time is the caller's: the host only counts control periods. Heap-free,
 // exception-free, RTTI-free; the plugin instance lives inside (Capacity bytes).
 #pragma once
@@ -242,6 +246,7 @@ class ControllerHost {
         }
         if (monitor_.check(m.sensors.sequence) != SequenceMonitor::Verdict::kAccept) return;
         paused_ = false;
+        answer_format_ = m.format;  // COMMANDs answer in the simulator's value format
         if (handshake_ == HandshakeState::kAgreed) armed_ = true;  // else answered disarmed
         sensors_ = m.sensors;
         pending_ = true;
@@ -378,7 +383,7 @@ class ControllerHost {
   void send_command(std::uint32_t bits) noexcept {
     std::size_t written = 0;
     if (encode(command_, monitor_.newest(), bits, link_sequence_++, wire_, sizeof wire_, written,
-               &signer_) != Status::kOk ||
+               &signer_, answer_format_) != Status::kOk ||
         transport_.send(wire_, written) != Status::kOk) {
       ++counters_.send_failures;
       link_error_ = true;  // the other end is gone (a pty hang-up) or the link broke
@@ -463,6 +468,7 @@ class ControllerHost {
   double reference_horizon_ = kDefaultReferenceHorizon;
   std::uint8_t wire_[kMaxWireSize] = {};
   std::size_t reference_next_ = 0, reference_count_ = 0;
+  ValueFormat answer_format_ = ValueFormat::kFloat64;
   bool pending_ = false, armed_ = false, paused_ = false, link_error_ = false;
   HandshakeState handshake_ = HandshakeState::kWaiting;
   Hello peer_{};

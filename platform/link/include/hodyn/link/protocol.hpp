@@ -53,6 +53,15 @@ constexpr std::uint8_t kMagic1 = 0x4C;  ///< 'L', second header byte
 constexpr std::uint8_t kProtocolVersion = 4;
 /// Bit 7 of the type byte: the frame carries a signature.
 constexpr std::uint8_t kSignedFlag = 0x80;
+/// Bit 6 of the type byte (SENSORS, COMMAND, REFERENCE): the payload's real
+/// values other than `time` are IEEE-754 binary32 (4 bytes), not binary64.
+constexpr std::uint8_t kFloat32Flag = 0x40;
+
+/// How a frame's real values (all but `time`, always binary64) are sent.
+enum class ValueFormat : std::uint8_t {
+  kFloat64 = 0,  ///< binary64, bit for bit (the default)
+  kFloat32 = 1,  ///< binary32, rounded to nearest (kFloat32Flag); lossless for a float controller
+};
 
 enum class MessageType : std::uint8_t {
   kSensors = 1,    ///< simulator → controller
@@ -71,19 +80,23 @@ constexpr std::size_t kSignatureSize = kCounterSize + kTagSize;
 /// A HELLO's session nonce (and the nonce its answer echoes).
 constexpr std::size_t kNonceSize = 16;
 
-/// Payload bytes of a SENSORS frame with `joints` joints and `rotors` rotors.
-constexpr std::size_t sensors_payload_size(std::size_t joints, std::size_t rotors) noexcept {
-  return 8 + 4 * 4 + 8 * (3 + 4 + 3 + 3 + 4 * joints + rotors);
+/// Payload bytes of a SENSORS frame with `joints` joints and `rotors` rotors
+/// (`value_bytes`: 8, or 4 for a kFloat32Flag frame).
+constexpr std::size_t sensors_payload_size(std::size_t joints, std::size_t rotors,
+                                           std::size_t value_bytes = 8) noexcept {
+  return 8 + 4 * 4 + value_bytes * (3 + 4 + 3 + 3 + 4 * joints + rotors);
 }
 /// Payload bytes of a COMMAND frame with `joints` joints and `rotors` rotors.
-constexpr std::size_t command_payload_size(std::size_t joints, std::size_t rotors) noexcept {
-  return 8 + 6 * 4 + 8 * (rotors + joints);
+constexpr std::size_t command_payload_size(std::size_t joints, std::size_t rotors,
+                                           std::size_t value_bytes = 8) noexcept {
+  return 8 + 6 * 4 + value_bytes * (rotors + joints);
 }
 /// Payload bytes of a REFERENCE frame with `joints` joints.
-constexpr std::size_t reference_payload_size(std::size_t joints) noexcept {
+constexpr std::size_t reference_payload_size(std::size_t joints,
+                                             std::size_t value_bytes = 8) noexcept {
   return 8 + 4 +
-         8 * (3 * (HODYN_REFERENCE_ORDER + 1) + 4 + 3 * HODYN_REFERENCE_ORDER +
-              (HODYN_REFERENCE_ORDER + 1) * joints);
+         value_bytes * (3 * (HODYN_REFERENCE_ORDER + 1) + 4 + 3 * HODYN_REFERENCE_ORDER +
+                        (HODYN_REFERENCE_ORDER + 1) * joints);
 }
 
 /// The largest payload of each type (all joints and rotors of the ABI in use).
@@ -185,6 +198,9 @@ struct Message {
   std::uint32_t status_bits;        ///< sensor_status (SENSORS), controller_status (COMMAND), 0
   std::uint32_t answered_sequence;  ///< COMMAND: hodyn_sensors::sequence it answers, else 0
   std::uint64_t counter;            ///< a signed frame's counter; 0 for an unsigned one
+  /// SENSORS, COMMAND, REFERENCE: how its values came (decode) or go
+  /// (encode(const Message&)); kFloat64 for a HELLO.
+  ValueFormat format;
   union {
     hodyn_sensors sensors;      ///< type == kSensors
     hodyn_command command;      ///< type == kCommand
@@ -266,16 +282,20 @@ class FrameVerifier;
 // kNotConfigured when the signer has a key but no session for a session
 // frame (nothing is sent unsigned in its place).
 
+// `format`: the values as binary64 (default) or binary32 (kFloat32Flag).
+
 Status encode(const hodyn_sensors& sensors, std::uint32_t status_bits, std::uint32_t link_sequence,
               std::uint8_t* out, std::size_t capacity, std::size_t& written,
-              FrameSigner* signer = nullptr) noexcept;
+              FrameSigner* signer = nullptr, ValueFormat format = ValueFormat::kFloat64) noexcept;
 
 Status encode(const hodyn_command& command, std::uint32_t answered_sequence,
               std::uint32_t status_bits, std::uint32_t link_sequence, std::uint8_t* out,
-              std::size_t capacity, std::size_t& written, FrameSigner* signer = nullptr) noexcept;
+              std::size_t capacity, std::size_t& written, FrameSigner* signer = nullptr,
+              ValueFormat format = ValueFormat::kFloat64) noexcept;
 
 Status encode(const hodyn_reference& reference, std::uint32_t link_sequence, std::uint8_t* out,
-              std::size_t capacity, std::size_t& written, FrameSigner* signer = nullptr) noexcept;
+              std::size_t capacity, std::size_t& written, FrameSigner* signer = nullptr,
+              ValueFormat format = ValueFormat::kFloat64) noexcept;
 
 /// HELLO. Also kInvalidArgument for a role that is not a hello_role or a
 /// robot_name without a NUL in its HODYN_NAME_LENGTH bytes; the bytes after
@@ -283,8 +303,8 @@ Status encode(const hodyn_reference& reference, std::uint32_t link_sequence, std
 Status encode(const Hello& hello, std::uint32_t link_sequence, std::uint8_t* out,
               std::size_t capacity, std::size_t& written, FrameSigner* signer = nullptr) noexcept;
 
-/// Encodes whichever message `message.type` says (kInvalidArgument for an
-/// unknown type).
+/// Encodes whichever message `message.type` says, in `message.format`
+/// (kInvalidArgument for an unknown type).
 Status encode(const Message& message, std::uint8_t* out, std::size_t capacity, std::size_t& written,
               FrameSigner* signer = nullptr) noexcept;
 

@@ -70,6 +70,10 @@ scenario (as hodyn-demo):
                        (default 1; the controller carries it forward along
                        its derivatives in between, docs/hil.md "Reference
                        rate"), and in every period after one without a command
+  --wire-float 64|32   the real values of SENSORS and REFERENCE as binary64
+                       (default) or binary32; the controller answers in the
+                       same (docs/link-protocol.md; lossless for a float
+                       controller)
 link (exactly one):
   --udp LOCAL_PORT:REMOTE_HOST:REMOTE_PORT
                        only REMOTE_HOST:REMOTE_PORT may talk to it (others'
@@ -140,6 +144,7 @@ struct Args {
   double command_timeout = 1.0, start_timeout = 10.0;
   double command_hold = 0.100;
   long reference_every = 1;
+  link::ValueFormat wire_float = link::ValueFormat::kFloat64;
   double garbage_start = 0.0, garbage_duration = 0.0, garbage = 0.0;
   std::string trace;
   hil::FaultConfig faults;
@@ -254,6 +259,10 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
       if (opt == "--corrupt") a.faults.corrupt = v;
       if (opt == "--duplicate") a.faults.duplicate = v;
       if (opt == "--reorder") a.faults.reorder = v;
+    } else if (opt == "--wire-float") {
+      const std::string bits = value != nullptr ? value : "";
+      if (bits != "64" && bits != "32") return bad("64 or 32");
+      a.wire_float = bits == "32" ? link::ValueFormat::kFloat32 : link::ValueFormat::kFloat64;
     } else if (opt == "--settle") {
       if (!tools::parse_number(value, v) || v < 0.0) return bad("a number >= 0");
       a.settle = v;
@@ -602,7 +611,8 @@ class SimHost {
     std::size_t size = 0;
     for (int i = 0; i < 3; ++i)  // each copy signed anew
       if (link::encode(frame, link::sensor_status::kSimulatorPaused, link_sequence_++,
-                       sensors_wire_, sizeof sensors_wire_, size, &signer_) == Status::kOk)
+                       sensors_wire_, sizeof sensors_wire_, size, &signer_,
+                       a_.wire_float) == Status::kOk)
         send_direct(sensors_wire_, size);
   }
 
@@ -691,10 +701,11 @@ class SimHost {
     bool ok = true;
     if (reference_due_) {  // --reference-every
       ok = link::encode(reference_frame_, link_sequence_++, reference_wire_, sizeof reference_wire_,
-                        reference_size_, &signer_) == Status::kOk;
+                        reference_size_, &signer_, a_.wire_float) == Status::kOk;
     }
-    ok = ok && link::encode(sensor_frame_, sensor_bits_, link_sequence_++, sensors_wire_,
-                            sizeof sensors_wire_, sensors_size_, &signer_) == Status::kOk;
+    ok = ok &&
+         link::encode(sensor_frame_, sensor_bits_, link_sequence_++, sensors_wire_,
+                      sizeof sensors_wire_, sensors_size_, &signer_, a_.wire_float) == Status::kOk;
     if (!ok) ++c_.sign_failures;
     return ok;
   }
@@ -920,9 +931,9 @@ void SimHost<Robot>::print(std::FILE* out) const {
                link::to_string(handshake_), u(c_.hellos_sent), u(c_.hellos_received));
   std::fprintf(out,
                "  frames sent %llu (%llu send failures), sensor frames %llu, reference frames "
-               "%llu (every %ld periods)\n",
+               "%llu (every %ld periods), values binary%d\n",
                u(c_.frames_sent), u(c_.send_failures), u(c_.sensor_frames), u(c_.reference_frames),
-               a_.reference_every);
+               a_.reference_every, a_.wire_float == link::ValueFormat::kFloat32 ? 32 : 64);
   std::fprintf(out,
                "  link: %s; %llu datagrams of others dropped, %llu stale HELLO answers, %llu "
                "frames not signed\n",
@@ -983,6 +994,7 @@ void SimHost<Robot>::add_json(tools::JsonObject& j) const {
   j.integer("sensor_frames", c_.sensor_frames);
   j.integer("reference_frames", c_.reference_frames);
   j.integer("reference_every", static_cast<std::uint64_t>(a_.reference_every));
+  j.integer("wire_float", a_.wire_float == link::ValueFormat::kFloat32 ? 32u : 64u);
   faults("tx_injector_", out_.counters());
   faults("rx_injector_", in_.counters());
   tools::add_link_counters(j, "rx_", parser_.counters());
