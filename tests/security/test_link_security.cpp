@@ -187,6 +187,30 @@ TEST(SignedFrames, EveryAlteredByteIsCaughtByTheMac) {
   EXPECT_EQ(check(frame, &p.at_fc), RejectReason::kNone);
 }
 
+TEST(SignedFrames, Binary32FramesAreSignedAndTheirFormatBitIsCovered) {
+  // A --wire-float 32 frame (kFloat32Flag, bit 6 of the type byte) is signed
+  // like any other; flipping the bit (the payload then read as the other
+  // width) is caught by the MAC before any length check.
+  Pair p;
+  Message m = sensors_message(9);
+  m.format = link::ValueFormat::kFloat32;
+  m.sensors.base_position[2] = 1.25;
+  const Bytes frame = sign(m, p.sim_signer);
+  EXPECT_EQ(frame[3], static_cast<std::uint8_t>(0x01 | link::kFloat32Flag | link::kSignedFlag));
+  EXPECT_EQ(frame.size(), link::signed_frame_size(link::sensors_payload_size(4, 8, 4)));
+  Bytes flipped = frame;
+  flipped[3] ^= link::kFloat32Flag;
+  test::reseal(flipped.data(), flipped.size());
+  EXPECT_EQ(check(flipped, &p.at_fc), RejectReason::kBadMac);
+  Message decoded{};
+  RejectReason reason{};
+  ASSERT_EQ(link::decode_frame(frame.data(), frame.size(), decoded, reason, &p.at_fc), Status::kOk)
+      << link::to_string(reason);
+  EXPECT_EQ(decoded.format, link::ValueFormat::kFloat32);
+  EXPECT_EQ(decoded.sensors.base_position[2], 1.25);
+  EXPECT_EQ(decoded.sensors.time, m.sensors.time);  // binary64 in every format
+}
+
 TEST(SignedFrames, AnotherKeyIsRejected) {
   Pair p(kKey, kOtherKey);  // the controller holds a key one bit apart
   EXPECT_EQ(check(sign(sensors_message(1), p.sim_signer), &p.at_fc), RejectReason::kBadMac);
