@@ -162,36 +162,8 @@ TEST(ForwardInverseDynamics, EveryOneDofJointKindAndAFixedBase) {
   EXPECT_LT(worst_error(fixed, 2, hodyn::WrenchFrame::kBase, false), 1e-12);
 }
 
-struct TwoBallTree {
-  static constexpr int kNumBodies = 5;
-  static constexpr std::array<int, 5> kParent{-1, 0, 1, 2, 0};
-  static constexpr std::array<JointKind, 5> kJoint{JointKind::kFloatingBase, JointKind::kRevolute,
-                                                   JointKind::kSpherical, JointKind::kRevolute,
-                                                   JointKind::kSpherical};
-};
-
 TEST(ForwardInverseDynamics, BallJoints) {
-  std::mt19937 gen(31u);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  const auto vec = [&](double s) { return Eigen::Vector3d(s * u(gen), s * u(gen), s * u(gen)); };
-  hodyn::Model<TwoBallTree, double> model;
-  for (int j = 0; j < 5; ++j) {
-    Pose<double> home;
-    home.rotation =
-        Eigen::Quaterniond(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
-    home.translation = vec(0.5);
-    const Eigen::Vector3d d(0.02 + 0.01 * u(gen), 0.02 + 0.01 * u(gen), 0.02 + 0.01 * u(gen));
-    const Eigen::Matrix3d ic = Eigen::Vector3d(d(1) + d(2), d(0) + d(2), d(0) + d(1)).asDiagonal();
-    ASSERT_EQ(model.set_body(
-                  j, home,
-                  SpatialInertia<double>::from_mass_com_inertia(1.0 + 0.5 * u(gen), vec(0.1), ic)),
-              Status::kOk);
-  }
-  ASSERT_EQ(model.set_revolute_axis(1, vec(1).normalized(), vec(0.5)), Status::kOk);
-  ASSERT_EQ(model.set_spherical_joint(2, vec(0.5)), Status::kOk);
-  ASSERT_EQ(model.set_revolute_axis(3, vec(1).normalized(), vec(0.5)), Status::kOk);
-  ASSERT_EQ(model.set_spherical_joint(4, vec(0.5)), Status::kOk);
-  ASSERT_EQ(model.set_gravity(Eigen::Vector3d(0, 0, -9.81)), Status::kOk);
+  const auto model = two_ball_model(31u);
   EXPECT_LT(worst_error(model, 2, hodyn::WrenchFrame::kBase, false), 1e-12);
 }
 

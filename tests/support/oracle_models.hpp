@@ -220,6 +220,42 @@ inline hodyn::AerialManipulatorModel<double> core_aerial_manipulator() {
   return m;
 }
 
+/// Two ball joints on a floating base, one with a revolute child.
+struct TwoBallTree {
+  static constexpr int kNumBodies = 5;
+  static constexpr std::array<int, 5> kParent{-1, 0, 1, 2, 0};
+  static constexpr std::array<JointKind, 5> kJoint{JointKind::kFloatingBase, JointKind::kRevolute,
+                                                   JointKind::kSpherical, JointKind::kRevolute,
+                                                   JointKind::kSpherical};
+};
+
+/// TwoBallTree with random parameters from `seed`: home poses, masses 0.5–1.5
+/// kg, centres of mass, principal inertias, axes and joint points.
+inline hodyn::Model<TwoBallTree, double> two_ball_model(unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto vec = [&](double s) { return Eigen::Vector3d(s * u(gen), s * u(gen), s * u(gen)); };
+  hodyn::Model<TwoBallTree, double> model;
+  for (int j = 0; j < TwoBallTree::kNumBodies; ++j) {
+    Pose<double> home;
+    home.rotation =
+        Eigen::Quaterniond(u(gen), u(gen), u(gen), u(gen)).normalized().toRotationMatrix();
+    home.translation = vec(0.5);
+    const Eigen::Vector3d d(0.02 + 0.01 * u(gen), 0.02 + 0.01 * u(gen), 0.02 + 0.01 * u(gen));
+    const Eigen::Matrix3d ic = Eigen::Vector3d(d(1) + d(2), d(0) + d(2), d(0) + d(1)).asDiagonal();
+    EXPECT_EQ(model.set_body(j, home,
+                             hodyn::SpatialInertia<double>::from_mass_com_inertia(
+                                 1.0 + 0.5 * u(gen), vec(0.1), ic)),
+              Status::kOk);
+  }
+  EXPECT_EQ(model.set_revolute_axis(1, vec(1).normalized(), vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_spherical_joint(2, vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_revolute_axis(3, vec(1).normalized(), vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_spherical_joint(4, vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_gravity(Eigen::Vector3d(0, 0, -9.81)), Status::kOk);
+  return model;
+}
+
 // ---------------------------------------------------------------------------
 // States (stress test: every derivative ~ N(0, 1))
 // ---------------------------------------------------------------------------

@@ -488,13 +488,8 @@ void inverse_top_order(int k, const Model<Tree, Scalar>& model,
       data.joint_torque[k](entry) = fact * tau.x;
       data.joint_torque[k](entry + 1) = fact * tau.y;
       data.joint_torque[k](entry + 2) = fact * tau.z;
-      SV<S> w{};
-      for (int i = 0; i <= k; ++i) {
-        w.ang += bl.rotation[i] * b.wrench[k - i].ang;
-        w.lin += bl.rotation[i] * b.wrench[k - i].lin;
-      }
-      w.ang += cross(d, w.lin);
-      parent.wrench[k] += w;
+      parent.wrench[k] +=
+          ball_wrench_to_parent(k, bl, d, [&](int m) -> const SV<S>& { return b.wrench[m]; });
     } else {
       const S sense = model.joint_sense(j);
       S tau = screw_dot<K>(e, f, pitch_axis<K>(model, j));
@@ -681,14 +676,8 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         bl.partial = x;
         pa.ang += b.inertia.a * x;
         pa.lin += b.inertia.b.transpose_times(x);
-        SV<S> w{};
-        for (int i = 0; i <= k; ++i) {
-          const SV<S>& y = i == 0 ? pa : b.wrench[k - i];
-          w.ang += bl.rotation[i] * y.ang;
-          w.lin += bl.rotation[i] * y.lin;
-        }
-        w.ang += cross(d, w.lin);
-        parent.bias += w;
+        parent.bias += ball_wrench_to_parent(
+            k, bl, d, [&](int m) -> const SV<S>& { return m == k ? pa : b.wrench[m]; });
         return;
       }
       S x(0);

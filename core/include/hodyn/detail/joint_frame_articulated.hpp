@@ -612,6 +612,21 @@ HODYN_ALWAYS_INLINE SV<S> ball_twist_to_child(const ArticulatedBall<MaxOrder, S>
           bl.rotation[0].transpose_times(w.lin - cross(d, w.ang))};
 }
 
+/// Coefficient k of Ad_X⁻ᵀ for a ball, X = T(d) R, applied to the wrench
+/// series y(m), m = 0..k (y(k) the current order's): Σ_i R_[i] y(k−i), moved by d.
+template <int MaxOrder, class S, class Y>
+HODYN_ALWAYS_INLINE SV<S> ball_wrench_to_parent(int k, const ArticulatedBall<MaxOrder, S>& bl,
+                                                const V3<S>& d, const Y& y) {
+  SV<S> w{};
+  for (int i = 0; i <= k; ++i) {
+    const SV<S>& f = y(k - i);
+    w.ang += bl.rotation[i] * f.ang;
+    w.lin += bl.rotation[i] * f.lin;
+  }
+  w.ang += cross(d, w.lin);
+  return w;
+}
+
 /// Workspace of the joint-frame articulated-body engine.
 template <class Tree, int MaxOrder, class S>
 struct ArticulatedWorkspace {
