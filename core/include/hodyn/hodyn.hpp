@@ -11,6 +11,7 @@
 #include "hodyn/jacobians.hpp"
 #include "hodyn/kinematics.hpp"
 #include "hodyn/logarithm.hpp"
+#include "hodyn/mass_matrix_times.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/models/actuation.hpp"
 #include "hodyn/models/aerial_manipulator.hpp"
