@@ -8,8 +8,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define HODYN_ALWAYS_INLINE inline __attribute__((always_inline))
+#define HODYN_NOINLINE __attribute__((noinline))
 #else
 #define HODYN_ALWAYS_INLINE inline
+#define HODYN_NOINLINE
 #endif
 
 namespace hodyn::detail {

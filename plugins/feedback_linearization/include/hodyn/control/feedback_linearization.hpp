@@ -217,7 +217,7 @@ class FeedbackLinearization {
   /// configure() with Robot::describe()'s default robot.
   Status configure(const FeedbackLinearizationConfig& config) noexcept {
     Description robot;
-    const Status s = Robot::template describe<Scalar>(robot);
+    const Status s = describe_default(robot);
     if (s != Status::kOk) return s;
     return configure(robot, config);
   }
@@ -305,6 +305,14 @@ class FeedbackLinearization {
   std::conditional_t<kPayloadEstimationBuilt, PayloadEstimator<Tree, Scalar>, NoPayloadEstimator>
       payload_{};
   SpatialInertia<Scalar> payload_nominal_{};  ///< the payload body's nominal inertia
+
+  /// Robot::describe() kept out of line: inlined, its temporaries (a model
+  /// and more, ~4.4 KiB for octo_arm in double) stayed in the caller's frame
+  /// under the whole configure() chain and overflowed the M7 firmware's
+  /// 16 KiB stack at start (2026-11-27).
+  HODYN_NOINLINE static Status describe_default(Description& robot) noexcept {
+    return Robot::template describe<Scalar>(robot);
+  }
 
   // ---- workspaces (fixed size, reused every step; the entries that are
   // zero in every step are set once in configure()) ----
