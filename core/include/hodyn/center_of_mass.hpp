@@ -102,23 +102,13 @@ Status center_of_mass(const Model<Tree, Scalar>& model,
     const Vector3<Scalar>& h = data.subtree_moment[i];
     const Vector3<Scalar>& h_dot = data.subtree_moment_rate[i];
     const Scalar& m = data.subtree_mass[i];
-    const auto column = [&](const Twist<Scalar>& s, const Twist<Scalar>& s_dot, int col) {
+    detail::for_each_joint_screw(kinematics, i, [&](const auto& screw, int col) {
+      const Twist<Scalar>& s = screw[0];
+      const Twist<Scalar>& s_dot = screw[1];
       data.jacobian.col(col) = inverse_mass * (angular(s).cross(h) + m * linear(s));
       data.jacobian_derivative.col(col) =
           inverse_mass * (angular(s_dot).cross(h) + angular(s).cross(h_dot) + m * linear(s_dot));
-    };
-    if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0) {
-      const int ball = TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(i)];
-      if (ball >= 0) {  // S_x, S_y, S_z
-        const auto& screws = kinematics.ball_screw[static_cast<std::size_t>(ball)];
-        for (int a = 0; a < 3; ++a)
-          column(screws[static_cast<std::size_t>(a)][0], screws[static_cast<std::size_t>(a)][1],
-                 TreeTraits<Tree>::joint_dof(i) + a);
-        continue;
-      }
-    }
-    column(kinematics.joint_screw[i][0], kinematics.joint_screw[i][1],
-           TreeTraits<Tree>::joint_dof(i));
+    });
   }
   data.total_mass = mass;
   bool finite = detail::all_finite(data.jacobian) && detail::all_finite(data.jacobian_derivative);

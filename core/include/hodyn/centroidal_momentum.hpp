@@ -89,22 +89,10 @@ Status centroidal_momentum(const Model<Tree, Scalar>& model,
     a_o_dot.template leftCols<6>() = data.composite_rate[0];
   }
   for (int i = 1; i < kN; ++i) {
-    const auto column = [&](const Twist<Scalar>& s, const Twist<Scalar>& s_dot, int col) {
-      a_o.col(col) = data.composite[i] * s;
-      a_o_dot.col(col) = data.composite_rate[i] * s + data.composite[i] * s_dot;
-    };
-    if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0) {
-      const int ball = TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(i)];
-      if (ball >= 0) {  // S_x, S_y, S_z
-        const auto& screws = kinematics.ball_screw[static_cast<std::size_t>(ball)];
-        for (int a = 0; a < 3; ++a)
-          column(screws[static_cast<std::size_t>(a)][0], screws[static_cast<std::size_t>(a)][1],
-                 TreeTraits<Tree>::joint_dof(i) + a);
-        continue;
-      }
-    }
-    column(kinematics.joint_screw[i][0], kinematics.joint_screw[i][1],
-           TreeTraits<Tree>::joint_dof(i));
+    detail::for_each_joint_screw(kinematics, i, [&](const auto& screw, int col) {
+      a_o.col(col) = data.composite[i] * screw[0];
+      a_o_dot.col(col) = data.composite_rate[i] * screw[0] + data.composite[i] * screw[1];
+    });
   }
   const Matrix3<Scalar> cx = skew<Scalar>(c);
   const Matrix3<Scalar> cx_dot = skew<Scalar>(c_dot);

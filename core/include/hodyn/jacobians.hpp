@@ -67,17 +67,10 @@ Status spatial_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics
     return Status::kInvalidArgument;
   if constexpr (!TreeTraits<Tree>::kFixedBase)
     if (derivative == 0) jacobian.template leftCols<6>().setIdentity();
-  for (int b = body; b > 0; b = Tree::kParent[b]) {
-    const int ball = TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(b)];
-    if (ball < 0) {
-      jacobian.col(TreeTraits<Tree>::joint_dof(b)) = kinematics.joint_screw[b][derivative];
-    } else if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0) {  // S_x, S_y, S_z
-      for (int i = 0; i < 3; ++i)
-        jacobian.col(TreeTraits<Tree>::joint_dof(b) + i) =
-            kinematics.ball_screw[static_cast<std::size_t>(ball)][static_cast<std::size_t>(i)]
-                                 [static_cast<std::size_t>(derivative)];
-    }
-  }
+  for (int b = body; b > 0; b = Tree::kParent[b])
+    detail::for_each_joint_screw(kinematics, b, [&](const auto& screw, int col) {
+      jacobian.col(col) = screw[static_cast<std::size_t>(derivative)];
+    });
   return Status::kOk;
 }
 
@@ -101,22 +94,11 @@ Status local_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
     local_derivatives(c, v, x, derivative, work, y);
     jacobian.col(col) = y[derivative];
   }
-  for (int b = j; b > 0; b = Tree::kParent[b]) {
-    const int ball = TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(b)];
-    if (ball < 0) {
-      local_derivatives(c, v, kinematics.joint_screw[b], derivative, work, y);
-      jacobian.col(TreeTraits<Tree>::joint_dof(b)) = y[derivative];
-      continue;
-    }
-    if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)
-      for (int i = 0; i < 3; ++i) {  // a ball's three columns
-        local_derivatives(
-            c, v,
-            kinematics.ball_screw[static_cast<std::size_t>(ball)][static_cast<std::size_t>(i)],
-            derivative, work, y);
-        jacobian.col(TreeTraits<Tree>::joint_dof(b) + i) = y[derivative];
-      }
-  }
+  for (int b = j; b > 0; b = Tree::kParent[b])
+    detail::for_each_joint_screw(kinematics, b, [&](const auto& screw, int col) {
+      local_derivatives(c, v, screw, derivative, work, y);
+      jacobian.col(col) = y[derivative];
+    });
   return Status::kOk;
 }
 

@@ -93,6 +93,24 @@ HODYN_ISA_NAMESPACE_END
 namespace detail {
 HODYN_ISA_NAMESPACE_BEGIN
 
+/// f(S^(0..r+1), column of ν) for every screw of joint j: its joint_screw for
+/// a 1-DoF joint, the three ball_screw entries of a ball (S_x, S_y, S_z).
+/// The one place the Jacobian-like calls learn how many columns a joint has.
+template <class Tree, int MaxOrder, class Scalar, class F>
+HODYN_ALWAYS_INLINE void for_each_joint_screw(const KinematicsData<Tree, MaxOrder, Scalar>& k,
+                                              int j, const F& f) {
+  const int column = TreeTraits<Tree>::joint_dof(j);
+  if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0) {
+    const int ball = TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)];
+    if (ball >= 0) {
+      const auto& screws = k.ball_screw[static_cast<std::size_t>(ball)];
+      for (int a = 0; a < 3; ++a) f(screws[static_cast<std::size_t>(a)], column + a);
+      return;
+    }
+  }
+  f(k.joint_screw[j], column);
+}
+
 /// R Rot(e, θ) for cos θ = c, sin θ = s: for an axis-aligned kind (axis a,
 /// then b = a+1, d = a+2 mod 3) column a stays and columns b, d turn,
 /// col_b' = c col_b + s col_d, col_d' = c col_d − s col_b; a general axis
