@@ -424,11 +424,11 @@ void inverse_top_order(int k, const Model<Tree, Scalar>& model,
   auto& b0 = body[0];
   const S fact = factorial<S>(k);
   const S inv_fact = S(1) / fact;
-  // f = I ã + b for the rigid body j (mass m, centre of mass c, I_c about c).
+  // f = I ã + b for the rigid body j.
   const auto rigid_wrench = [&](int j, const SV<S>& a, const SV<S>& bias) -> SV<S> {
-    const V3<S> c = V3<S>::from(model.local_com(j));
-    const V3<S> lin = model.mass(j) * (a.lin + cross(a.ang, c));
-    return {model.home_inertia(j) * a.ang + cross(c, lin) + bias.ang, lin + bias.lin};
+    return rigid_inertia_times(model.mass(j), V3<S>::from(model.local_com(j)),
+                               model.home_inertia(j), a) +
+           bias;
   };
   // ---- base: (V̇₁ − G)_[m] = (m+1) V₁,[m+1] below k (solved), given at k ----
   Twist<S> given = Twist<S>::Zero();
@@ -964,7 +964,8 @@ Status forward_dynamics(const Model<Tree, Scalar>& model,
 /// Forward dynamics of orders 0..r−1, then inverse dynamics of order r along
 /// the motion they computed: `top` gives V₁^(r+1) and q^(r+2) and receives
 /// Q₁^(r) (world and base frame) and τ^(r). The inputs' base_wrench[r] and
-/// joint_torque[r] are not read.
+/// joint_torque[r] do not enter (they are checked for finiteness like every
+/// input; leave them zero).
 ///
 /// `command(motion, top)`, when given, is called once, after orders 0..r−1
 /// are solved and before the top order, with data.motion holding

@@ -67,11 +67,10 @@ Status mass_matrix_times(const Model<Tree, Scalar>& model,
   const auto& body = ws.body;
   std::array<SV<S>, n> accel{};   // ã_j, joint frame j
   std::array<SV<S>, n> wrench{};  // f_j, joint frame j
-  // f = I ã for the rigid body (mass m, centre of mass c, I_c about c).
+  // f = I ã for the rigid body j.
   const auto rigid_wrench = [&](int j, const SV<S>& a) -> SV<S> {
-    const V3<S> c = V3<S>::from(model.local_com(j));
-    const V3<S> lin = model.mass(j) * (a.lin + cross(a.ang, c));
-    return {model.home_inertia(j) * a.ang + cross(c, lin), lin};
+    return detail::rigid_inertia_times(model.mass(j), V3<S>::from(model.local_com(j)),
+                                       model.home_inertia(j), a);
   };
   if constexpr (!TreeTraits<Tree>::kFixedBase) {  // ã₀ = Ad_{P₀}⁻¹ V̇₁
     const SV<S> v = SV<S>::from(base_acceleration);

@@ -153,6 +153,16 @@ struct Inertia6 {
   }
 };
 
+/// The rigid spatial inertia of mass m, centre of mass c and rotational
+/// inertia I about c (as set_rigid_inertia) times a = (α; a_lin), without
+/// forming it: (I α + c × f; f), f = m (a_lin + α × c).
+template <class S>
+HODYN_ALWAYS_INLINE SV<S> rigid_inertia_times(const S& m, const V3<S>& c, const Sym3<S>& i,
+                                              const SV<S>& a) {
+  const V3<S> f = m * (a.lin + cross(a.ang, c));
+  return {i * a.ang + cross(c, f), f};
+}
+
 /// r = the rigid spatial inertia of mass m, centre of mass c and rotational
 /// inertia I about c: [[I + m((c·c)1 − c cᵀ), m[c]], [−m[c], m 1]]. Written in
 /// place, entry by entry (a returned aggregate would be copied through memory).
