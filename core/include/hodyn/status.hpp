@@ -31,6 +31,7 @@ enum class Status : std::uint8_t {
   // link and the plugin ABI as numbers ----
   kNotPhysicallyConsistent,  ///< inertial parameters no mass distribution has (J ⪰ 0 fails)
   kSingularConstraint,       ///< loop-closure constraints rank-deficient (redundant or singular)
+  kNotDifferentiable,        ///< a time derivative asked for does not exist there (sign at 0)
 };
 
 /// Stable, human-readable name of a status (for logs and tools).
@@ -55,6 +56,7 @@ constexpr const char* to_string(Status status) noexcept {
     case Status::kRobotMismatch: return "robot mismatch";
     case Status::kNotPhysicallyConsistent: return "not physically consistent";
     case Status::kSingularConstraint: return "singular constraint";
+    case Status::kNotDifferentiable: return "not differentiable";
   }
   return "unknown status";
 }
