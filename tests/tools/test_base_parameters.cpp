@@ -196,4 +196,76 @@ TEST(BaseParameters, BadInput) {
   EXPECT_EQ(base_parameter_values(bp, Eigen::VectorXd::Ones(70)).size(), 0);
 }
 
+// Friction columns (hodyn/joint_actuation_regressor.hpp) after the inertial
+// ones: every f_v and f_c of the 12-DoF robot is identifiable on its own
+// (column i lives in row τ_i only and varies with q̇_i independently of the
+// links), so the rank grows by n per kind, the inertial part of the
+// independent set and of K_d is unchanged, and Y_b β = [Y Y_f] (π; f_v; f_c)
+// on new states.
+TEST(BaseParameters, FrictionColumnsAddOneBaseParameterEach) {
+  const auto model = aerial_manipulator();
+  constexpr int n = 6;
+  BaseParameters rigid, both, viscous;
+  ASSERT_EQ(compute_base_parameters(model, BaseParameterOptions{}, rigid), Status::kOk);
+  BaseParameterOptions o;
+  o.friction.viscous = true;
+  o.friction.coulomb = true;
+  ASSERT_EQ(compute_base_parameters(model, o, both), Status::kOk);
+  EXPECT_EQ(both.num_parameters, 70 + 2 * n);
+  EXPECT_EQ(both.num_inertial_parameters, 70);
+  EXPECT_EQ(both.rank, rigid.rank + 2 * n);
+  EXPECT_GT(both.smallest_kept_pivot, 1e-5);
+  EXPECT_LT(both.largest_dropped_pivot, 1e-12);
+  // The inertial columns keep their independent set and combinations; the
+  // friction parameters are base parameters themselves (no regrouping).
+  for (int i = 0; i < rigid.rank; ++i)
+    EXPECT_EQ(both.permutation[static_cast<std::size_t>(i)],
+              rigid.permutation[static_cast<std::size_t>(i)]);
+  for (int i = 0; i < 2 * n; ++i) {
+    const int beta = rigid.rank + i;
+    EXPECT_EQ(both.permutation[static_cast<std::size_t>(beta)], 70 + i);
+    EXPECT_LT(both.combination.row(beta).cwiseAbs().maxCoeff(), 1e-9);
+  }
+  EXPECT_EQ(base_parameter_name(both, rigid.rank), "joint1.fv");
+  EXPECT_EQ(base_parameter_name(both, rigid.rank + n + 2), "joint3.fc");
+
+  // Y_b β = [Y Y_f] (π; f_v; f_c) on states the computation never saw.
+  Eigen::VectorXd extended(70 + 2 * n);
+  extended << parameter_vector(model), Eigen::VectorXd::LinSpaced(2 * n, 0.05, 0.6);
+  const Eigen::VectorXd beta = base_parameter_values(both, extended);
+  ASSERT_EQ(beta.size(), both.rank);
+  auto data = std::make_unique<RegressorData<AerialManipulatorTree, 0, double>>();
+  auto friction = std::make_unique<FrictionRegressorData<AerialManipulatorTree, 0, double>>();
+  std::mt19937_64 gen(99);
+  MotionDerivatives<AerialManipulatorTree, 0, double> motion;
+  Eigen::MatrixXd y;
+  double worst = 0.0;
+  for (int k = 0; k < 50; ++k) {
+    random_motion<AerialManipulatorTree, 0>(gen, BaseParameterOptions{}, motion);
+    ASSERT_EQ(extended_regressor_rows(model, *data, *friction, motion, RegressorRows::kAll,
+                                      o.friction, y),
+              Status::kOk);
+    ASSERT_EQ(y.cols(), 70 + 2 * n);
+    // the friction torque written out, against the appended columns
+    Eigen::VectorXd tau_f(n);
+    for (int i = 0; i < n; ++i)
+      tau_f(i) = extended(70 + i) * motion.q[1](i) +
+                 extended(70 + n + i) * (motion.q[1](i) > 0 ? 1.0 : -1.0);
+    Eigen::VectorXd want = y.leftCols(70) * extended.head(70);
+    want.tail(n) += tau_f;
+    EXPECT_LT((y * extended - want).norm(), 1e-12 * want.norm());
+    const Eigen::VectorXd base = base_regressor(both, y) * beta;
+    worst = std::max(worst, (want - base).norm() / want.norm());
+  }
+  EXPECT_LT(worst, 1e-10);
+
+  // Viscous only: n more columns, named .fv.
+  BaseParameterOptions ov;
+  ov.friction.viscous = true;
+  ASSERT_EQ(compute_base_parameters(model, ov, viscous), Status::kOk);
+  EXPECT_EQ(viscous.num_parameters, 70 + n);
+  EXPECT_EQ(viscous.rank, rigid.rank + n);
+  EXPECT_EQ(base_parameter_name(viscous, rigid.rank + n - 1), "joint6.fv");
+}
+
 }  // namespace

@@ -17,6 +17,11 @@
 // the first columns that add to the span), so that it and K_d depend on the
 // model, not on the seed.
 //
+// Optionally W carries joint-friction columns after the 10N inertial ones
+// (BaseParameterOptions::friction; hodyn/joint_actuation_regressor.hpp at order
+// 0, Coulomb as sign(q̇)): the viscous f_v,1..n, then the Coulomb f_c,1..n, so
+// π extends to (π; f_v; f_c) and every map below takes the longer vector.
+//
 // Desktop code (std::vector, Eigen dynamic matrices); bad input gives a
 // Status, never a crash or NaN.
 #pragma once
@@ -32,6 +37,7 @@
 
 #include "hodyn/inertial_parameters.hpp"
 #include "hodyn/inverse_dynamics_regressor.hpp"
+#include "hodyn/joint_actuation_regressor.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
 #include "hodyn/status.hpp"
@@ -46,6 +52,12 @@ enum class RegressorRows : std::uint8_t {
   kJointsOnly  ///< τ only: a fixed-base arm with joint torque sensing
 };
 
+/// Joint-friction columns appended to the inertial ones (none by default).
+struct FrictionColumns {
+  bool viscous = false;  ///< f_v,1..n: τ_i += f_v,i q̇_i
+  bool coulomb = false;  ///< f_c,1..n: τ_i += f_c,i sign(q̇_i)
+};
+
 struct BaseParameterOptions {
   int num_states = 200;    ///< K random states stacked
   std::uint64_t seed = 1;  ///< of the states' generator (std::mt19937_64)
@@ -55,16 +67,19 @@ struct BaseParameterOptions {
   /// pivot is ~1e-2 (tests): 1e-8 sits in the gap with margin both ways.
   double tolerance = 1e-8;
   double joint_range = 3.14159265358979;  ///< q uniform in ±joint_range (rad or m)
-  double rate_scale = 2.0;  ///< ν, ν̇ and the base position: normal, this standard deviation
+  double rate_scale = 2.0;     ///< ν, ν̇ and the base position: normal, this standard deviation
+  FrictionColumns friction{};  ///< joint-friction columns after the 10 N inertial ones
 };
 
 /// The identifiable set of a model's parameters (see the file comment).
 struct BaseParameters {
-  int num_parameters = 0;  ///< 10 N
-  int rank = 0;            ///< b
+  int num_parameters = 0;           ///< 10 N, plus n per friction kind of `friction`
+  int num_inertial_parameters = 0;  ///< 10 N: the first columns
+  FrictionColumns friction{};       ///< the friction columns that follow (names)
+  int rank = 0;                     ///< b
   /// permutation[i]: the π index of column i of W P; the first `rank` are π_b.
   std::vector<int> permutation;
-  Eigen::MatrixXd combination;         ///< K_d, b × (10N − b)
+  Eigen::MatrixXd combination;         ///< K_d, b × (num_parameters − b)
   Eigen::MatrixXd base_map;            ///< B = [1 K_d] Pᵀ, b × 10N: β = B π
   double smallest_kept_pivot = 0.0;    ///< |R_bb| / |R_00|
   double largest_dropped_pivot = 0.0;  ///< |R_b+1,b+1| / |R_00| (0 at full rank)
@@ -80,9 +95,21 @@ inline const char* parameter_kind_name(int p) {
 inline std::string parameter_name(int index) {
   return "body" + std::to_string(index / 10) + "." + parameter_kind_name(index % 10);
 }
+/// The name of column `index` of bp's W: parameter_name for the inertial ones,
+/// "joint3.fv" / "joint3.fc" (joint 3 = q3, the joint of body 3) for friction.
+inline std::string parameter_name(const BaseParameters& bp, int index) {
+  const int n_inertial = bp.num_inertial_parameters;
+  if (index < n_inertial || n_inertial <= 0) return parameter_name(index);
+  const int kinds = (bp.friction.viscous ? 1 : 0) + (bp.friction.coulomb ? 1 : 0);
+  const int joints = kinds > 0 ? (bp.num_parameters - n_inertial) / kinds : 0;
+  if (joints <= 0) return "?";
+  const int f = index - n_inertial;
+  const bool viscous = bp.friction.viscous && f < joints;
+  return "joint" + std::to_string(f % joints + 1) + (viscous ? ".fv" : ".fc");
+}
 /// β_i written out: "body0.m + 1*body1.m + ..." (terms |K_d| > 1e-12 · max).
 inline std::string base_parameter_name(const BaseParameters& bp, int i, int digits = 6) {
-  std::string s = parameter_name(bp.permutation[static_cast<std::size_t>(i)]);
+  std::string s = parameter_name(bp, bp.permutation[static_cast<std::size_t>(i)]);
   const int nd = bp.num_parameters - bp.rank;
   const double scale = bp.combination.size() > 0 ? bp.combination.cwiseAbs().maxCoeff() : 0.0;
   for (int d = 0; d < nd; ++d) {
@@ -91,7 +118,7 @@ inline std::string base_parameter_name(const BaseParameters& bp, int i, int digi
     char buf[64];
     std::snprintf(buf, sizeof buf, " %c %.*g*", k < 0 ? '-' : '+', digits, std::abs(k));
     s += buf;
-    s += parameter_name(bp.permutation[static_cast<std::size_t>(bp.rank + d)]);
+    s += parameter_name(bp, bp.permutation[static_cast<std::size_t>(bp.rank + d)]);
   }
   return s;
 }
@@ -120,9 +147,8 @@ void random_motion(std::mt19937_64& gen, const BaseParameterOptions& o,
 }
 
 /// The rows of Y^(0) chosen by `rows`, as a dense matrix.
-template <class Tree>
-Eigen::MatrixXd selected_rows(const typename RegressorData<Tree, 0, double>::Matrix& y,
-                              RegressorRows rows) {
+template <class Tree, class Matrix>
+Eigen::MatrixXd selected_rows(const Matrix& y, RegressorRows rows) {
   const int n = TreeTraits<Tree>::kNumJoints;
   if (rows == RegressorRows::kJointsOnly) return y.bottomRows(n);
   return y;
@@ -139,22 +165,56 @@ Status regressor_rows(const Model<Tree, double>& model, RegressorData<Tree, 0, d
   return Status::kOk;
 }
 
+/// [Y^(0) Y_f^(0)]: the rows `rows` of Y^(0) and the selected friction columns
+/// (sign model, 0 at q̇ = 0; hodyn/joint_actuation_regressor.hpp) after them.
+template <class Tree>
+Status extended_regressor_rows(const Model<Tree, double>& model,
+                               RegressorData<Tree, 0, double>& data,
+                               FrictionRegressorData<Tree, 0, double>& friction_data,
+                               const MotionDerivatives<Tree, 0, double>& motion, RegressorRows rows,
+                               FrictionColumns friction, Eigen::MatrixXd& out) {
+  Eigen::MatrixXd y;
+  Status s = regressor_rows(model, data, motion, rows, y);
+  if (s != Status::kOk) return s;
+  if (!friction.viscous && !friction.coulomb) {
+    out = y;
+    return Status::kOk;
+  }
+  s = joint_friction_regressor(friction_data, motion, 0);
+  if (s != Status::kOk) return s;
+  constexpr int n = TreeTraits<Tree>::kNumJoints;
+  const Eigen::MatrixXd yf = selected_rows<Tree>(friction_data.regressor[0], rows);
+  const int kinds = (friction.viscous ? 1 : 0) + (friction.coulomb ? 1 : 0);
+  out.resize(y.rows(), y.cols() + kinds * n);
+  out.leftCols(y.cols()) = y;
+  Eigen::Index at = y.cols();
+  if (friction.viscous) {
+    out.middleCols(at, n) = yf.leftCols(n);
+    at += n;
+  }
+  if (friction.coulomb) out.middleCols(at, n) = yf.rightCols(n);
+  return Status::kOk;
+}
+
 /// The order in which columns are offered to the independent set: bodies in
 /// tree order, each body's inertia (I_zz, I_yy, I_xx, I_yz, I_xz, I_xy), then
-/// h (z, y, x), then m.
-inline std::vector<int> preference_order(int num_parameters) {
+/// h (z, y, x), then m; then the columns past the first `num_inertial` (10 N;
+/// −1: all whole groups of ten) in their order (friction).
+inline std::vector<int> preference_order(int num_parameters, int num_inertial = -1) {
   static const int kWithinBody[10] = {9, 6, 4, 8, 7, 5, 3, 2, 1, 0};
+  const int bodies = (num_inertial < 0 ? num_parameters : num_inertial) / 10;
   std::vector<int> order;
-  for (int body = 0; body < num_parameters / 10; ++body)
+  for (int body = 0; body < bodies; ++body)
     for (int k : kWithinBody) order.push_back(10 * body + k);
-  for (int c = num_parameters / 10 * 10; c < num_parameters; ++c) order.push_back(c);
+  for (int c = bodies * 10; c < num_parameters; ++c) order.push_back(c);
   return order;
 }
 
 /// The base parameters from a stacked regressor W (rows × 10N). kInvalidArgument
-/// for an empty or non-finite W, or a tolerance outside (0, 1).
+/// for an empty or non-finite W, or a tolerance outside (0, 1). W's first
+/// `num_inertial` columns are 10-parameter bodies (−1: every whole ten).
 inline Status base_parameters_from_stack(const Eigen::MatrixXd& w, double tolerance,
-                                         BaseParameters& out) {
+                                         BaseParameters& out, int num_inertial = -1) {
   out = BaseParameters{};
   if (w.rows() == 0 || w.cols() == 0 || !w.allFinite() || !(tolerance > 0.0 && tolerance < 1.0))
     return Status::kInvalidArgument;
@@ -185,7 +245,7 @@ inline Status base_parameters_from_stack(const Eigen::MatrixXd& w, double tolera
   // ill-conditioned stack), the QR's pivots are kept.
   std::vector<int> independent, dependent;
   Eigen::MatrixXd basis(unit.rows(), b);
-  for (int c : preference_order(p)) {
+  for (int c : preference_order(p, num_inertial)) {
     Eigen::VectorXd v = unit.col(c);
     const int kept = static_cast<int>(independent.size());
     for (int pass = 0; pass < 2; ++pass)  // twice is enough (Kahan–Parlett)
@@ -246,19 +306,29 @@ Status compute_base_parameters(const Model<Tree, double>& model,
   const int rows_per_state =
       options.rows == RegressorRows::kJointsOnly ? TreeTraits<Tree>::kNumJoints : kRows;
   if (rows_per_state == 0) return Status::kInvalidArgument;
-  constexpr int kColumns = 10 * TreeTraits<Tree>::kNumBodies;
-  Eigen::MatrixXd w(static_cast<Eigen::Index>(options.num_states) * rows_per_state, kColumns);
+  constexpr int kInertial = 10 * TreeTraits<Tree>::kNumBodies;
+  const int columns =
+      kInertial + TreeTraits<Tree>::kNumJoints *
+                      ((options.friction.viscous ? 1 : 0) + (options.friction.coulomb ? 1 : 0));
+  Eigen::MatrixXd w(static_cast<Eigen::Index>(options.num_states) * rows_per_state, columns);
   auto data = std::make_unique<RegressorData<Tree, 0, double>>();
+  auto friction = std::make_unique<FrictionRegressorData<Tree, 0, double>>();
   std::mt19937_64 gen(options.seed);
   MotionDerivatives<Tree, 0, double> motion;
   Eigen::MatrixXd y;
   for (int k = 0; k < options.num_states; ++k) {
     random_motion<Tree, 0>(gen, options, motion);
-    const Status s = regressor_rows(model, *data, motion, options.rows, y);
+    const Status s =
+        extended_regressor_rows(model, *data, *friction, motion, options.rows, options.friction, y);
     if (s != Status::kOk) return s;
     w.middleRows(static_cast<Eigen::Index>(k) * rows_per_state, rows_per_state) = y;
   }
-  return base_parameters_from_stack(w, options.tolerance, out);
+  const Status s = base_parameters_from_stack(w, options.tolerance, out, kInertial);
+  if (s == Status::kOk) {
+    out.num_inertial_parameters = kInertial;
+    out.friction = options.friction;
+  }
+  return s;
 }
 
 /// β = B π (π: 10 N entries; else an empty vector).
