@@ -44,6 +44,8 @@ hodyn-demo writes) and prints JSON on stdout (docs/identification.md).
                       nominal values (default 1e-6)
   --truth SCENARIO    compare with that hodyn-demo scenario's plant (nominal,
                       mismatch, ...) instead of the nominal robot
+  --friction LIST     also estimate joint friction on the links: viscous,
+                      coulomb or viscous,coulomb (default none; nominal 0)
   --help
 Exit: 0 done, 1 a bad or unreadable log, 2 a usage error.
 )";
@@ -54,7 +56,36 @@ struct Args {
   double svd_tolerance = 1e-6;
   bool has_truth = false;
   hodyn::closed_loop::Scenario truth = hodyn::closed_loop::Scenario::kNominal;
+  FrictionColumns friction{};
 };
+
+/// "viscous", "coulomb", "viscous,coulomb" (either order) or "none"; false
+/// for anything else.
+bool parse_friction(const std::string& list, FrictionColumns& out) {
+  out = FrictionColumns{};
+  if (list == "none") return true;
+  std::istringstream in(list);
+  std::string item;
+  int items = 0;
+  while (std::getline(in, item, ',')) {
+    ++items;
+    if (item == "viscous" && !out.viscous) {
+      out.viscous = true;
+    } else if (item == "coulomb" && !out.coulomb) {
+      out.coulomb = true;
+    } else {
+      return false;
+    }
+  }
+  return items > 0 && list.back() != ',';
+}
+
+std::string friction_name(const FrictionColumns& f) {
+  if (f.viscous && f.coulomb) return "viscous,coulomb";
+  if (f.viscous) return "viscous";
+  if (f.coulomb) return "coulomb";
+  return "none";
+}
 
 /// 0 parsed, 1 --help printed, 2 usage error (one line printed).
 int parse(int argc, char** argv, Args& a) {
@@ -103,6 +134,14 @@ int parse(int argc, char** argv, Args& a) {
         return 2;
       }
       a.has_truth = true;
+    } else if (opt == "--friction") {
+      const char* v = value("a list (viscous, coulomb, viscous,coulomb or none)");
+      if (v == nullptr) return 2;
+      if (!parse_friction(v, a.friction)) {
+        std::cerr << kTool << ": --friction takes viscous, coulomb, viscous,coulomb or none, got '"
+                  << v << "'\n";
+        return 2;
+      }
     } else if (opt.rfind("--", 0) == 0) {
       std::cerr << kTool << ": unknown option '" << opt << "' (see --help)\n";
       return 2;
@@ -265,7 +304,9 @@ int main(int argc, char** argv) {
   }
   const auto nominal = hodyn::sim::default_description<Robot>();
   BaseParameters bp;
-  if (compute_base_parameters(nominal.model, BaseParameterOptions{}, bp) != hodyn::Status::kOk) {
+  BaseParameterOptions base_options;
+  base_options.friction = args.friction;
+  if (compute_base_parameters(nominal.model, base_options, bp) != hodyn::Status::kOk) {
     std::cerr << kTool << ": base parameters of " << Robot::kName << " failed\n";
     return 1;
   }
@@ -290,13 +331,21 @@ int main(int argc, char** argv) {
               << "\n";
     return 1;
   }
-  const Eigen::VectorXd beta_nominal = base_parameter_values(bp, parameter_vector(nominal.model));
-  const Eigen::VectorXd beta_truth = base_parameter_values(bp, parameter_vector(truth_model));
+  // π extended by the friction parameters, 0 in the description and in every
+  // scenario's plant (no joint friction on the link side).
+  const auto extended = [&](const hodyn::Model<Tree, double>& model) {
+    Eigen::VectorXd pi = Eigen::VectorXd::Zero(bp.num_parameters);
+    pi.head(10 * Tree::kNumBodies) = parameter_vector(model);
+    return pi;
+  };
+  const Eigen::VectorXd beta_nominal = base_parameter_values(bp, extended(nominal.model));
+  const Eigen::VectorXd beta_truth = base_parameter_values(bp, extended(truth_model));
 
   std::ostringstream o;
   o << "{\n  \"robot\": " << quoted(Robot::kName) << ",\n  \"log\": " << quoted(args.log)
     << ",\n  \"samples\": " << log.size() << ",\n  \"window_s\": " << number(args.window)
     << ",\n  \"windows\": " << result.windows << ",\n  \"rank\": " << bp.rank
+    << ",\n  \"friction\": " << quoted(friction_name(args.friction))
     << ",\n  \"excited_rank\": " << result.excited_rank
     << ",\n  \"residual_rms\": " << number(result.residual_rms)
     << ",\n  \"residual_relative\": " << number(result.residual_relative)

@@ -18,6 +18,12 @@
 // is consistent; not the constrained least-squares optimum an LMI solver
 // would give).
 //
+// Joint friction (a BaseParameters with friction columns, base_parameters.hpp):
+// the links feel τ̄ − τ_f, τ_f = Y_f (f_v; f_c) (sign model), so each window
+// gains the columns + ∫ Y_f dt after the inertial ones (G extended by −Y_f)
+// and β, π carry the friction parameters last; their nominal values are 0,
+// and the consistency step leaves them as estimated.
+//
 // Desktop code (std::vector, Eigen dynamic matrices); errors as a Status,
 // never NaN.
 #pragma once
@@ -56,7 +62,7 @@ struct MomentumIdentificationOptions {
 struct MomentumIdentificationResult {
   Eigen::VectorXd least_squares;  ///< β̂ (b)
   Eigen::VectorXd consistent;     ///< β_c = B π̂_c (b)
-  Eigen::VectorXd consistent_pi;  ///< π̂_c (10 N)
+  Eigen::VectorXd consistent_pi;  ///< π̂_c (10 N, then the friction parameters if any)
   Eigen::VectorXd relative_std;   ///< σ(β̂_i)/|β̂_i| from the residual (−1: not excited)
   std::vector<bool> excited;      ///< per β: outside the dropped singular directions
   int excited_rank = 0;           ///< singular values kept
@@ -108,9 +114,41 @@ Status momentum_rows(const Model<Tree, double>& model, const LogSample& s,
   return Status::kOk;
 }
 
+/// Y_p and G of momentum_rows extended by the friction columns of `bp`
+/// (Y_p by zeros, G by −Y_f: file comment); unchanged without friction.
+template <class Tree>
+Status extended_momentum_rows(const Model<Tree, double>& model, const BaseParameters& bp,
+                              const LogSample& s, RegressorData<Tree, 1, double>& momentum,
+                              RegressorData<Tree, 0, double>& inverse,
+                              FrictionRegressorData<Tree, 0, double>& friction, Eigen::MatrixXd& yp,
+                              Eigen::MatrixXd& g) {
+  Status st = momentum_rows(model, s, momentum, inverse, yp, g);
+  if (st != Status::kOk) return st;
+  const Eigen::Index inertial = yp.cols();
+  const Eigen::Index extra = bp.num_parameters - inertial;
+  if (extra <= 0) return Status::kOk;
+  constexpr int n = TreeTraits<Tree>::kNumJoints;
+  MotionDerivatives<Tree, 0, double> m0;  // the friction columns read q̇ only
+  m0.q[1] = s.q_dot;
+  st = joint_friction_regressor(friction, m0, 0);
+  if (st != Status::kOk) return st;
+  const auto& yf = friction.regressor[0];  // (Q₁; τ) rows × (f_v; f_c)
+  yp.conservativeResize(Eigen::NoChange, bp.num_parameters);
+  yp.rightCols(extra).setZero();
+  g.conservativeResize(Eigen::NoChange, bp.num_parameters);
+  Eigen::Index at = inertial;
+  if (bp.friction.viscous) {
+    g.middleCols(at, n) = -yf.leftCols(n);
+    at += n;
+  }
+  if (bp.friction.coulomb) g.middleCols(at, n) = -yf.rightCols(n);
+  return Status::kOk;
+}
+
 /// The estimate (file comment). kInvalidArgument: fewer than two samples per
-/// window or no whole window, a bad option, samples not increasing in time;
-/// the regressors' status for a bad state.
+/// window or no whole window, a bad option, samples not increasing in time,
+/// a `bp` of another model (its inertial columns not 10 N, friction columns
+/// not n per kind); the regressors' status for a bad state.
 template <class Tree>
 Status identify_base_parameters(const Model<Tree, double>& model, const BaseParameters& bp,
                                 const std::vector<LogSample>& log,
@@ -118,8 +156,13 @@ Status identify_base_parameters(const Model<Tree, double>& model, const BasePara
                                 MomentumIdentificationResult& out) {
   out = MomentumIdentificationResult{};
   constexpr int kRows = 6 + TreeTraits<Tree>::kNumJoints;
-  const int p = 10 * TreeTraits<Tree>::kNumBodies;
-  if (bp.num_parameters != p || bp.rank < 1 || !(o.window > 0.0) ||
+  const int inertial = 10 * TreeTraits<Tree>::kNumBodies;
+  const int p = bp.num_parameters;
+  const int friction_kinds = (bp.friction.viscous ? 1 : 0) + (bp.friction.coulomb ? 1 : 0);
+  const bool friction_ok =
+      p == inertial || (bp.num_inertial_parameters == inertial &&
+                        p == inertial + friction_kinds * TreeTraits<Tree>::kNumJoints);
+  if (!friction_ok || bp.rank < 1 || !(o.window > 0.0) ||
       !(o.svd_tolerance > 0.0 && o.svd_tolerance < 1.0) || !(o.min_eigenvalue >= 0.0))
     return Status::kInvalidArgument;
   if (log.size() < 2) return Status::kInvalidArgument;
@@ -128,6 +171,7 @@ Status identify_base_parameters(const Model<Tree, double>& model, const BasePara
 
   auto momentum = std::make_unique<RegressorData<Tree, 1, double>>();
   auto inverse = std::make_unique<RegressorData<Tree, 0, double>>();
+  auto friction = std::make_unique<FrictionRegressorData<Tree, 0, double>>();
   // Windows back to back; the integrals by composite Simpson over the window's
   // even number of intervals (trapezoid for a last odd one or uneven steps),
   // O(h⁴) on smooth signals. Per sample of the current window only: Y_p,
@@ -140,14 +184,16 @@ Status identify_base_parameters(const Model<Tree, double>& model, const BasePara
   std::vector<Eigen::VectorXd> blocks_b;
   std::size_t start = 0;
   {
-    const Status st = momentum_rows(model, log[0], *momentum, *inverse, yp_start, g_k);
+    const Status st =
+        extended_momentum_rows(model, bp, log[0], *momentum, *inverse, *friction, yp_start, g_k);
     if (st != Status::kOk) return st;
     g.push_back(g_k);
     f.push_back(generalized_force(log[0]));
     time.push_back(log[0].time);
   }
   for (std::size_t k = 1; k < log.size(); ++k) {
-    const Status st = momentum_rows(model, log[k], *momentum, *inverse, yp, g_k);
+    const Status st =
+        extended_momentum_rows(model, bp, log[k], *momentum, *inverse, *friction, yp, g_k);
     if (st != Status::kOk) return st;
     g.push_back(g_k);
     f.push_back(generalized_force(log[k]));
@@ -194,8 +240,10 @@ Status identify_base_parameters(const Model<Tree, double>& model, const BasePara
   out.windows = static_cast<int>(blocks_a.size());
   out.rows = m;
 
-  // Scaled minimum-norm correction of the nominal β₀.
-  const Eigen::VectorXd beta0 = base_parameter_values(bp, parameter_vector(model));
+  // Scaled minimum-norm correction of the nominal β₀ (friction: nominal 0).
+  Eigen::VectorXd pi0 = Eigen::VectorXd::Zero(p);
+  pi0.head(inertial) = parameter_vector(model);
+  const Eigen::VectorXd beta0 = base_parameter_values(bp, pi0);
   Eigen::VectorXd scale = a.colwise().norm().transpose();
   for (int i = 0; i < b; ++i)
     if (!(scale(i) > 0.0)) scale(i) = 1.0;
@@ -238,9 +286,12 @@ Status identify_base_parameters(const Model<Tree, double>& model, const BasePara
   // β_c = B π_c equals β̂ when that π is already consistent; otherwise it is
   // a consistent estimate near β̂, not the constrained least-squares optimum
   // (no LMI solver here).
-  const Eigen::VectorXd pi0 = parameter_vector(model);
-  Eigen::VectorXd inverse_weight2(p);  // 1 / w²
+  Eigen::VectorXd inverse_weight2(p);  // 1 / w²; friction columns 1
   for (int c = 0; c < p; ++c) {
+    if (c >= inertial) {
+      inverse_weight2(c) = 1.0;
+      continue;
+    }
     const int kind = c % 10;
     const double length = 0.1;
     inverse_weight2(c) = kind == 0 ? 1.0 : kind <= 3 ? length * length : std::pow(length, 4);
