@@ -24,6 +24,8 @@
 #pragma once
 
 #include <array>
+#include <type_traits>
+#include <utility>
 
 #include "hodyn/detail/applied_loads.hpp"
 #include "hodyn/detail/ball_joint.hpp"
@@ -63,9 +65,16 @@ struct CompositeInertia {
   /// M s for a joint screw: revolute s = (e; 0) → (I e; −h × e), prismatic
   /// s = (0; e) → (h × e; m e).
   /// Helical s = (e; p e), `pitch` = p: the sum of both, (I e + p h × e; e × h + p m e).
+  /// An axis-aligned revolute kind picks column a of I and components of h.
   template <JointKind K>
   HODYN_ALWAYS_INLINE SV<S> times_screw(const V3<S>& e, const S& pitch = S(0)) const {
-    if constexpr (is_revolute(K))
+    constexpr int a = aligned_axis(K);
+    if constexpr (is_revolute(K) && a >= 0)
+      return {a == 0   ? V3<S>{inertia.xx, inertia.xy, inertia.xz}
+              : a == 1 ? V3<S>{inertia.xy, inertia.yy, inertia.yz}
+                       : V3<S>{inertia.xz, inertia.yz, inertia.zz},
+              axis_cross<K>(e, first_moment)};
+    else if constexpr (is_revolute(K))
       return {inertia * e, cross(e, first_moment)};
     else if constexpr (is_helical(K))
       return {inertia * e + pitch * cross(first_moment, e),
@@ -76,17 +85,59 @@ struct CompositeInertia {
   /// The same inertia in the parent frame, for the child frame at (R, d):
   /// h' = R h + m d,  I' = R I Rᵀ − ([Rh][d] + [d][Rh]) − m [d]²  (eq. 60 on ten parameters).
   HODYN_ALWAYS_INLINE CompositeInertia in_parent(const M3<S>& r, const V3<S>& d) const {
-    const V3<S> rh = r * first_moment;
-    const S rhd = dot(rh, d), dd = dot(d, d);
-    Sym3<S> i = inertia.congruence(r);
-    // [a][b] + [b][a] = a bᵀ + b aᵀ − 2 (a·b) 1,  [d]² = d dᵀ − (d·d) 1.
-    i.xx -= S(2) * rh.x * d.x - S(2) * rhd + mass * (d.x * d.x - dd);
-    i.yy -= S(2) * rh.y * d.y - S(2) * rhd + mass * (d.y * d.y - dd);
-    i.zz -= S(2) * rh.z * d.z - S(2) * rhd + mass * (d.z * d.z - dd);
-    i.xy -= rh.x * d.y + d.x * rh.y + mass * d.x * d.y;
-    i.xz -= rh.x * d.z + d.x * rh.z + mass * d.x * d.z;
-    i.yz -= rh.y * d.z + d.y * rh.z + mass * d.y * d.z;
-    return {mass, rh + mass * d, i};
+    return CompositeInertia{mass, r * first_moment, inertia.congruence(r)}.shifted(d);
+  }
+  /// The rotation part for R = Rot(e_A, θ), c = cos θ, s = sin θ, with
+  /// b = A + 1, d = A + 2 (mod 3): I_aa stays, (I_ab, I_ad) and h turn by θ,
+  /// and the (b, d) block, mean ± (half-difference, I_bd) turned by 2θ:
+  ///   I'_bb − I'_dd = 2 (C₂ δ − S₂ I_bd),  I'_bd = S₂ δ + C₂ I_bd,
+  /// δ = (I_bb − I_dd)/2, C₂ = c² − s², S₂ = 2cs; about 20 operations for the
+  /// congruence's 75.
+  template <int A>
+  HODYN_ALWAYS_INLINE CompositeInertia rotated_about_axis(const S& c, const S& s) const {
+    const Sym3<S>& i = inertia;
+    // (I_bb, I_dd, I_ab, I_ad, I_bd) in the axis order (a, b, d).
+    const S ibb = A == 0 ? i.yy : A == 1 ? i.zz : i.xx;
+    const S idd = A == 0 ? i.zz : A == 1 ? i.xx : i.yy;
+    const S iab = A == 0 ? i.xy : A == 1 ? i.yz : i.xz;
+    const S iad = A == 0 ? i.xz : A == 1 ? i.xy : i.yz;
+    const S ibd = A == 0 ? i.yz : A == 1 ? i.xz : i.xy;
+    const S c2 = c * c - s * s, s2 = S(2) * (c * s);
+    const S mean = S(0.5) * (ibb + idd), half = S(0.5) * (ibb - idd);
+    const S turn = c2 * half - s2 * ibd;
+    const S rbb = mean + turn, rdd = mean - turn, rbd = s2 * half + c2 * ibd;
+    const S rab = c * iab - s * iad, rad = s * iab + c * iad;
+    const S iaa = A == 0 ? i.xx : A == 1 ? i.yy : i.zz;
+    Sym3<S> out;
+    if constexpr (A == 0)
+      out = {iaa, rbb, rdd, rab, rad, rbd};
+    else if constexpr (A == 1)
+      out = {rdd, iaa, rbb, rad, rbd, rab};
+    else
+      out = {rbb, rdd, iaa, rbd, rab, rad};
+    const S hb = component<(A + 1) % 3>(first_moment), hd = component<(A + 2) % 3>(first_moment);
+    return {mass,
+            from_axis_components<A>(component<A>(first_moment), c * hb - s * hd, s * hb + c * hd),
+            out};
+  }
+  /// The translation part: the inertia of a frame at d of the parent, in the
+  /// parent (axes parallel): h' = h + m d and
+  /// I' = I − ([h][d] + [d][h]) − m [d]² = I − [d][h'] − [h][d]
+  ///    = I + (d·(h + h')) 1 − (h' dᵀ + d hᵀ)   ([a][b] = b aᵀ − (a·b) 1),
+  /// symmetric since h' dᵀ − d h'ᵀ = h dᵀ − d hᵀ: 18 operations.
+  HODYN_ALWAYS_INLINE CompositeInertia shifted(const V3<S>& d) const {
+    const V3<S>& h = first_moment;
+    const V3<S> hp = h + mass * d;
+    const V3<S> g = h + hp;
+    const S t = dot(d, g);
+    Sym3<S> i = inertia;
+    i.xx += t - d.x * g.x;
+    i.yy += t - d.y * g.y;
+    i.zz += t - d.z * g.z;
+    i.xy -= hp.x * d.y + d.x * h.y;
+    i.xz -= hp.x * d.z + d.x * h.z;
+    i.yz -= hp.y * d.z + d.y * h.z;
+    return {mass, hp, i};
   }
   HODYN_ALWAYS_INLINE CompositeInertia& operator+=(const CompositeInertia& o) {
     mass += o.mass;
@@ -179,10 +230,6 @@ struct EquationsOfMotionData {
   EquationsOfMotion<Tree, Scalar> result{};
   // workspace
   std::array<detail::BodySeries<1, Scalar>, kNumBodies> body{};
-  std::array<detail::CompositeInertia<Scalar>, kNumBodies>
-      joint_frame_composite{};                                        ///< M^C_j in B_j
-  std::array<detail::M3<Scalar>, kNumBodies> joint_rotation{};        ///< Rot(e_j, q_j)
-  std::array<detail::V3<Scalar>, kNumBodies> joint_offset{};          ///< B_j's origin in B_p
   detail::JointSineCosine<Scalar, kNumBodies> joint_sine_cosine{};    ///< cos θ_j, sin θ_j
   std::array<Matrix6<Scalar>, kNumBodies> composite_inertia{};        ///< M^C
   std::array<Matrix6<Scalar>, kNumBodies> composite_inertia_rate{};   ///< Ṁ^C
@@ -244,42 +291,132 @@ HODYN_ISA_NAMESPACE_END
 namespace detail {
 HODYN_ISA_NAMESPACE_BEGIN
 
+/// Body j's spatial inertia in its joint frame on ten parameters: m, h = m c,
+/// I about the frame origin, I_c − m [c]² = I_c + m ((c·c) 1 − c cᵀ).
+template <class Tree, class S>
+HODYN_ALWAYS_INLINE CompositeInertia<S> body_inertia(const Model<Tree, S>& model, int j) {
+  const S m = model.mass(j);
+  const V3<S> c = V3<S>::from(model.local_com(j));
+  const auto& ih = model.home_inertia(j);
+  const S cc = dot(c, c);
+  return {m, m * c,
+          Sym3<S>{ih.xx + m * (cc - c.x * c.x), ih.yy + m * (cc - c.y * c.y),
+                  ih.zz + m * (cc - c.z * c.z), ih.xy - m * c.x * c.y, ih.xz - m * c.x * c.z,
+                  ih.yz - m * c.y * c.z}};
+}
+template <class Tree, class S, std::size_t... Js>
+HODYN_ALWAYS_INLINE std::array<CompositeInertia<S>, sizeof...(Js)> body_inertias(
+    const Model<Tree, S>& model, std::index_sequence<Js...>) {
+  return {body_inertia(model, static_cast<int>(Js))...};
+}
+
+/// Some joint of the tree needs its rotation as a matrix in the CRBA (not an
+/// axis-aligned revolute joint, not a prismatic one).
+template <class Tree>
+inline constexpr bool kJointRotationMatrices = [] {
+  for (int j = 1; j < Tree::kNumBodies; ++j) {
+    const JointKind k = Tree::kJoint[j];
+    if (!(is_prismatic(k) || (is_revolute(k) && aligned_axis(k) >= 0))) return true;
+  }
+  return false;
+}();
+
+/// Zeros M̄_lk for every pair of joint rows and columns whose bodies are not
+/// on one path from the base (the entries the CRBA never writes).
+template <class Tree, class Matrix>
+HODYN_ALWAYS_INLINE void write_structural_zeros(Matrix& mm) {
+  constexpr auto related = ancestor_table<Tree>();
+  for_each_index<1, Tree::kNumBodies>([&](auto ic) {
+    constexpr int i = decltype(ic)::value;
+    for_each_index<i + 1, Tree::kNumBodies>([&](auto jc) {
+      constexpr int j = decltype(jc)::value;
+      if constexpr (!related[i][j]) {
+        constexpr int ri = TreeTraits<Tree>::joint_dof(i), rj = TreeTraits<Tree>::joint_dof(j);
+        for (int a = 0; a < joint_dofs(Tree::kJoint[i]); ++a)
+          for (int b = 0; b < joint_dofs(Tree::kJoint[j]); ++b)
+            mm(ri + a, rj + b) = mm(rj + b, ri + a) = typename Matrix::Scalar(0);
+      }
+    });
+  });
+}
+
+/// x − x is 0 for finite x and NaN otherwise: one sum over all the values.
+template <class S, class... Rest>
+HODYN_ALWAYS_INLINE bool all_finite_values(const S& first, const Rest&... rest) {
+  if constexpr (std::is_floating_point<S>::value)
+    return ((first - first) + ... + (rest - rest)) == S(0);
+  else
+    return ScalarTraits<S>::is_finite(first) && (... && ScalarTraits<S>::is_finite(rest));
+}
+
+/// `known` and the n values at p finite (8 lanes of x − x, as all_finite_wide).
+template <class S>
+HODYN_ALWAYS_INLINE bool finite_and_true(bool known, const S* p, int n) {
+  if (!known) return false;
+  if constexpr (std::is_floating_point<S>::value) {
+    S lane[8] = {};
+    const int whole = n / 8 * 8;
+    for (int i = 0; i < whole; i += 8)
+      for (int l = 0; l < 8; ++l) lane[l] += p[i + l] - p[i + l];
+    for (int i = whole; i < n; ++i) lane[0] += p[i] - p[i];
+    return ((lane[0] + lane[1]) + (lane[2] + lane[3])) +
+               ((lane[4] + lane[5]) + (lane[6] + lane[7])) ==
+           S(0);
+  } else {
+    for (int i = 0; i < n; ++i)
+      if (!ScalarTraits<S>::is_finite(p[i])) return false;
+    return true;
+  }
+}
+
 /// The CRBA of `mass_matrix` (below) at (base_pose, q) with the balls' R_j in
 /// `ball_rotations` (empty without a ball).
+///
+/// Cost (issue 22, callgrind and Google Benchmark): the composite inertias
+/// stay on their ten parameters and an axis-aligned revolute joint turns them
+/// with rotated_about_axis (no rotation matrix, no congruence); a prismatic
+/// one only shifts them. Each column F = M^C_j S_j is carried up with
+/// component picks and S_iᵀ F read off at the ancestors; only the base rows
+/// need the world frame, done for all columns at once as two 3 × 3 products
+/// on a structure-of-arrays block (one column per lane).
 template <class Tree, class Scalar, class BallRotations>
 Status mass_matrix_at(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree, Scalar>& data,
                       const Pose<Scalar>& base_pose,
                       const typename Model<Tree, Scalar>::JointVector& q,
                       const BallRotations& ball_rotations) noexcept {
   using S = Scalar;
+  constexpr int kBodies = Tree::kNumBodies;
+  constexpr int kJointDofs = TreeTraits<Tree>::kNumJointDofs;
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
+  constexpr bool kFloating = !TreeTraits<Tree>::kFixedBase;
   auto& mm = data.result.mass_matrix;
-  mm.setZero();
+  static_assert(!std::decay_t<decltype(mm)>::IsRowMajor, "the joint columns are read as one block");
   Status s = Status::kOk;
-  if constexpr (!TreeTraits<Tree>::kFixedBase) s = detail::check_pose(base_pose);
+  if constexpr (kFloating) s = detail::check_pose(base_pose);
   if (s == Status::kOk && !detail::all_finite(q)) s = Status::kNonFiniteInput;
   if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)
     if (s == Status::kOk) s = detail::check_joint_rotations(ball_rotations);
-  if (s != Status::kOk) return s;
-  auto& comp = data.joint_frame_composite;
-  auto& rot = data.joint_rotation;
-  for (int j = 0; j < Tree::kNumBodies; ++j) {
-    const S m = model.mass(j);
-    const V3<S> c = V3<S>::from(model.local_com(j));
-    const auto& ih = model.home_inertia(j);
-    // I about the frame origin: I_c − m [c]² = I_c + m ((c·c) 1 − c cᵀ).
-    const S cc = dot(c, c);
-    comp[j] = {m, m * c,
-               detail::Sym3<S>{ih.xx + m * (cc - c.x * c.x), ih.yy + m * (cc - c.y * c.y),
-                               ih.zz + m * (cc - c.z * c.z), ih.xy - m * c.x * c.y,
-                               ih.xz - m * c.x * c.z, ih.yz - m * c.y * c.z}};
+  if (s != Status::kOk) {
+    mm.setZero();
+    return s;
   }
+  // Every entry is written once below: the structural zeros (neither joint an
+  // ancestor of the other) here, the rest as computed.
+  write_structural_zeros<Tree>(mm);
+  // Composite inertias, rotations and offsets are locals, not workspace in
+  // `data`: no store to M̄ can alias them, so they stay in registers across
+  // the columns (measured faster). Rotation matrices only for the kinds that are
+  // neither axis-aligned revolute nor prismatic.
+  std::array<CompositeInertia<S>, kBodies> comp =
+      body_inertias(model, std::make_index_sequence<static_cast<std::size_t>(kBodies)>{});
+  std::array<M3<S>, kJointRotationMatrices<Tree> ? kBodies : 0> rot;
   // cos θ_j and sin θ_j of every joint in one vectorized batch (libm's calls
-  // were a third of the call, perf), rotations and offsets once per call.
+  // were a third of the call, perf), offsets once per call.
   auto& sc = data.joint_sine_cosine;
   sc.compute([&](int j) {  // θ about the positive axis (a ball's δ_x: unused)
     return model.joint_sense(j) * q(TreeTraits<Tree>::joint_entry(j));
   });
-  auto& offset = data.joint_offset;
+  std::array<V3<S>, kBodies> offset;
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
     const auto jj = static_cast<std::size_t>(j);
@@ -291,45 +428,59 @@ Status mass_matrix_at(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tr
       rot[jj] = M3<S>::from(ball_rotations[ball]) *
                 detail::rotation_exponential(V3<S>{q(entry), q(entry + 1), q(entry + 2)});
     } else if constexpr (joint_rotates(K)) {
-      rot[jj] = detail::axis_rotation<K>(e, S(1), sc.cosine[jj], sc.sine[jj]);
+      if constexpr (!(is_revolute(K) && aligned_axis(K) >= 0))
+        rot[jj] = detail::axis_rotation<K>(e, S(1), sc.cosine[jj], sc.sine[jj]);
       if constexpr (is_helical(K)) offset[jj] += (model.joint_pitch(j) * sc.angle[jj]) * e;
     } else {
-      rot[jj] = M3<S>{{S(1), S(0), S(0), S(0), S(1), S(0), S(0), S(0), S(1)}};
       offset[jj] += sc.angle[jj] * e;  // prismatic: d + e θ
     }
   });
-  for_each_joint_reverse<Tree>(
-      [&](auto, int j) { comp[Tree::kParent[j]] += comp[j].in_parent(rot[j], offset[j]); });
-  // World frame of the base: P₀ = C₁ (A⁰_0)⁻¹.
-  const Pose<S> p0 = detail::root_pose(model, base_pose) * model.base_home_pose_inverse();
-  const M3<S> r0 = M3<S>::from(p0.rotation);
-  const V3<S> x0 = V3<S>::from(p0.translation);
-  constexpr bool kFloating = !TreeTraits<Tree>::kFixedBase;
-  if constexpr (kFloating) {
-    // The base's composite inertia in the world (the frame B_0 sits at P₀), on
-    // its ten parameters; as a 6 × 6 matrix [I [h]; −[h] m 1] (SpatialInertia::matrix).
-    const auto w = comp[0].in_parent(r0, x0);
-    const auto& i = w.inertia;
-    const V3<S>& h = w.first_moment;
-    mm.template topLeftCorner<6, 6>() << i.xx, i.xy, i.xz, S(0), -h.z, h.y,  //
-        i.xy, i.yy, i.yz, h.z, S(0), -h.x,                                   //
-        i.xz, i.yz, i.zz, -h.y, h.x, S(0),                                   //
-        S(0), h.z, -h.y, w.mass, S(0), S(0),                                 //
-        -h.z, S(0), h.x, S(0), w.mass, S(0),                                 //
-        h.y, -h.x, S(0), S(0), S(0), w.mass;
-  }
+  // M^C_p += X_j M^C_j (eq. 60 on ten parameters), leaves first.
+  for_each_joint_reverse<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    const auto jj = static_cast<std::size_t>(j);
+    auto& parent = comp[static_cast<std::size_t>(Tree::kParent[jj])];
+    if constexpr (is_revolute(K) && aligned_axis(K) >= 0)
+      parent += comp[jj]
+                    .template rotated_about_axis<aligned_axis(K)>(sc.cosine[jj], sc.sine[jj])
+                    .shifted(offset[jj]);
+    else if constexpr (is_prismatic(K))
+      parent += comp[jj].shifted(offset[jj]);
+    else
+      parent += comp[jj].in_parent(rot[jj], offset[jj]);
+  });
   // Column j: f = M^C_j S_j in B_j, carried up the tree (Ad_{X_c}⁻ᵀ f = (R n + d × R f; R f)),
-  // S_iᵀ f at each ancestor i, the world components Ad_{P₀}⁻ᵀ f in the base rows. Every
-  // ancestor and joint kind is a compile-time constant: aligned axes rotate and project
-  // by component picks, as in the articulated passes.
-  detail::for_each_index<1, Tree::kNumBodies>([&](auto jc) {
+  // S_iᵀ f at each ancestor i; f in B_0 kept per column (structure of arrays,
+  // base_rows[k][column]) for the world components below. Every ancestor and
+  // joint kind is a compile-time constant: aligned axes rotate and project by
+  // component picks, as in the articulated passes.
+  // base_rows[6] holds the column's sign s_j.
+  std::array<std::array<S, static_cast<std::size_t>(kFloating ? kJointDofs : 0)>, 7> base_rows;
+  bool base_block_finite = true;
+  const auto keep_base_row = [&](int column, const SV<S>& f, const S& sign) {
+    if constexpr (kFloating) {
+      const auto c = static_cast<std::size_t>(column - kBase);
+      base_rows[0][c] = f.ang.x;
+      base_rows[1][c] = f.ang.y;
+      base_rows[2][c] = f.ang.z;
+      base_rows[3][c] = f.lin.x;
+      base_rows[4][c] = f.lin.y;
+      base_rows[5][c] = f.lin.z;
+      base_rows[6][c] = sign;
+    } else {
+      (void)column;
+      (void)f;
+      (void)sign;
+    }
+  };
+  detail::for_each_index<1, kBodies>([&](auto jc) {
     constexpr int j = decltype(jc)::value;
     constexpr JointKind K = Tree::kJoint[j];
     constexpr int col = TreeTraits<Tree>::joint_dof(j);
+    const auto& cj = comp[static_cast<std::size_t>(j)];
     if constexpr (is_spherical(K)) {
       // A ball's three columns: S = [1; 0] (6 × 3) in B_j, so M^C_j S_a = (I e_a; e_a × h)
       // and the diagonal block Sᵀ M^C_j S is I, the composite inertia about the centre.
-      const auto& cj = comp[j];
       const S block[3][3] = {{cj.inertia.xx, cj.inertia.xy, cj.inertia.xz},
                              {cj.inertia.xy, cj.inertia.yy, cj.inertia.yz},
                              {cj.inertia.xz, cj.inertia.yz, cj.inertia.zz}};
@@ -341,32 +492,68 @@ Status mass_matrix_at(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tr
           mm(row, col + a) = v;
           mm(col + a, row) = v;
         });
-        if constexpr (kFloating) {
-          const V3<S> rf = r0 * f.lin;
-          const V3<S> n = r0 * f.ang + cross(x0, rf);
-          const S w[6] = {n.x, n.y, n.z, rf.x, rf.y, rf.z};
-          for (int i = 0; i < 6; ++i) mm(i, col + a) = mm(col + a, i) = w[i];
-        }
+        keep_base_row(col + a, f, S(1));
       }
       return;
     }
+    // S_j = s_j (e; 0) or s_j (0; e): f is carried for the positive axis and
+    // every entry takes the sign s_j = ±1 (exact) once.
     const V3<S> e = V3<S>::from(model.joint_axis(j));
-    const S sense = model.joint_sense(j);  // S_j = s_j (e; 0) or s_j (0; e)
-    SV<S> f = comp[j].template times_screw<K>(e, model.joint_pitch(j));  // M^C_j S_j in frame j
-    f = {sense * f.ang, sense * f.lin};
-    mm(col, col) = sense * detail::screw_dot<K>(e, f, detail::pitch_axis<K>(model, j));
+    const S sense = model.joint_sense(j);
+    SV<S> f = cj.template times_screw<K>(e, model.joint_pitch(j));  // M^C_j (e; 0) in frame j
+    mm(col, col) = detail::screw_dot<K>(e, f, detail::pitch_axis<K>(model, j));  // s_j² = 1
     detail::carry_column_to_root<Tree, j>(model, rot, offset, sc, f, [&](int row, const S& v) {
-      mm(row, col) = v;
-      mm(col, row) = v;
+      mm(row, col) = mm(col, row) = sense * v;
     });
-    if constexpr (kFloating) {  // base rows: the world components, Ad_{P₀}⁻ᵀ f
-      const V3<S> rf = r0 * f.lin;
-      const V3<S> n = r0 * f.ang + cross(x0, rf);
-      const S w[6] = {n.x, n.y, n.z, rf.x, rf.y, rf.z};
-      for (int i = 0; i < 6; ++i) mm(i, col) = mm(col, i) = w[i];
-    }
+    keep_base_row(col, f, sense);
   });
-  if (!detail::all_finite_wide(mm)) {
+  if constexpr (kFloating) {
+    // World frame of the base: P₀ = C₁ (A⁰_0)⁻¹.
+    const Pose<S> p0 = detail::root_pose(model, base_pose) * model.base_home_pose_inverse();
+    const M3<S> r0 = M3<S>::from(p0.rotation);
+    const V3<S> x0 = V3<S>::from(p0.translation);
+    // The base's composite inertia in the world (the frame B_0 sits at P₀), on
+    // its ten parameters; as a 6 × 6 matrix [I [h]; −[h] m 1] (SpatialInertia::matrix).
+    const auto w = comp[0].in_parent(r0, x0);
+    const auto& i = w.inertia;
+    const V3<S>& h = w.first_moment;
+    base_block_finite =
+        all_finite_values(w.mass, h.x, h.y, h.z, i.xx, i.yy, i.zz, i.xy, i.xz, i.yz);
+    mm.template topLeftCorner<6, 6>() << i.xx, i.xy, i.xz, S(0), -h.z, h.y,  //
+        i.xy, i.yy, i.yz, h.z, S(0), -h.x,                                   //
+        i.xz, i.yz, i.zz, -h.y, h.x, S(0),                                   //
+        S(0), h.z, -h.y, w.mass, S(0), S(0),                                 //
+        -h.z, S(0), h.x, S(0), w.mass, S(0),                                 //
+        h.y, -h.x, S(0), S(0), S(0), w.mass;
+    // Base rows: the world components Ad_{P₀}⁻ᵀ f = (R₀ n + x₀ × R₀ f; R₀ f) of
+    // every column at once, one column per lane.
+    // Rows kBase.. of columns 0..5 are contiguous: the loop writes them whole;
+    // the mirrored rows 0..5 of the joint columns follow.
+    const auto& r = r0.a;
+    for (int c = 0; c < kJointDofs; ++c) {
+      const auto cc = static_cast<std::size_t>(c);
+      const S sign = base_rows[6][cc];
+      const S n0 = sign * base_rows[0][cc], n1 = sign * base_rows[1][cc],
+              n2 = sign * base_rows[2][cc];
+      const S f0 = sign * base_rows[3][cc], f1 = sign * base_rows[4][cc],
+              f2 = sign * base_rows[5][cc];
+      const S l0 = r[0] * f0 + r[1] * f1 + r[2] * f2;
+      const S l1 = r[3] * f0 + r[4] * f1 + r[5] * f2;
+      const S l2 = r[6] * f0 + r[7] * f1 + r[8] * f2;
+      mm(kBase + c, 0) = r[0] * n0 + r[1] * n1 + r[2] * n2 + (x0.y * l2 - x0.z * l1);
+      mm(kBase + c, 1) = r[3] * n0 + r[4] * n1 + r[5] * n2 + (x0.z * l0 - x0.x * l2);
+      mm(kBase + c, 2) = r[6] * n0 + r[7] * n1 + r[8] * n2 + (x0.x * l1 - x0.y * l0);
+      mm(kBase + c, 3) = l0;
+      mm(kBase + c, 4) = l1;
+      mm(kBase + c, 5) = l2;
+    }
+    for (int c = 0; c < kJointDofs; ++c)
+      for (int k = 0; k < 6; ++k) mm(k, kBase + c) = mm(kBase + c, k);
+  }
+  // The joint columns hold every computed entry but the base block's (whose
+  // ten parameters were checked above): finite iff M̄ is.
+  if (!finite_and_true(base_block_finite, mm.data() + kBase * TreeTraits<Tree>::kNumDofs,
+                       kJointDofs * TreeTraits<Tree>::kNumDofs)) {
     mm.setZero();
     return Status::kNonFiniteResult;
   }
