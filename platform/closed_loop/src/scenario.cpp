@@ -22,6 +22,8 @@ const char* scenario_name(Scenario s) {
       return "unknown_payload";
     case Scenario::kDualArmCarry:
       return "dual_arm_carry";
+    case Scenario::kIdentification:
+      return "identification";
   }
   return "unknown";
 }
@@ -42,6 +44,8 @@ const char* scenario_description(Scenario s) {
       return "0.2 kg on an end effector from t = 0, unannounced";
     case Scenario::kDualArmCarry:
       return "both arms carry one bar (closed chain, constrained dynamics)";
+    case Scenario::kIdentification:
+      return "masses and inertias +/-10 %, realistic sensor noise, exciting reference";
   }
   return "";
 }
@@ -52,6 +56,10 @@ bool parse_scenario(const char* name, Scenario& out) {
       out = s;
       return true;
     }
+  }
+  if (std::strcmp(name, scenario_name(Scenario::kIdentification)) == 0) {
+    out = Scenario::kIdentification;
+    return true;
   }
   return false;
 }

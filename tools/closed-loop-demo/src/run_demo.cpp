@@ -31,7 +31,12 @@ yaw oscillation, joint sinusoids within the limits; docs/closed-loop.md).
                       unknown_payload | all (default: all, in that order), or
                       dual_arm_carry: both arms carry one bar, a closed chain
                       with its own constrained controller (aerial_manipulator
-                      only; not part of all; docs/dual-arm-carry.md)
+                      only; not part of all; docs/dual-arm-carry.md), or
+                      identification: the mismatch plant with realistic
+                      sensor noise along an exciting reference (roll, pitch,
+                      yaw and every joint on two incommensurate sines), a
+                      log for hodyn-identify (not part of all;
+                      docs/identification.md)
   --squeeze N         dual_arm_carry: commanded compression of the bar at its
                       midpoint, N, -20..20 (default 0: zero squeeze)
   --duration S        simulated time (default 30)
@@ -174,7 +179,7 @@ int parse_args(const DemoProgram& program, int argc, char** argv, DemoArgs& a) {
     if (!parse_scenario(scenario.c_str(), s)) {
       std::cerr << tool << ": unknown scenario '" << scenario
                 << "' (nominal, mismatch, gust, payload, noise_delay, unknown_payload, all, "
-                   "dual_arm_carry)\n";
+                   "dual_arm_carry, identification)\n";
       return 2;
     }
     a.scenarios.push_back(s);

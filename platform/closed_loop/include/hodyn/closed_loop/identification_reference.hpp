@@ -17,10 +17,10 @@
 // Defaults (IdentificationShape): roll and pitch 5°, yaw 10°, joints 0.5 rad
 // (29°) around the middle of their range, f₀ = 0.15 Hz — for the 12-DoF
 // robot the sines run from 0.21 Hz (roll, √2) to 1.17 Hz (joint 6, √61);
-// base ±0.3 m in x and y, ±0.1 m in z at 0.07–0.11 Hz. Roll and pitch reach
-// ~0.25 rad/s and ~1 rad/s². Those amplitudes are the largest of a sweep
+// base ±0.3 m in x and y, ±0.1 m in z at 0.07–0.11 Hz. Roll and pitch rates
+// reach up to 0.25 rad/s and 1 rad/s². Those amplitudes are the largest of a sweep
 // that keep every rotor command of the `identification` scenario inside its
-// limits for 60 s (8° roll/pitch saturated 2–10 % of the commands: a tilted
+// limits for 60 s (8° roll/pitch saturated 1–10 % of the commands: a tilted
 // TiltHex holds its position with the rotors' tilt, which runs out).
 //
 // Why it excites what Table 3 does not: Table 3 keeps roll = pitch = 0, so

@@ -10,6 +10,7 @@
 
 #include <Eigen/Geometry>
 
+#include "hodyn/closed_loop/identification_reference.hpp"
 #include "hodyn/closed_loop/robot_reference.hpp"
 #include "hodyn/closed_loop/runner.hpp"
 #include "hodyn/closed_loop/tracking.hpp"
@@ -52,11 +53,11 @@ void record_plant_loads(const sim::RobotPlant<Robot>& plant, const hodyn_command
   }
 }
 
-}  // namespace detail
-
-template <class Robot>
-Status run_closed_loop(const RobotRunOptions<Robot>& o, RunSummary& summary,
-                       std::vector<Sample>* samples) {
+/// run_closed_loop along `trajectory` (ReferenceOf<Robot>'s or the
+/// identification reference).
+template <class Robot, class Trajectory>
+Status run_closed_loop_along(const RobotRunOptions<Robot>& o, const Trajectory& trajectory,
+                             RunSummary& summary, std::vector<Sample>* samples) {
   constexpr int nj = sim::PlantTraits<Robot>::kNumJoints;
   constexpr int nr = sim::PlantTraits<Robot>::kNumRotors;
   summary = RunSummary{};
@@ -89,10 +90,8 @@ Status run_closed_loop(const RobotRunOptions<Robot>& o, RunSummary& summary,
   s = sensors.configure(setup.sensors);
   if (s != Status::kOk) return s;
 
-  // The reference is the controller's robot's (its own description), whatever
-  // the plant's mismatch. Start on it: the plant's own equilibrium for the
-  // reference's state and acceleration at t = 0.
-  const auto trajectory = ReferenceOf<Robot>::make(sim::default_description<Robot>());
+  // Start on the reference: the plant's own equilibrium for the reference's
+  // state and acceleration at t = 0.
   sim::RobotPlantState<Robot> start;
   sim::RobotPlantInput<Robot> input;
   s = sim::equilibrium_state(setup.plant, trajectory.base_pose(0.0), trajectory.base_twist(0.0, 0),
@@ -217,6 +216,21 @@ Status run_closed_loop(const RobotRunOptions<Robot>& o, RunSummary& summary,
   summary.step_max =
       step_times.empty() ? 0.0 : *std::max_element(step_times.begin(), step_times.end());
   return Status::kOk;
+}
+
+}  // namespace detail
+
+template <class Robot>
+Status run_closed_loop(const RobotRunOptions<Robot>& o, RunSummary& summary,
+                       std::vector<Sample>* samples) {
+  // The reference is the controller's robot's (its own description), whatever
+  // the plant's mismatch: the robot's own, or the exciting one of the
+  // identification scenario (identification_reference.hpp).
+  const auto robot = sim::default_description<Robot>();
+  if (o.scenario == Scenario::kIdentification)
+    return detail::run_closed_loop_along(o, identification_reference<Robot>(robot), summary,
+                                         samples);
+  return detail::run_closed_loop_along(o, ReferenceOf<Robot>::make(robot), summary, samples);
 }
 
 }  // namespace closed_loop

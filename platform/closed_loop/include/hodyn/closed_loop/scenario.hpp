@@ -17,6 +17,11 @@
 //   unknown_payload  0.2 kg carried from t = 0 on the payload body, where the
 //                `payload` scenario puts its 0.1 kg, unannounced (the start is
 //                the equilibrium without it)
+//   identification  the `mismatch` plant and the `noise_delay` scenario's
+//                realistic sensor noise (no delay), flown along the exciting
+//                reference of identification_reference.hpp instead of the
+//                robot's own (Table 3): logs for hodyn-identify
+//                (docs/identification.md); not in kAllScenarios
 //   dual_arm_carry  the 12-DoF robot's two arms hold one bar: a closed chain,
 //                flown by its own plant and controller (dual_arm_carry.hpp),
 //                not by run_closed_loop; not in kAllScenarios
@@ -37,7 +42,8 @@ enum class Scenario : std::uint8_t {
   kPayload,
   kNoiseDelay,
   kUnknownPayload,
-  kDualArmCarry  ///< closed chain: run_dual_arm_carry (dual_arm_carry.hpp) only
+  kDualArmCarry,   ///< closed chain: run_dual_arm_carry (dual_arm_carry.hpp) only
+  kIdentification  ///< mismatch + noise along the exciting reference; not in kAllScenarios
 };
 
 inline constexpr std::array<Scenario, 6> kAllScenarios{
@@ -46,11 +52,12 @@ inline constexpr std::array<Scenario, 6> kAllScenarios{
 
 /// The open-chain scenarios run_closed_loop flies (kDualArmCarry is not one).
 /// "nominal", "mismatch", "gust", "payload", "noise_delay", "unknown_payload",
-/// "dual_arm_carry".
+/// "dual_arm_carry", "identification".
 const char* scenario_name(Scenario s);
 /// One line saying what the scenario does.
 const char* scenario_description(Scenario s);
-/// false for an unknown name; accepts the names of kAllScenarios only.
+/// false for an unknown name; accepts the names of kAllScenarios and
+/// "identification".
 bool parse_scenario(const char* name, Scenario& out);
 
 template <class Robot>
@@ -134,6 +141,10 @@ RobotScenarioSetup<Robot> make_robot_scenario(Scenario s, double plant_step, dou
       break;
     case Scenario::kUnknownPayload:  // carried, unannounced, from the start
       attach_payload(0.0, 0.2);
+      break;
+    case Scenario::kIdentification:  // the reference is the runner's choice (robot_runner.hpp)
+      setup.plant = sim::alternating_mismatch(setup.plant, 0.10);
+      setup.sensors.noise = sim::SensorNoise::realistic();
       break;
     case Scenario::kDualArmCarry:  // a closed chain: dual_arm_carry.hpp builds its own plant
       break;

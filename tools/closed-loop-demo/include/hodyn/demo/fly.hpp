@@ -182,6 +182,11 @@ int fly(const DemoArgs& args) {
         args.control_rate_hz, args.plant_rate_hz, args.duration, args.settle_time);
     std::printf("Joint errors: revolute joints in deg, prismatic joints in mm.\n");
   }
+  if (std::find(args.scenarios.begin(), args.scenarios.end(), Scenario::kIdentification) !=
+      args.scenarios.end())
+    std::printf(
+        "The identification scenario flies the exciting reference instead\n"
+        "(identification_reference.hpp, docs/identification.md).\n");
 
   {
     std::error_code error;  // no shell: the directory name is the user's, not a command

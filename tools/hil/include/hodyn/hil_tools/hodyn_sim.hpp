@@ -214,6 +214,10 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
       }
     } else if (opt == "--scenario") {
       if (!cl::parse_scenario(value, a.scenario)) return bad("a scenario name");
+      // Its exciting reference is hodyn-demo's (robot_runner.hpp); the link
+      // carries this simulator's reference, the robot's own.
+      if (a.scenario == cl::Scenario::kIdentification)
+        return bad("a scenario name other than identification (hodyn-demo only)");
     } else if (opt == "--mode") {
       const std::string m = value;
       if (m != "lockstep" && m != "realtime") return bad("lockstep or realtime");
