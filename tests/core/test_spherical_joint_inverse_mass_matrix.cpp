@@ -1,0 +1,343 @@
+// inverse_mass_matrix of trees with ball (spherical) joints (issue 19,
+// docs/joint-kinds.md "4. The slices", 2): the overload on a MotionDerivatives
+// (base_pose, q[0], joint_rotation), a ball's rows and columns those of its
+// child-frame ω as in mass_matrix's M̄.
+//
+// Oracles, none of them the IMMA under test:
+// (a) M̄ from mass_matrix (the composite-rigid-body algorithm, another
+//     recursion; checked in test_spherical_joint_mass_matrix against inverse
+//     dynamics and three revolute joints): M̄⁻¹ M̄ = M̄ M̄⁻¹ = I and M̄⁻¹ equal
+//     to Eigen's LDLᵀ inverse of M̄, on random configurations (random R_j,
+//     δ ≠ 0, random base pose) of TwoBallTree (balls with revolute joints,
+//     one ball with a child) and of a tree mixing balls with helical,
+//     prismatic, general and axis-aligned revolute joints of negative sense
+//     in a non-depth-first body order (a ball under a ball), floating and
+//     fixed base;
+// (b) forward dynamics (the articulated pass's solve, with velocities and
+//     gravity zero): ν̇ = M̄⁻¹ τ̄ for random τ̄;
+// (c) float agrees with double; bad input (a joint_rotation off orthonormal,
+//     det −1, NaN; NaN in q; a bad base pose) gives its status and a zero
+//     result; no heap allocation.
+#include <hodyn/hodyn.hpp>
+#include <hodyn/inverse_mass_matrix.hpp>
+
+#include "support/heap_counter.hpp"
+#include "support/oracle_models.hpp"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <random>
+
+namespace {
+
+using hodyn::JointKind;
+using hodyn::Pose;
+using hodyn::Status;
+using hodyn::TreeTraits;
+using hodyn::test::max_abs;
+using hodyn::test::oracle::two_ball_model;
+using hodyn::test::oracle::TwoBallTree;
+using Vec3 = Eigen::Vector3d;
+using Mat3 = Eigen::Matrix3d;
+
+// Bodies out of depth-first order: 1 (ball) and 2 (prismatic) on the base;
+// 3 (helical) on 1; 4 (ball) on 2; 5 (ball) on 3 — a ball under a helical
+// joint under a ball; 6 (revolute about −x: sense −1) on 1; 7 (general
+// revolute) on 4. ν: 6 + 3 + 1 + 1 + 3 + 3 + 1 + 1 = 19.
+template <JointKind kRoot>
+struct MixedTreeOf {
+  static constexpr int kNumBodies = 8;
+  static constexpr std::array<int, 8> kParent{-1, 0, 0, 1, 2, 3, 1, 4};
+  static constexpr std::array<JointKind, 8> kJoint{kRoot,
+                                                   JointKind::kSpherical,
+                                                   JointKind::kPrismatic,
+                                                   JointKind::kHelical,
+                                                   JointKind::kSpherical,
+                                                   JointKind::kSpherical,
+                                                   JointKind::kRevoluteX,
+                                                   JointKind::kRevolute};
+};
+using MixedTree = MixedTreeOf<JointKind::kFloatingBase>;
+using MixedFixedTree = MixedTreeOf<JointKind::kFixedBase>;
+static_assert(TreeTraits<MixedTree>::kNumDofs == 19);
+static_assert(TreeTraits<MixedFixedTree>::kNumDofs == 13);
+static_assert(TreeTraits<TwoBallTree>::kNumDofs == 14);
+
+Mat3 random_rotation(std::mt19937& gen) {
+  std::normal_distribution<double> g(0.0, 1.0);
+  return Eigen::Quaterniond(g(gen), g(gen), g(gen), g(gen)).normalized().toRotationMatrix();
+}
+
+template <class Tree>
+hodyn::Model<Tree, double> mixed_model(unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto vec = [&](double s) { return Vec3(s * u(gen), s * u(gen), s * u(gen)); };
+  hodyn::Model<Tree, double> model;
+  for (int j = 0; j < Tree::kNumBodies; ++j) {
+    Pose<double> home;
+    home.rotation = random_rotation(gen);
+    home.translation = vec(0.5);
+    const Mat3 q = random_rotation(gen);
+    const Vec3 d(0.01 + 0.01 * (u(gen) + 1), 0.01 + 0.01 * (u(gen) + 1),
+                 0.01 + 0.01 * (u(gen) + 1));
+    const Mat3 ic = q * Vec3(d(1) + d(2), d(0) + d(2), d(0) + d(1)).asDiagonal() * q.transpose();
+    EXPECT_EQ(model.set_body(j, home,
+                             hodyn::SpatialInertia<double>::from_mass_com_inertia(
+                                 1.0 + 0.5 * u(gen), vec(0.1), Mat3((ic + ic.transpose()) / 2))),
+              Status::kOk);
+  }
+  EXPECT_EQ(model.set_spherical_joint(1, vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_prismatic_axis(2, vec(1).normalized()), Status::kOk);
+  EXPECT_EQ(model.set_helical_axis(3, vec(1).normalized(), vec(0.5), 0.05), Status::kOk);
+  EXPECT_EQ(model.set_spherical_joint(4, vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_spherical_joint(5, vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_revolute_axis(6, Vec3(-1, 0, 0), vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_revolute_axis(7, vec(1).normalized(), vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_gravity(Vec3(0, 0, -9.81)), Status::kOk);
+  EXPECT_EQ(model.joint_sense(6), -1.0);  // the sense path is exercised
+  return model;
+}
+
+template <class Tree, class S = double>
+using Configuration = hodyn::MotionDerivatives<Tree, 0, S>;
+
+/// A random configuration: base pose, every entry of q[0] (δ ≠ 0 for the
+/// balls) and R_j of random axis; every other ball nearly turned by π.
+template <class Tree>
+Configuration<Tree> random_configuration(unsigned seed) {
+  std::mt19937 gen(seed * 7919u + 3u);
+  std::normal_distribution<double> g(0.0, 1.0);
+  Configuration<Tree> c;
+  c.base_pose.rotation = random_rotation(gen);
+  c.base_pose.translation = Vec3(g(gen), g(gen), g(gen));
+  for (int i = 0; i < TreeTraits<Tree>::kNumJointDofs; ++i) c.q[0](i) = 0.5 * g(gen);
+  for (std::size_t b = 0; b < c.joint_rotation.size(); ++b)
+    c.joint_rotation[b] =
+        b % 2 == 1 ? Mat3(Eigen::AngleAxisd(M_PI - 1e-3, Vec3(g(gen), g(gen), g(gen)).normalized()))
+                   : random_rotation(gen);
+  return c;
+}
+
+template <class Tree>
+Eigen::MatrixXd mass_matrix_of(const hodyn::Model<Tree, double>& model,
+                               const Configuration<Tree>& c) {
+  auto eom = std::make_unique<hodyn::EquationsOfMotionData<Tree, double>>();
+  EXPECT_EQ(hodyn::mass_matrix(model, *eom, c), Status::kOk);
+  return eom->result.mass_matrix;
+}
+
+struct Errors {
+  double identity = 0;       ///< max |M̄⁻¹ M̄ − I| over both products
+  double vs_ldlt = 0;        ///< max |M̄⁻¹ − LDLᵀ⁻¹| / max |LDLᵀ⁻¹|
+  double ldlt_identity = 0;  ///< the LDLᵀ inverse's own max |M̄⁻¹ M̄ − I|, for scale
+};
+
+template <class Tree>
+Errors worst_errors(const hodyn::Model<Tree, double>& model, unsigned first_seed, int states) {
+  constexpr int n = TreeTraits<Tree>::kNumDofs;
+  const Eigen::MatrixXd eye = Eigen::MatrixXd::Identity(n, n);
+  auto data = std::make_unique<hodyn::InverseMassMatrixData<Tree, double>>();
+  Errors worst;
+  for (unsigned seed = first_seed; seed < first_seed + static_cast<unsigned>(states); ++seed) {
+    const Configuration<Tree> c = random_configuration<Tree>(seed);
+    EXPECT_EQ(hodyn::inverse_mass_matrix(model, *data, c), Status::kOk) << seed;
+    const Eigen::MatrixXd minv = data->result;
+    const Eigen::MatrixXd m = mass_matrix_of(model, c);
+    const Eigen::LDLT<Eigen::MatrixXd> ldlt(m);
+    EXPECT_EQ(ldlt.info(), Eigen::Success);
+    EXPECT_TRUE(ldlt.isPositive());
+    const Eigen::MatrixXd dense = ldlt.solve(eye);
+    const double e = std::max(max_abs(minv * m - eye), max_abs(m * minv - eye));
+    const double d = max_abs(minv - dense) / max_abs(dense);
+    const double e_ldlt = std::max(max_abs(dense * m - eye), max_abs(m * dense - eye));
+    EXPECT_LE(e, 1e-12) << "seed " << seed;
+    EXPECT_LE(d, 1e-12) << "seed " << seed;
+    EXPECT_EQ(max_abs(minv - minv.transpose()), 0.0) << seed;
+    worst.identity = std::max(worst.identity, e);
+    worst.vs_ldlt = std::max(worst.vs_ldlt, d);
+    worst.ldlt_identity = std::max(worst.ldlt_identity, e_ldlt);
+  }
+  return worst;
+}
+
+void report(const char* name, const Errors& e) {
+  std::cout << name << ": max |Minv M - I| " << e.identity << " (LDLT inverse: " << e.ldlt_identity
+            << "), max |Minv - LDLT^-1| / max |LDLT^-1| " << e.vs_ldlt << std::endl;
+}
+
+TEST(SphericalJointInverseMassMatrix, TwoBallTreeTimesTheMassMatrixIsTheIdentity) {
+  Errors worst;
+  for (unsigned m = 0; m < 5; ++m) {
+    const Errors e = worst_errors(two_ball_model(100u + m), 1000u * m, 20);
+    worst = {std::max(worst.identity, e.identity), std::max(worst.vs_ldlt, e.vs_ldlt),
+             std::max(worst.ldlt_identity, e.ldlt_identity)};
+  }
+  report("TwoBallTree, 5 models x 20 configurations", worst);
+}
+
+TEST(SphericalJointInverseMassMatrix, MixedTreeTimesTheMassMatrixIsTheIdentity) {
+  Errors worst;
+  for (unsigned m = 0; m < 5; ++m) {
+    const Errors e = worst_errors(mixed_model<MixedTree>(200u + m), 1000u * m + 7u, 20);
+    worst = {std::max(worst.identity, e.identity), std::max(worst.vs_ldlt, e.vs_ldlt),
+             std::max(worst.ldlt_identity, e.ldlt_identity)};
+  }
+  report("MixedTree (floating), 5 models x 20 configurations", worst);
+}
+
+TEST(SphericalJointInverseMassMatrix, FixedBaseMixedTreeTimesTheMassMatrixIsTheIdentity) {
+  Errors worst;
+  for (unsigned m = 0; m < 5; ++m) {
+    const Errors e = worst_errors(mixed_model<MixedFixedTree>(300u + m), 1000u * m + 11u, 20);
+    worst = {std::max(worst.identity, e.identity), std::max(worst.vs_ldlt, e.vs_ldlt),
+             std::max(worst.ldlt_identity, e.ldlt_identity)};
+  }
+  report("MixedTree (fixed base), 5 models x 20 configurations", worst);
+}
+
+// The fixed tree's M̄⁻¹ ignores the base pose (a fixed root has none).
+TEST(SphericalJointInverseMassMatrix, FixedBaseIgnoresTheBasePose) {
+  const auto model = mixed_model<MixedFixedTree>(31u);
+  auto a = std::make_unique<hodyn::InverseMassMatrixData<MixedFixedTree>>();
+  auto b = std::make_unique<hodyn::InverseMassMatrixData<MixedFixedTree>>();
+  Configuration<MixedFixedTree> c = random_configuration<MixedFixedTree>(5u);
+  ASSERT_EQ(hodyn::inverse_mass_matrix(model, *a, c), Status::kOk);
+  c.base_pose.translation = Vec3(3, -2, 1);
+  c.base_pose.rotation = Mat3(Eigen::AngleAxisd(1.0, Vec3::UnitY()));
+  ASSERT_EQ(hodyn::inverse_mass_matrix(model, *b, c), Status::kOk);
+  EXPECT_EQ(max_abs(a->result - b->result), 0.0);
+}
+
+// Forward dynamics with velocities and gravity zero: ν̇ = M̄⁻¹ τ̄.
+template <class Tree>
+double worst_forward_dynamics_error(const hodyn::Model<Tree, double>& model_with_gravity,
+                                    unsigned first_seed, int states) {
+  constexpr int n = TreeTraits<Tree>::kNumDofs;
+  constexpr int nj = TreeTraits<Tree>::kNumJointDofs;
+  constexpr int base = TreeTraits<Tree>::kBaseDofs;
+  hodyn::Model<Tree, double> model = model_with_gravity;
+  EXPECT_EQ(model.set_gravity(Vec3::Zero()), Status::kOk);
+  auto imma = std::make_unique<hodyn::InverseMassMatrixData<Tree, double>>();
+  auto fd = std::make_unique<hodyn::ForwardDynamicsData<Tree, 0, double>>();
+  auto in = std::make_unique<hodyn::ForwardDynamicsInput<Tree, 0, double>>();
+  std::mt19937 gen(first_seed);
+  std::normal_distribution<double> g(0.0, 1.0);
+  double worst = 0;
+  for (unsigned seed = first_seed; seed < first_seed + static_cast<unsigned>(states); ++seed) {
+    const Configuration<Tree> c = random_configuration<Tree>(seed);
+    EXPECT_EQ(hodyn::inverse_mass_matrix(model, *imma, c), Status::kOk);
+    Eigen::Matrix<double, n, 1> tau;
+    for (int i = 0; i < n; ++i) tau(i) = g(gen);
+    in->base_pose = c.base_pose;
+    in->q = c.q[0];
+    in->joint_rotation = c.joint_rotation;
+    if constexpr (base > 0) in->base_wrench[0] = tau.template head<6>();
+    in->joint_torque[0] = tau.template tail<nj>();
+    EXPECT_EQ(hodyn::forward_dynamics(model, *fd, *in, 0), Status::kOk);
+    Eigen::Matrix<double, n, 1> nu_dot;
+    if constexpr (base > 0) nu_dot.template head<6>() = fd->motion.base_twist[1];
+    nu_dot.template tail<nj>() = fd->motion.q[2];
+    const Eigen::Matrix<double, n, 1> expected = imma->result * tau;
+    worst =
+        std::max(worst, (nu_dot - expected).cwiseAbs().maxCoeff() / expected.cwiseAbs().maxCoeff());
+  }
+  return worst;
+}
+
+TEST(SphericalJointInverseMassMatrix, SolvesForwardDynamics) {
+  const double two_ball = worst_forward_dynamics_error(two_ball_model(7u), 40u, 20);
+  const double mixed = worst_forward_dynamics_error(mixed_model<MixedTree>(8u), 60u, 20);
+  const double fixed = worst_forward_dynamics_error(mixed_model<MixedFixedTree>(9u), 80u, 20);
+  EXPECT_LE(two_ball, 1e-12);
+  EXPECT_LE(mixed, 1e-12);
+  EXPECT_LE(fixed, 1e-12);
+  std::cout << "max |FD nu_dot - Minv tau| / max |Minv tau|: TwoBallTree " << two_ball
+            << ", MixedTree " << mixed << ", fixed " << fixed << std::endl;
+}
+
+TEST(SphericalJointInverseMassMatrix, FloatAgreesWithDouble) {
+  const auto model = mixed_model<MixedTree>(12u);
+  const hodyn::Model<MixedTree, float> model_f = model.cast<float>();
+  auto d = std::make_unique<hodyn::InverseMassMatrixData<MixedTree, double>>();
+  auto f = std::make_unique<hodyn::InverseMassMatrixData<MixedTree, float>>();
+  double worst = 0;
+  for (unsigned seed = 0; seed < 10; ++seed) {
+    const Configuration<MixedTree> c = random_configuration<MixedTree>(seed);
+    Configuration<MixedTree, float> cf;
+    // a rotation rounded to float is orthonormal to float precision
+    cf.base_pose.rotation = c.base_pose.rotation.cast<float>();
+    cf.base_pose.translation = c.base_pose.translation.cast<float>();
+    cf.q[0] = c.q[0].cast<float>();
+    for (std::size_t b = 0; b < c.joint_rotation.size(); ++b)
+      cf.joint_rotation[b] = c.joint_rotation[b].cast<float>();
+    ASSERT_EQ(hodyn::inverse_mass_matrix(model, *d, c), Status::kOk);
+    ASSERT_EQ(hodyn::inverse_mass_matrix(model_f, *f, cf), Status::kOk);
+    worst = std::max(worst, max_abs(f->result.cast<double>() - d->result) / max_abs(d->result));
+  }
+  EXPECT_LE(worst, 1e-3);
+  std::cout << "float vs double, max |diff| / max |Minv|: " << worst << std::endl;
+}
+
+TEST(SphericalJointInverseMassMatrix, BadInputGivesItsStatusAndAZeroResult) {
+  const auto model = two_ball_model(21u);
+  auto d = std::make_unique<hodyn::InverseMassMatrixData<TwoBallTree>>();
+  const Configuration<TwoBallTree> good = random_configuration<TwoBallTree>(3u);
+  const auto expect = [&](const Configuration<TwoBallTree>& c, Status status, const char* what) {
+    ASSERT_EQ(hodyn::inverse_mass_matrix(model, *d, good), Status::kOk);
+    ASSERT_FALSE(d->result.isZero(0.0));
+    EXPECT_EQ(hodyn::inverse_mass_matrix(model, *d, c), status) << what;
+    EXPECT_TRUE(d->result.isZero(0.0)) << what;
+  };
+  Configuration<TwoBallTree> c = good;
+  c.joint_rotation[1] *= 1.001;  // off orthonormal by 1e-3
+  expect(c, Status::kNonOrthonormalRotation, "scaled rotation");
+  c = good;
+  c.joint_rotation[0].col(2) *= -1.0;  // det −1
+  expect(c, Status::kNonOrthonormalRotation, "reflection");
+  c = good;
+  c.joint_rotation[0](1, 2) = std::numeric_limits<double>::quiet_NaN();
+  expect(c, Status::kNonFiniteInput, "NaN in a joint rotation");
+  c = good;
+  c.q[0](4) = std::numeric_limits<double>::quiet_NaN();  // a ball's δ
+  expect(c, Status::kNonFiniteInput, "NaN in q");
+  c = good;
+  c.base_pose.rotation *= 1.01;
+  expect(c, Status::kNonOrthonormalRotation, "bad base pose");
+  c = good;
+  c.base_pose.translation(0) = std::numeric_limits<double>::infinity();
+  expect(c, Status::kNonFiniteInput, "infinite base position");
+}
+
+TEST(SphericalJointInverseMassMatrix, IsHeapFree) {
+  const auto two_ball = two_ball_model(5u);
+  const auto mixed = mixed_model<MixedTree>(6u);
+  const auto fixed = mixed_model<MixedFixedTree>(7u);
+  auto d1 = std::make_unique<hodyn::InverseMassMatrixData<TwoBallTree>>();
+  auto d2 = std::make_unique<hodyn::InverseMassMatrixData<MixedTree>>();
+  auto d3 = std::make_unique<hodyn::InverseMassMatrixData<MixedFixedTree>>();
+  const auto c1 =
+      std::make_unique<Configuration<TwoBallTree>>(random_configuration<TwoBallTree>(1u));
+  const auto c2 = std::make_unique<Configuration<MixedTree>>(random_configuration<MixedTree>(2u));
+  const auto c3 =
+      std::make_unique<Configuration<MixedFixedTree>>(random_configuration<MixedFixedTree>(3u));
+  hodyn::test::HeapProbe probe;
+  const Status s1 = hodyn::inverse_mass_matrix(two_ball, *d1, *c1);
+  const Status s2 = hodyn::inverse_mass_matrix(mixed, *d2, *c2);
+  const Status s3 = hodyn::inverse_mass_matrix(fixed, *d3, *c3);
+  EXPECT_EQ(probe.count(), 0);
+  EXPECT_EQ(s1, Status::kOk);
+  EXPECT_EQ(s2, Status::kOk);
+  EXPECT_EQ(s3, Status::kOk);
+}
+
+}  // namespace
