@@ -35,6 +35,11 @@
 // Neither call reads q̈-consistency: the ID reports the constraint
 // acceleration A ν̇ + Ȧ ν it was given (zero for a consistent motion).
 //
+// Ball joints (docs/joint-kinds.md): both calls take them — a ball's three
+// entries of ν (its child-frame ω) are three columns of A (loop_closure.hpp),
+// and the articulated pass, M̄⁻¹ and inverse dynamics handle them; the balls'
+// R_j come in ForwardDynamicsInput / MotionDerivatives::joint_rotation.
+//
 // Errors: the inputs' statuses (pose, finiteness), kSingularInertia,
 // kSingularConstraint when A (FD) or A_p (ID) is rank-deficient — redundant
 // closures or a singular configuration — each with zero outputs.
@@ -232,7 +237,6 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// Workspace and results of the constrained dynamics calls.
 template <class Tree, std::size_t NumClosures, class Scalar = double>
 struct ConstrainedDynamicsData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "constrained dynamics");
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   static constexpr int kMaxRows = LoopClosureData<Tree, NumClosures, 0, Scalar>::kRowCapacity;
   using Closure = LoopClosureData<Tree, NumClosures, 0, Scalar>;
@@ -291,7 +295,7 @@ Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1> generalized_force_of(
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   const auto K = static_cast<std::size_t>(k);
   if constexpr (kBase > 0) f.template head<kBase>() = id.base_wrench[K];
-  for (int j = 0; j < TreeTraits<Tree>::kNumJoints; ++j) f(kBase + j) = id.joint_torque[K](j);
+  for (int j = 0; j < TreeTraits<Tree>::kNumJointDofs; ++j) f(kBase + j) = id.joint_torque[K](j);
   return f;
 }
 
@@ -319,13 +323,14 @@ void set_state(const ForwardDynamicsInput<Tree, 0, Scalar>& input,
   motion.base_twist[0] = input.base_twist;
   motion.q[0] = input.q;
   motion.q[1] = input.q_dot;
+  motion.joint_rotation = input.joint_rotation;  // ball joints (empty without one)
 }
 
 /// motion's V̇₁ and q̈ ← ν̇.
 template <class Tree, class Scalar, class Vector>
 void set_acceleration(const Vector& acceleration, MotionDerivatives<Tree, 0, Scalar>& motion) {
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
-  constexpr int kJoints = TreeTraits<Tree>::kNumJoints;
+  constexpr int kJoints = TreeTraits<Tree>::kNumJointDofs;  // entries of q̇
   if constexpr (kBase > 0) motion.base_twist[1] = acceleration.template head<6>();
   if constexpr (kJoints > 0) motion.q[2] = acceleration.template tail<kJoints>();
 }
@@ -345,7 +350,7 @@ Status constrained_forward_dynamics(
     ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
   using Data = ConstrainedDynamicsData<Tree, NumClosures, Scalar>;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
-  constexpr int kJoints = TreeTraits<Tree>::kNumJoints;
+  constexpr int kJoints = TreeTraits<Tree>::kNumJointDofs;  // entries of q̇
   data.clear_results();
   const auto fail = [&](Status s) {
     data.clear_results();

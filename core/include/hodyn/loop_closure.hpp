@@ -84,7 +84,6 @@ struct LoopClosure {
 /// Results of `loop_closure_kinematics` for NumClosures closures.
 template <class Tree, std::size_t NumClosures, int MaxOrder, class Scalar = double>
 struct LoopClosureData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "loop closures");
   static_assert(NumClosures >= 1, "at least one closure");
   static constexpr int kMaxRows = 6 * static_cast<int>(NumClosures);
   /// Storage rows: kMaxRows rounded up to 8, so that no vectorized loop of a
@@ -108,9 +107,9 @@ struct LoopClosureData {
 
   // ---- workspace of loop_closure_kinematics ----
   /// One closure's twist-like columns, all transformed at once: column 0 is
-  /// V_b − V_a, column j (joint j) ± S_j where joint j moves one of the two
-  /// bodies, else zero.
-  using Columns = Eigen::Matrix<Scalar, 6, TreeTraits<Tree>::kNumJoints + 1>;
+  /// V_b − V_a, column 1 + l (entry l of q̇) ± the screw of that entry where
+  /// its joint moves one of the two bodies, else zero (a ball: its three S_i).
+  using Columns = Eigen::Matrix<Scalar, 6, TreeTraits<Tree>::kNumJointDofs + 1>;
   std::array<Columns, MaxOrder + 2> columns{};  ///< x^(k), then the Leibniz table
   std::array<Columns, MaxOrder + 2> spare{};    ///< the table's next row
   std::array<Columns, MaxOrder + 2> local{};    ///< (Ad_{T_a}⁻¹ x)^(k)
@@ -240,6 +239,8 @@ Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kin
   }
   data.error.setZero(rows);
   constexpr int kJoints = TreeTraits<Tree>::kNumJoints;
+  constexpr int kJointDofs = TreeTraits<Tree>::kNumJointDofs;
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   for (std::size_t c = 0; c < NumClosures; ++c) {
     const LoopClosure<Scalar>& closure = closures[c];
     const int a = closure.frame_a.body;
@@ -249,8 +250,9 @@ Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kin
     data.pose_a[c] = ta;
     data.pose_b[c] = tb;
     // Column 0: V_b − V_a (its local derivatives are P ΔV^(k), the constraint
-    // velocity); column i: joint i's screw where it moves b but not a, minus
-    // where it moves a but not b (the columns of A before Ad_{T_a}⁻¹ and P).
+    // velocity); column 1 + l: the screw of entry l of q̇ where its joint moves
+    // b but not a, minus where it moves a but not b (the columns of A before
+    // Ad_{T_a}⁻¹ and P; a ball's three entries are its three screws S_i).
     std::array<signed char, kJoints + 1> sign{};  // +1: moves b only, −1: a only, 0
     for (int i = 1; i <= kJoints; ++i) {
       const bool moves_b = joint_moves_body<Tree>(i, b);
@@ -264,12 +266,15 @@ Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kin
       x.col(0) = kinematics.body_twist[b][k] - kinematics.body_twist[a][k];
       for (int i = 1; i <= kJoints; ++i) {
         const int si = sign[static_cast<std::size_t>(i)];
-        if (si == 0)
-          x.col(i).setZero();
-        else if (si > 0)
-          x.col(i) = kinematics.joint_screw[i][k];
-        else
-          x.col(i) = -kinematics.joint_screw[i][k];
+        detail::for_each_joint_screw(kinematics, i, [&](const auto& screw, int dof) {
+          const int column = dof - kBase + 1;
+          if (si == 0)
+            x.col(column).setZero();
+          else if (si > 0)
+            x.col(column) = screw[static_cast<std::size_t>(k)];
+          else
+            x.col(column) = -screw[static_cast<std::size_t>(k)];
+        });
       }
     }
     detail::local_column_derivatives(ta, kinematics.body_twist[a], n, data.columns, data.spare,
@@ -280,9 +285,9 @@ Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kin
       for (int i = 0; i < m; ++i) {
         const int component = constraint_component(closure.kind, i);
         data.velocity[k](row0 + i) = data.local[k](component, 0);
-        if constexpr (kJoints > 0)
-          data.jacobian[k].row(row0 + i).template tail<kJoints>() =
-              data.local[k].row(component).template tail<kJoints>();
+        if constexpr (kJointDofs > 0)
+          data.jacobian[k].row(row0 + i).template tail<kJointDofs>() =
+              data.local[k].row(component).template tail<kJointDofs>();
       }
     const Vector6<Scalar> error = detail::closure_error(closure.kind, ta, tb);
     for (int i = 0; i < m; ++i) data.error(row0 + i) = error(i);
