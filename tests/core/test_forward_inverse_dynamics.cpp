@@ -31,24 +31,24 @@ using hodyn::Wrench;
 
 constexpr int kMax = 4;  // highest order checked
 
-template <class Tree>
-using FdInput = hodyn::ForwardDynamicsInput<Tree, kMax, double>;
-template <class Tree>
-using FdData = hodyn::ForwardDynamicsData<Tree, kMax, double>;
-template <class Tree>
-using Loads = hodyn::ExternalLoads<Tree, kMax, double>;
+template <class Tree, int M = kMax>
+using FdInput = hodyn::ForwardDynamicsInput<Tree, M, double>;
+template <class Tree, int M = kMax>
+using FdData = hodyn::ForwardDynamicsData<Tree, M, double>;
+template <class Tree, int M = kMax>
+using Loads = hodyn::ExternalLoads<Tree, M, double>;
 
 /// Random state, inputs of every order, top-order motion and (optionally) loads.
-template <class Tree>
+template <class Tree, int M = kMax>
 struct Case {
-  FdInput<Tree> input;
+  FdInput<Tree, M> input;
   hodyn::InverseTopOrder<Tree, double> top;
-  Loads<Tree> loads;
+  Loads<Tree, M> loads;
 };
 
-template <class Tree>
-std::unique_ptr<Case<Tree>> make_case(unsigned seed, hodyn::WrenchFrame frame, bool with_loads) {
-  auto c = std::make_unique<Case<Tree>>();
+template <class Tree, int M = kMax>
+std::unique_ptr<Case<Tree, M>> make_case(unsigned seed, hodyn::WrenchFrame frame, bool with_loads) {
+  auto c = std::make_unique<Case<Tree, M>>();
   std::mt19937 gen(seed);
   std::normal_distribution<double> g(0.0, 1.0);
   auto& in = c->input;
@@ -63,7 +63,7 @@ std::unique_ptr<Case<Tree>> make_case(unsigned seed, hodyn::WrenchFrame frame, b
   for (auto& r : in.joint_rotation)
     r = Eigen::Quaterniond(g(gen), g(gen), g(gen), g(gen)).normalized().toRotationMatrix();
   in.base_wrench_frame = frame;
-  for (int k = 0; k <= kMax; ++k) {
+  for (int k = 0; k <= M; ++k) {
     for (int i = 0; i < 6; ++i) in.base_wrench[k](i) = g(gen);
     for (int i = 0; i < in.q.size(); ++i) in.joint_torque[k](i) = g(gen);
   }
@@ -73,7 +73,7 @@ std::unique_ptr<Case<Tree>> make_case(unsigned seed, hodyn::WrenchFrame frame, b
     const int last = Tree::kNumBodies - 1;
     c->loads.has_body_wrench[last] = true;
     c->loads.has_world_wrench[1] = true;
-    for (int k = 0; k <= kMax; ++k) {
+    for (int k = 0; k <= M; ++k) {
       for (int i = 0; i < 6; ++i) {
         c->loads.body_wrench[last][k](i) = g(gen);
         c->loads.world_wrench[1][k](i) = g(gen);
@@ -90,20 +90,21 @@ double rel(const Eigen::VectorXd& got, const Eigen::VectorXd& want) {
 }
 
 /// Worst relative error of the call against inverse dynamics and forward
-/// dynamics, over orders 0..kMax and `seeds` states.
-template <class Tree>
+/// dynamics, over orders 0..M and `seeds` states. M ≤ 2 runs the engine's
+/// orders with a compile-time order (unrolled sums), M > 2 with a run-time one.
+template <class Tree, int M = kMax>
 double worst_error(const hodyn::Model<Tree, double>& model, unsigned seeds,
                    hodyn::WrenchFrame frame, bool with_loads) {
   constexpr bool kFixed = hodyn::TreeTraits<Tree>::kFixedBase;
-  auto data = std::make_unique<FdData<Tree>>();
-  auto fd = std::make_unique<FdData<Tree>>();
-  auto motion = std::make_unique<hodyn::MotionDerivatives<Tree, kMax, double>>();
-  auto id = std::make_unique<hodyn::InverseDynamicsData<Tree, kMax, double>>();
+  auto data = std::make_unique<FdData<Tree, M>>();
+  auto fd = std::make_unique<FdData<Tree, M>>();
+  auto motion = std::make_unique<hodyn::MotionDerivatives<Tree, M, double>>();
+  auto id = std::make_unique<hodyn::InverseDynamicsData<Tree, M, double>>();
   double worst = 0;
   for (unsigned seed = 1; seed <= seeds; ++seed) {
-    for (int r = 0; r <= kMax; ++r) {
-      auto c = make_case<Tree>(seed * 10 + static_cast<unsigned>(r), frame, with_loads);
-      const Loads<Tree>* loads = with_loads ? &c->loads : nullptr;
+    for (int r = 0; r <= M; ++r) {
+      auto c = make_case<Tree, M>(seed * 10 + static_cast<unsigned>(r), frame, with_loads);
+      const Loads<Tree, M>* loads = with_loads ? &c->loads : nullptr;
       EXPECT_EQ(hodyn::forward_inverse_dynamics(model, *data, c->input, c->top, loads, r),
                 Status::kOk);
       // The reported motion carries the given top derivatives.
@@ -160,6 +161,66 @@ TEST(ForwardInverseDynamics, EveryOneDofJointKindAndAFixedBase) {
   const auto fixed =
       core_model<OracleFixedTree, double>(random_reference_tree<OracleFixedTree, double>(9));
   EXPECT_LT(worst_error(fixed, 2, hodyn::WrenchFrame::kBase, false), 1e-12);
+}
+
+// The orders of a MaxOrder ≤ 2 workspace are unrolled at compile time
+// (forward_dynamics.hpp, articulated_orders): the same checks there, on
+// every tree kind, with and without loads, both wrench frames.
+TEST(ForwardInverseDynamics, CompileTimeOrdersAgreeToo) {
+  const auto am = core_aerial_manipulator();
+  EXPECT_LT((worst_error<AMTree, 2>(am, 3, hodyn::WrenchFrame::kBase, false)), 1e-12);
+  EXPECT_LT((worst_error<AMTree, 2>(am, 2, hodyn::WrenchFrame::kWorld, true)), 1e-12);
+  EXPECT_LT((worst_error<AMTree, 1>(am, 2, hodyn::WrenchFrame::kBase, true)), 1e-12);
+  const auto oracle = core_model<OracleTree, double>(random_reference_tree<OracleTree, double>(4));
+  EXPECT_LT((worst_error<OracleTree, 2>(oracle, 2, hodyn::WrenchFrame::kWorld, true)), 1e-12);
+  const auto helical =
+      core_model<HelicalTree, double>(random_reference_tree<HelicalTree, double>(8));
+  EXPECT_LT((worst_error<HelicalTree, 2>(helical, 2, hodyn::WrenchFrame::kBase, false)), 1e-12);
+  const auto fixed =
+      core_model<OracleFixedTree, double>(random_reference_tree<OracleFixedTree, double>(9));
+  EXPECT_LT((worst_error<OracleFixedTree, 2>(fixed, 2, hodyn::WrenchFrame::kBase, true)), 1e-12);
+  const auto balls = two_ball_model(31u);
+  EXPECT_LT((worst_error<TwoBallTree, 2>(balls, 2, hodyn::WrenchFrame::kWorld, false)), 1e-12);
+}
+
+// The options of a real-time caller: without the world-frame wrenches and
+// without the input checks the motion, the base-frame wrench and the torques
+// are bit for bit those of the default call; the skipped outputs read zero;
+// the order is still checked; a NaN input still ends in a status (the
+// results are checked) and zero outputs.
+TEST(ForwardInverseDynamics, RealTimeOptions) {
+  const auto am = core_aerial_manipulator();
+  for (const auto frame : {hodyn::WrenchFrame::kBase, hodyn::WrenchFrame::kWorld}) {
+    auto full = std::make_unique<FdData<AMTree, 2>>();
+    auto lean = std::make_unique<FdData<AMTree, 2>>();
+    auto c = make_case<AMTree, 2>(12u, frame, false);
+    auto top = c->top;
+    top.world_base_wrench = false;
+    top.check_input = false;
+    ASSERT_EQ(hodyn::forward_inverse_dynamics(am, *full, c->input, c->top, 2), Status::kOk);
+    ASSERT_EQ(hodyn::forward_inverse_dynamics(am, *lean, c->input, top, 2), Status::kOk);
+    for (int k = 0; k <= 3; ++k) EXPECT_EQ(lean->motion.base_twist[k], full->motion.base_twist[k]);
+    for (int k = 0; k <= 4; ++k) EXPECT_EQ(lean->motion.q[k], full->motion.q[k]);
+    EXPECT_EQ(top.base_wrench_body, c->top.base_wrench_body);
+    EXPECT_EQ(top.joint_torque, c->top.joint_torque);
+    EXPECT_FALSE(c->top.base_wrench.isZero(0.0));
+    EXPECT_TRUE(top.base_wrench.isZero(0.0));
+    for (int k = 0; k <= 2; ++k) {
+      // A world-frame input is still copied to the results; nothing is converted.
+      if (frame == hodyn::WrenchFrame::kWorld && k < 2)
+        EXPECT_EQ(lean->base_wrench[k], c->input.base_wrench[k]);
+      else
+        EXPECT_TRUE(lean->base_wrench[k].isZero(0.0));
+      EXPECT_EQ(lean->joint_torque[k], full->joint_torque[k]);
+    }
+    EXPECT_EQ(hodyn::forward_inverse_dynamics(am, *lean, c->input, top, 3),
+              Status::kOrderOutOfRange);
+    c->input.q_dot(2) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_EQ(hodyn::forward_inverse_dynamics(am, *lean, c->input, top, 2),
+              Status::kNonFiniteResult);
+    EXPECT_TRUE(top.joint_torque.isZero(0.0) && top.base_wrench_body.isZero(0.0));
+    EXPECT_EQ(lean->order, -1);
+  }
 }
 
 TEST(ForwardInverseDynamics, BallJoints) {

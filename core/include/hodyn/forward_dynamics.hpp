@@ -145,6 +145,17 @@ struct InverseTopOrder {
   // ---- inputs ----
   Twist<Scalar> base_acceleration = Twist<Scalar>::Zero();  ///< V₁^(r+1), spatial (floating base)
   JointVector joint_acceleration = JointVector::Zero();     ///< q^(r+2) (a ball: ω^(r+1))
+  // ---- options (a real-time caller's savings; the defaults do everything) ----
+  /// false: the world-frame base wrenches (data.base_wrench[0..r] but a
+  /// world-frame input's copy, and base_wrench below) are not formed and read
+  /// zero. A caller that works in the base frame, as propellers do, skips
+  /// their conversion at every order.
+  bool world_base_wrench = true;
+  /// false: the caller vouches for the input — finite, the base rotation a
+  /// rotation, the balls' too — because it checked what it built the input
+  /// from (the controller checks its measurement). The order is still
+  /// checked, the results are still checked for finiteness.
+  bool check_input = true;
   // ---- results ----
   Wrench<Scalar> base_wrench = Wrench<Scalar>::Zero();       ///< Q₁^(r), world
   Wrench<Scalar> base_wrench_body = Wrench<Scalar>::Zero();  ///< dʳ/dtʳ (Ad_C₁ᵀ Q₁), base frame
@@ -201,6 +212,17 @@ HODYN_ALWAYS_INLINE SV<S> own_bias(int k, const ArticulatedBody<MaxOrder, S>& b,
   return {ang + cross(com, lin), lin};
 }
 
+/// M^A_j x: the 6×6 product, or for a leaf, whose M^A_j is its rigid
+/// inertia, the rigid body's (about half the multiplications).
+template <class Tree, class S, class Bodies>
+HODYN_ALWAYS_INLINE SV<S> articulated_times(const Model<Tree, S>& model, const Bodies& body, int j,
+                                            const SV<S>& x) {
+  if (TreeTraits<Tree>::kLeaf[static_cast<std::size_t>(j)])
+    return rigid_inertia_times(model.mass(j), V3<S>::from(model.local_com(j)),
+                               model.home_inertia(j), x);
+  return body[static_cast<std::size_t>(j)].inertia * x;
+}
+
 /// The momentum factors of level k of the Newton–Euler sums.
 template <int MaxOrder, class S>
 HODYN_ALWAYS_INLINE void momentum_factors(int k, ArticulatedBody<MaxOrder, S>& b, const V3<S>& com,
@@ -255,7 +277,9 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
   auto& ws = data.workspace;
   auto& body = ws.body;
   {
-    const Pose<S> p0 = root_pose(model, in.base_pose) * model.base_home_pose_inverse();
+    const Pose<S> p0 = model.base_home_is_identity()
+                           ? root_pose(model, in.base_pose)
+                           : root_pose(model, in.base_pose) * model.base_home_pose_inverse();
     const M3<S> r0 = M3<S>::from(p0.rotation);
     const V3<S> x0 = V3<S>::from(p0.translation);
     ws.base_frame.start(r0, x0);
@@ -411,13 +435,14 @@ struct NoTopCommand {
 ///   ã₀,[k] = (Ad_{P₀}⁻¹ (V̇₁ − G))_[k],  ã_j,[k] = Ad_{X_j}⁻¹ ã_p,[k] + c_j,[k] + s_j q̈_j,[k],
 ///   f_j,[k] = I_j ã_j,[k] + b_j + Σ_children Σ_i (Ad_{X_c}⁻ᵀ)_[i] f_c,[k−i],  τ_j,[k] = s_jᵀ
 ///   f_j,[k].
-template <class Tree, int MaxOrder, class Scalar>
-void inverse_top_order(int k, const Model<Tree, Scalar>& model,
+template <class Tree, int MaxOrder, class Scalar, class Order, bool kLoads = true>
+void inverse_top_order(Order k_value, const Model<Tree, Scalar>& model,
                        ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                        const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
                        const ExternalLoads<Tree, MaxOrder, Scalar>* loads,
                        InverseTopOrder<Tree, Scalar>& top) {
   using S = Scalar;
+  const int k = k_value;  // (an int, or a std::integral_constant that unrolls the sums)
   auto& ws = data.workspace;
   auto& body = ws.body;
   auto& motion = data.motion;
@@ -433,10 +458,10 @@ void inverse_top_order(int k, const Model<Tree, Scalar>& model,
   // ---- base: (V̇₁ − G)_[m] = (m+1) V₁,[m+1] below k (solved), given at k ----
   Twist<S> given = Twist<S>::Zero();
   if constexpr (!TreeTraits<Tree>::kFixedBase) given = top.base_acceleration;
+  // (The orders below k left their terms of the series in ws.scratch.)
   for (int m = 0; m < k; ++m) ws.base_input[m] = S(m + 1) * ws.base_twist[m + 1];
   ws.base_input[k] = inv_fact * SV<S>::from(given);
   ws.base_input[0].lin -= V3<S>::from(model.gravity());
-  for (int m = 0; m < k; ++m) (void)base_acceleration_in_frame(m, ws);  // its lower-order terms
   const SV<S> a0 = base_acceleration_in_frame(k, ws);
   b0.acceleration[k] = a0;
   b0.wrench[k] = rigid_wrench(0, a0, b0.bias);
@@ -481,7 +506,7 @@ void inverse_top_order(int k, const Model<Tree, Scalar>& model,
     if constexpr (is_spherical(K)) {  // τ = f_ang; the parent gets Σ_i R_[i] f_[k−i] moved by d
       const auto& bl = ws.ball[static_cast<std::size_t>(ball_index<Tree>(j))];
       V3<S> tau = f.ang;
-      if (loads != nullptr) {
+      if (kLoads && loads != nullptr) {
         const auto& lk = loads->joint_torque[k];
         tau -= inv_fact * V3<S>{lk(entry), lk(entry + 1), lk(entry + 2)};
       }
@@ -493,7 +518,7 @@ void inverse_top_order(int k, const Model<Tree, Scalar>& model,
     } else {
       const S sense = model.joint_sense(j);
       S tau = screw_dot<K>(e, f, pitch_axis<K>(model, j));
-      if (loads != nullptr) tau -= inv_fact * (sense * loads->joint_torque[k](entry));
+      if (kLoads && loads != nullptr) tau -= inv_fact * (sense * loads->joint_torque[k](entry));
       data.joint_torque[k](entry) = fact * (sense * tau);
       parent.wrench[k] +=
           wrench_to_parent<K>(k, b, d, e, [&](int m) -> const SV<S>& { return b.wrench[m]; });
@@ -502,11 +527,18 @@ void inverse_top_order(int k, const Model<Tree, Scalar>& model,
   // ---- results: Q₁^(k) in the world, dᵏ/dtᵏ (Ad_C₁ᵀ Q₁) in the base frame ----
   // (to_world keeps the lower orders' forces, which the forward orders took
   // straight from a world-frame input without it.)
-  if (!TreeTraits<Tree>::kFixedBase && in.base_wrench_frame == WrenchFrame::kWorld)
-    for (int m = 0; m < k; ++m) (void)ws.base_frame.to_world(m, b0.wrench);
-  data.base_wrench[k] = (fact * ws.base_frame.to_world(k, b0.wrench)).eigen();
+  if (top.world_base_wrench) {
+    if (!TreeTraits<Tree>::kFixedBase && in.base_wrench_frame == WrenchFrame::kWorld)
+      for (int m = 0; m < k; ++m) (void)ws.base_frame.to_world(m, b0.wrench);
+    data.base_wrench[k] = (fact * ws.base_frame.to_world(k, b0.wrench)).eigen();
+  } else {
+    data.base_wrench[k].setZero();
+  }
   top.base_wrench = data.base_wrench[k];
-  top.base_wrench_body = fact * coadjoint(model.home_pose(0), Wrench<S>(b0.wrench[k].eigen()));
+  top.base_wrench_body =
+      model.base_home_is_identity()
+          ? Wrench<S>(fact * b0.wrench[k].eigen())
+          : Wrench<S>(fact * coadjoint(model.home_pose(0), Wrench<S>(b0.wrench[k].eigen())));
   top.joint_torque = data.joint_torque[k];
 }
 
@@ -516,7 +548,7 @@ void inverse_top_order(int k, const Model<Tree, Scalar>& model,
 /// the unknowns ã_0,[k], q̈_j,[k] = q_j^(k+2)/k! satisfy the order-0
 /// articulated-body equations with the biases of order k (Lemma 2).
 template <int FixedOrder, bool kHybrid, class Tree, int MaxOrder, class Scalar,
-          class TopCommand = NoTopCommand>
+          class TopCommand = NoTopCommand, bool kLoads = true>
 void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
                         ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                         const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
@@ -542,8 +574,12 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
     return false;
   };
   const bool world_input = !base_motion_given && in.base_wrench_frame == WrenchFrame::kWorld;
+  const bool world_wrench = top == nullptr || top->world_base_wrench;
 
-  for (int k = 0; k <= order; ++k) {
+  // One order k: a function of a compile-time k where the orders are few (the
+  // inner Cauchy sums unroll), of a run-time k otherwise.
+  const auto order_step = [&](auto k_value) {
+    const int k = k_value;
     // ---- biases: the Newton–Euler terms, c_j,[k], applied loads ----
     b0.bias = own_bias(k, b0, model.mass(0), V3<S>::from(model.local_com(0)));
     for_each_joint<Tree>([&](auto kind, int j) {
@@ -571,9 +607,9 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       }
       if constexpr (joint_rotates(K)) {
         if (k > 0) {
-          const V3<S> d = V3<S>::from(model.local_offset(j));
           c.ang = axis_rotate_series<K, true, 1>(
               k, b.cos_q, b.sin_q, e, [&](int m) -> V3<S> { return parent.acceleration[m].ang; });
+          const V3<S> d = V3<S>::from(model.local_offset(j));
           c.lin = axis_rotate_series<K, true, 1>(k, b.cos_q, b.sin_q, e, [&](int m) -> V3<S> {
             return parent.acceleration[m].lin - cross(d, parent.acceleration[m].ang);
           });
@@ -604,7 +640,7 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       }
       b.acceleration_bias = c;
     });
-    if (loads != nullptr) {
+    if (kLoads && loads != nullptr) {
       for (int j = 0; j < n; ++j) {
         if (!loads->has_world_wrench[j] && !loads->has_body_wrench[j]) continue;
         auto& b = body[j];
@@ -638,7 +674,8 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
     if constexpr (!kHybrid) {
       if (top != nullptr && k == order) {  // forward_inverse_dynamics: the top order is given
         command(static_cast<const MotionDerivatives<Tree, MaxOrder, Scalar>&>(motion), *top);
-        inverse_top_order(k, model, data, in, loads, *top);
+        inverse_top_order<Tree, MaxOrder, Scalar, decltype(k_value), kLoads>(k_value, model, data,
+                                                                             in, loads, *top);
         return;
       }
     }
@@ -653,7 +690,7 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       const SV<S>& c = b.acceleration_bias;
       const S sense = model.joint_sense(j);
       const int entry = TreeTraits<Tree>::joint_entry(j);
-      SV<S> pa = b.bias + b.inertia * c;
+      SV<S> pa = b.bias + articulated_times(model, body, j, c);
       if constexpr (is_spherical(K)) {
         // x = ω̇_[k] (3): given, or D⁻¹ (τ_[k] − Sᵀ p − Uᵀ c) = A⁻¹ (τ − (p + M c)_ang);
         // p^A += U x = (A x; Bᵀ x); the parent collects Σ_i R_[i] ⊛ (·) moved by d.
@@ -667,7 +704,7 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         } else {
           const auto& tk = in.joint_torque[k];
           V3<S> tau = inv_fact[k] * V3<S>{tk(entry), tk(entry + 1), tk(entry + 2)} - pa.ang;
-          if (loads != nullptr) {
+          if (kLoads && loads != nullptr) {
             const auto& lk = loads->joint_torque[k];
             tau += inv_fact[k] * V3<S>{lk(entry), lk(entry + 1), lk(entry + 2)};
           }
@@ -686,7 +723,8 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       } else {
         S tau = inv_fact[k] * (sense * in.joint_torque[k](entry)) -
                 screw_dot<K>(e, b.bias, pitch_axis<K>(model, j)) - dot(b.screw_inertia, c);
-        if (loads != nullptr) tau += inv_fact[k] * (sense * loads->joint_torque[k](entry));
+        if (kLoads && loads != nullptr)
+          tau += inv_fact[k] * (sense * loads->joint_torque[k](entry));
         x = b.inverse_d * tau;
       }
       b.partial = x;
@@ -716,6 +754,8 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       if (world_input) {
         ws.base_input[k] = inv_fact[k] * SV<S>::from(in.base_wrench[k]);
         f0 = ws.base_frame.to_frame(k, ws.base_input);
+      } else if (model.base_home_is_identity()) {  // the joint frame is the base frame
+        f0 = inv_fact[k] * SV<S>::from(in.base_wrench[k]);
       } else {
         f0 = SV<S>::from(
             coadjoint_inverse(model.home_pose(0), Wrench<S>(inv_fact[k] * in.base_wrench[k])));
@@ -734,6 +774,9 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         wang += rot[i] * b0.acceleration[k - i].ang;
         wlin += rot[i] * b0.acceleration[k - i].lin;
       }
+      // (V̇₁ − G − x × ω̇)_[k]: the term base_acceleration_in_frame keeps for
+      // the orders above (a top order of forward_inverse_dynamics).
+      ws.scratch[k] = wlin;
       ws.world_spin[k] = wang;
       for (int i = 0; i <= k; ++i) wlin += cross(org[i], ws.world_spin[k - i]);
       if (k == 0) wlin += g;
@@ -743,8 +786,10 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
     }
     if (world_input) {
       data.base_wrench[k] = in.base_wrench[k];
-    } else {
+    } else if (world_wrench) {
       data.base_wrench[k] = (fact[k] * ws.base_frame.to_world(k, b0.wrench)).eigen();
+    } else {
+      data.base_wrench[k].setZero();
     }
     data.joint_torque[k] = in.joint_torque[k];
 
@@ -769,10 +814,10 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         for (int i = 0; i < 3; ++i)
           motion.q[k + 2](entry + i) = fact[k] * (i == 0 ? alpha.x : i == 1 ? alpha.y : alpha.z);
         if (need_wrench || prescribed(j)) {
-          b.wrench[k] = b.inertia * a + b.bias;
+          b.wrench[k] = articulated_times(model, body, j, a) + b.bias;
           if (prescribed(j)) {  // τ = Sᵀ f = f_ang
             V3<S> tau = b.wrench[k].ang;
-            if (loads != nullptr) {
+            if (kLoads && loads != nullptr) {
               const auto& lk = loads->joint_torque[k];
               tau -= inv_fact[k] * V3<S>{lk(entry), lk(entry + 1), lk(entry + 2)};
             }
@@ -793,10 +838,11 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       const S sense = model.joint_sense(j);  // q^(k+2) = s θ^(k+2), τ = s τ_θ
       motion.q[k + 2](entry) = fact[k] * (sense * alpha);
       if (need_wrench || prescribed(j)) {
-        b.wrench[k] = b.inertia * a + b.bias;
+        b.wrench[k] = articulated_times(model, body, j, a) + b.bias;
         if (prescribed(j)) {
           S tau = screw_dot<K>(e, b.wrench[k], pitch_axis<K>(model, j));
-          if (loads != nullptr) tau -= inv_fact[k] * (sense * loads->joint_torque[k](entry));
+          if (kLoads && loads != nullptr)
+            tau -= inv_fact[k] * (sense * loads->joint_torque[k](entry));
           data.joint_torque[k](entry) = fact[k] * (sense * tau);
         }
       }
@@ -859,6 +905,15 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         momentum_factors(k + 1, b, V3<S>::from(model.local_com(j)), model.home_inertia(j));
       });
     }
+  };
+  if constexpr (MaxOrder <= 2) {
+    order_step(std::integral_constant<int, 0>{});
+    if constexpr (MaxOrder >= 1 && FixedOrder != 0)
+      if (order >= 1) order_step(std::integral_constant<int, 1>{});
+    if constexpr (MaxOrder >= 2 && FixedOrder != 0 && FixedOrder != 1)
+      if (order >= 2) order_step(std::integral_constant<int, 2>{});
+  } else {
+    for (int k = 0; k <= order; ++k) order_step(k);
   }
 }
 
@@ -872,7 +927,9 @@ void clear_top(InverseTopOrder<Tree, Scalar>* top) {
 }
 
 /// The engine of Alg. 3 (kHybrid = false) and Alg. 4 (kHybrid = true).
-template <bool kHybrid, class Tree, int MaxOrder, class Scalar, class TopCommand = NoTopCommand>
+/// (kLoads = false: a caller without applied loads; their branches compile out.)
+template <bool kHybrid, class Tree, int MaxOrder, class Scalar, class TopCommand = NoTopCommand,
+          bool kLoads = true>
 Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
                                  ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                                  const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
@@ -880,7 +937,10 @@ Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
                                  const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order,
                                  InverseTopOrder<Tree, Scalar>* top = nullptr,
                                  TopCommand command = {}) {
-  const Status input = check_forward_input(in, hybrid, loads, order);
+  const Status input =
+      top == nullptr || top->check_input
+          ? check_forward_input(in, hybrid, loads, order)
+          : (order < 0 || order > MaxOrder ? Status::kOrderOutOfRange : Status::kOk);
   if (input != Status::kOk) {
     data.clear_results();
     clear_top(top);
@@ -904,18 +964,18 @@ Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
   if constexpr (!std::is_same<TopCommand, NoTopCommand>::value) {
     // A commanded top order (a controller's step): one instantiation for
     // every order, not three per command type.
-    articulated_orders<-1, kHybrid>(order, model, data, in, hybrid, loads, base_motion_given, top,
-                                    command);
+    articulated_orders<-1, kHybrid, Tree, MaxOrder, Scalar, TopCommand, kLoads>(
+        order, model, data, in, hybrid, loads, base_motion_given, top, command);
   } else if (order == 0) {
-    articulated_orders<0, kHybrid>(0, model, data, in, hybrid, loads, base_motion_given, top,
-                                   command);
+    articulated_orders<0, kHybrid, Tree, MaxOrder, Scalar, TopCommand, kLoads>(
+        0, model, data, in, hybrid, loads, base_motion_given, top, command);
   } else if constexpr (MaxOrder >= 1) {
     if (order == 1) {
-      articulated_orders<1, kHybrid>(1, model, data, in, hybrid, loads, base_motion_given, top,
-                                     command);
+      articulated_orders<1, kHybrid, Tree, MaxOrder, Scalar, TopCommand, kLoads>(
+          1, model, data, in, hybrid, loads, base_motion_given, top, command);
     } else {
-      articulated_orders<-1, kHybrid>(order, model, data, in, hybrid, loads, base_motion_given, top,
-                                      command);
+      articulated_orders<-1, kHybrid, Tree, MaxOrder, Scalar, TopCommand, kLoads>(
+          order, model, data, in, hybrid, loads, base_motion_given, top, command);
     }
   }
   if (top != nullptr &&
@@ -924,9 +984,18 @@ Status articulated_body_dynamics(const Model<Tree, Scalar>& model,
     clear_top(top);
     return Status::kNonFiniteInput;
   }
+  // What was computed is checked. Copies of the inputs (forward dynamics'
+  // torques, a world-frame wrench) were checked on the way in or vouched
+  // for, and world wrenches not formed are zero.
+  const bool wrench_copied = !base_motion_given && in.base_wrench_frame == WrenchFrame::kWorld;
+  const bool wrench_formed = !wrench_copied && (top == nullptr || top->world_base_wrench);
   for (int k = 0; k <= order; ++k) {
-    if (!all_finite(motion.base_twist[k + 1]) || !all_finite(motion.q[k + 2]) ||
-        !all_finite(data.base_wrench[k]) || !all_finite(data.joint_torque[k])) {
+    const bool top_order = top != nullptr && k == order;
+    bool finite = all_finite_together(motion.base_twist[k + 1], motion.q[k + 2]);
+    if (kHybrid || top_order) finite = finite && all_finite(data.joint_torque[k]);
+    if (kHybrid || top_order || wrench_formed) finite = finite && all_finite(data.base_wrench[k]);
+    if (top_order) finite = finite && all_finite(top->base_wrench_body);
+    if (!finite) {
       data.clear_results();
       clear_top(top);
       return Status::kNonFiniteResult;
@@ -994,6 +1063,21 @@ Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
   return detail::articulated_body_dynamics<false>(
       model, data, input, static_cast<const HybridDynamicsInput<Tree, MaxOrder, Scalar>*>(nullptr),
       loads, order, &top, command);
+}
+
+/// The same without applied loads: their branches are not compiled in (the
+/// controller's step; smaller code on the flight controller).
+template <class Tree, int MaxOrder, class Scalar, class TopCommand,
+          class = std::enable_if_t<!std::is_pointer<TopCommand>::value &&
+                                   !std::is_null_pointer<TopCommand>::value>>
+Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
+                                ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
+                                const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
+                                InverseTopOrder<Tree, Scalar>& top, TopCommand command,
+                                int order) noexcept {
+  return detail::articulated_body_dynamics<false, Tree, MaxOrder, Scalar, TopCommand, false>(
+      model, data, input, static_cast<const HybridDynamicsInput<Tree, MaxOrder, Scalar>*>(nullptr),
+      static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order, &top, command);
 }
 
 /// The same with top's accelerations set before the call.

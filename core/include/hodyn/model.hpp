@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cmath>
+#include <type_traits>
 
 #include <Eigen/Core>
 
@@ -209,6 +210,9 @@ class Model {
   const Vector3<Scalar>& local_com(int j) const { return local_com_[j]; }
   /// (A⁰_0)⁻¹: F_0 = C_base (A⁰_0)⁻¹ (seed 000 Alg. 1, erratum E7).
   const Pose<Scalar>& base_home_pose_inverse() const { return base_home_inverse_; }
+  /// A⁰_0 is exactly the identity (the usual base), so F_0 = C_base: the
+  /// per-step pose product can be skipped. False when unknown.
+  bool base_home_is_identity() const { return base_home_identity_; }
 
   /// The same model in another scalar type (float for Cortex-M4F, series in tests).
   template <class NewScalar>
@@ -216,6 +220,7 @@ class Model {
     Model<Tree, NewScalar> m;
     m.gravity_ = gravity_.template cast<NewScalar>();
     m.base_home_inverse_ = base_home_inverse_.template cast<NewScalar>();
+    m.base_home_identity_ = base_home_identity_;  // (0 and 1 cast exactly)
     for (int j = 0; j < kNumBodies; ++j) {
       m.home_pose_[j] = home_pose_[j].template cast<NewScalar>();
       m.inertia_[j] = inertia_[j].template cast<NewScalar>();
@@ -292,7 +297,12 @@ class Model {
     com_from_axis_point_[j] = (j > 0 && has_centre(Tree::kJoint[j]))
                                   ? Vector3<Scalar>(home_com_[j] - axis_point_[j])
                                   : home_com_[j];
-    if (j == 0) base_home_inverse_ = a.inverse();
+    if (j == 0) {
+      base_home_inverse_ = a.inverse();
+      if constexpr (std::is_floating_point<Scalar>::value)
+        base_home_identity_ =
+            a.rotation == Matrix3<Scalar>::Identity() && a.translation == Vector3<Scalar>::Zero();
+    }
     update_local_frames();
   }
 
@@ -325,6 +335,7 @@ class Model {
   std::array<Vector3<Scalar>, kNumBodies> local_offset_{};
   std::array<Vector3<Scalar>, kNumBodies> local_com_{};
   Pose<Scalar> base_home_inverse_{};
+  bool base_home_identity_ = false;
 };
 
 }  // namespace hodyn

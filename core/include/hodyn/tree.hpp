@@ -143,6 +143,13 @@ struct TreeTraits {
     for (int j = 0; j < Tree::kNumBodies; ++j) t[j] = is_spherical(Tree::kJoint[j]) ? n++ : -1;
     return t;
   }();
+  /// Body j has no child: its articulated inertia is its rigid one.
+  static constexpr std::array<bool, Tree::kNumBodies> kLeaf = [] {
+    std::array<bool, Tree::kNumBodies> t{};
+    for (int j = 0; j < Tree::kNumBodies; ++j) t[j] = true;
+    for (int j = 1; j < Tree::kNumBodies; ++j) t[Tree::kParent[j]] = false;
+    return t;
+  }();
   /// Entries of ν = (V₁; q̇) (floating) or ν = q̇ (fixed).
   static constexpr int kNumDofs = kBaseDofs + kNumJointDofs;
   /// The first entry of joint j ≥ 1 in the joint vectors (q, q̇, τ): its

@@ -10,8 +10,8 @@
 // 0..k, so forward dynamics can call them order by order.
 #pragma once
 
-#include "hodyn/detail/isa.hpp"
 #include <array>
+#include "hodyn/detail/isa.hpp"
 
 #include "hodyn/detail/series_recursions.hpp"
 #include "hodyn/detail/small_algebra.hpp"
@@ -33,7 +33,7 @@ struct MovingFrame {
   }
   /// R_[k], x_[k] for k ≥ 1 from the frame's twist coefficients 0..k−1.
   template <std::size_t NT>
-  inline void extend(int k, const std::array<SV<S>, NT>& twist) {
+  HODYN_ALWAYS_INLINE void extend(int k, const std::array<SV<S>, NT>& twist) {
     rotation[k] = rotation_next_coefficient(k - 1, twist, rotation);
     origin[k] = point_next_coefficient(k - 1, twist, origin);
   }

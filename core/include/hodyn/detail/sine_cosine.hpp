@@ -121,7 +121,9 @@ struct JointSineCosine {
     } else {
       using std::cos;
       using std::sin;
-      for (std::size_t j = 0; j < N; ++j) {
+      cosine[0] = S(1);  // (the base's entry: angle 0)
+      sine[0] = S(0);
+      for (std::size_t j = 1; j < N; ++j) {
         cosine[j] = cos(angle[j]);
         sine[j] = sin(angle[j]);
       }

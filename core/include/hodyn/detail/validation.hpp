@@ -30,6 +30,24 @@ bool all_finite(const Eigen::MatrixBase<Derived>& x) {
   }
 }
 
+/// Every entry of every argument is finite: for IEEE types one sum of x − x
+/// over all of them and one comparison (the per-step result checks), else
+/// all_finite of each.
+template <class... Derived>
+bool all_finite_together(const Eigen::MatrixBase<Derived>&... x) {
+  using Scalar = typename std::common_type<typename Derived::Scalar...>::type;
+  if constexpr (std::is_floating_point<Scalar>::value) {
+    Scalar zero(0);
+    const auto add = [&zero](const auto& v) {
+      for (Eigen::Index i = 0; i < v.size(); ++i) zero += v(i) - v(i);
+    };
+    (add(x), ...);
+    return zero == Scalar(0);
+  } else {
+    return (all_finite(x) && ...);
+  }
+}
+
 /// all_finite for large outputs (dense matrices of the derivative,
 /// inverse-mass-matrix and regressor calls): the same x − x test summed in
 /// eight independent lanes that the compiler vectorizes, instead of one add
