@@ -467,9 +467,15 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
   holding_torque_ = statics.joint_torque[0].cwiseMin(torque_limit_).cwiseMax(-torque_limit_);
   dt_ = Scalar(dt);
   hold_steps_ = std::lround(c.hold_timeout * c.rate_hz);
-  // The entry of the step's dynamics input that never changes: the
-  // propulsion wrench in the base frame (steps 2–4).
+  // What never changes in the step's dynamics (steps 2–4): the propulsion
+  // wrench is in the base frame, in and out, so no world-frame wrench is
+  // formed; the input is built from the measurement check_measurement()
+  // vouches for (finite, a rotation, within range) and from the extension's
+  // states (finite, checked every step), so forward dynamics does not check
+  // it again. Its results are still checked.
   forward_input_.base_wrench_frame = WrenchFrame::kBase;
+  snap_.world_base_wrench = false;
+  snap_.check_input = false;
   configured_ = true;
   reset();
   return Status::kOk;
@@ -575,7 +581,9 @@ void FeedbackLinearization<Robot, Scalar>::remember_reference(const Reference& p
   // h²|ω|² is far below the jump threshold).
   const Scalar h = dt_, h2 = Scalar(0.5) * dt_ * dt_;
   predicted_position_ = p.position[0] + h * p.position[1] + h2 * p.position[2];
-  predicted_orientation_ = p.orientation + h * skew<Scalar>(p.angular_velocity[0]) * p.orientation;
+  const V3 hw = h * p.angular_velocity[0];  // [hω] R, column by column
+  for (int c = 0; c < 3; ++c)
+    predicted_orientation_.col(c) = p.orientation.col(c) + hw.cross(p.orientation.col(c));
   predicted_joints_ = p.joints[0] + h * p.joints[1] + h2 * p.joints[2];
   have_last_reference_ = true;
 }
@@ -724,8 +732,7 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
         JointVector(qd[3] - fm.q[3]), joint_integral_);
   };
   const Status step =
-      forward_inverse_dynamics(robot_.model, forward_, forward_input_, snap_, snap_law,
-                               static_cast<const ExternalLoads<Tree, 2, Scalar>*>(nullptr), 2);
+      forward_inverse_dynamics(robot_.model, forward_, forward_input_, snap_, snap_law, 2);
   if (step != Status::kOk) {
     safe_command(out);
     return step;
