@@ -26,6 +26,23 @@ inline Status rotation_from_quaternion(const double (&q)[4], Matrix3<double>& r)
   return Status::kOk;
 }
 
+/// The same in the controller's scalar (a float build has no double
+/// hardware on a Cortex-M4F: the ABI's doubles are rounded once, then
+/// everything is float). Non-finite entries: kNonFiniteInput; a norm off by
+/// more than 10 % — or too large for the scalar — kSensorOutOfRange.
+template <class Scalar>
+inline Status rotation_from_quaternion_in(const double (&q)[4], Matrix3<Scalar>& r) noexcept {
+  if (!std::isfinite(q[0]) || !std::isfinite(q[1]) || !std::isfinite(q[2]) || !std::isfinite(q[3]))
+    return Status::kNonFiniteInput;
+  const Scalar w = static_cast<Scalar>(q[0]), x = static_cast<Scalar>(q[1]),
+               y = static_cast<Scalar>(q[2]), z = static_cast<Scalar>(q[3]);
+  using std::sqrt;
+  const Scalar n = sqrt(w * w + x * x + y * y + z * z);
+  if (!(n > Scalar(0.9) && n < Scalar(1.1))) return Status::kSensorOutOfRange;
+  r = Eigen::Quaternion<Scalar>(w / n, x / n, y / n, z / n).toRotationMatrix();
+  return Status::kOk;
+}
+
 inline void quaternion_from_rotation(const Matrix3<double>& r, double (&q)[4]) noexcept {
   Eigen::Quaterniond e(r);
   if (e.w() < 0.0) e.coeffs() *= -1.0;

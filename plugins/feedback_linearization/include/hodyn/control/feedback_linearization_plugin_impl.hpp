@@ -21,18 +21,9 @@ namespace hodyn {
 namespace control {
 namespace detail {
 
-// Frames are double; the controller's Scalar may be float. Conversions go
-// through double (bit-identical for Scalar = double); a float rotation is
-// re-orthonormalised to float precision.
-template <class Scalar>
-inline Matrix3<Scalar> to_scalar_rotation(const Matrix3<double>& r) {
-  if constexpr (std::is_same<Scalar, double>::value) {
-    return r;
-  } else {
-    return Eigen::Quaternion<Scalar>(r.cast<Scalar>()).normalized().toRotationMatrix();
-  }
-}
-
+// Frames are double; the controller's Scalar may be float. A double
+// controller converts in double (bit for bit what the frames say); a float
+// one rounds the frame's numbers once and converts in float.
 template <class Robot, class Scalar>
 Status measurement_from_sensors(const hodyn_sensors& s,
                                 typename FeedbackLinearization<Robot, Scalar>::Measurement& m) {
@@ -40,17 +31,31 @@ Status measurement_from_sensors(const hodyn_sensors& s,
   if (s.num_joints != Controller::kNumJoints || s.num_rotors != Controller::kNumRotors)
     return Status::kInvalidArgument;
   m.time = s.time;
-  Pose<double> pose{};
-  const Status r = plugin::rotation_from_quaternion(s.base_orientation, pose.rotation);
-  if (r != Status::kOk) return r;
-  pose.translation = Vector3<double>(s.base_position[0], s.base_position[1], s.base_position[2]);
-  const Vector3<double> velocity(s.base_linear_velocity[0], s.base_linear_velocity[1],
-                                 s.base_linear_velocity[2]);
-  const Vector3<double> rate(s.base_angular_velocity[0], s.base_angular_velocity[1],
-                             s.base_angular_velocity[2]);
-  m.base_pose.rotation = to_scalar_rotation<Scalar>(pose.rotation);
-  m.base_pose.translation = pose.translation.cast<Scalar>();
-  m.base_twist = plugin::spatial_twist(pose, velocity, rate).template cast<Scalar>();
+  if constexpr (std::is_same<Scalar, double>::value) {
+    Pose<double> pose{};
+    const Status r = plugin::rotation_from_quaternion(s.base_orientation, pose.rotation);
+    if (r != Status::kOk) return r;
+    pose.translation = Vector3<double>(s.base_position[0], s.base_position[1], s.base_position[2]);
+    const Vector3<double> velocity(s.base_linear_velocity[0], s.base_linear_velocity[1],
+                                   s.base_linear_velocity[2]);
+    const Vector3<double> rate(s.base_angular_velocity[0], s.base_angular_velocity[1],
+                               s.base_angular_velocity[2]);
+    m.base_pose = pose;
+    m.base_twist = plugin::spatial_twist(pose, velocity, rate);
+  } else {
+    // A float controller: the ABI's doubles are rounded once and the frame
+    // conversions run in float (no soft-float double on a Cortex-M4F).
+    const Status r = plugin::rotation_from_quaternion_in(s.base_orientation, m.base_pose.rotation);
+    if (r != Status::kOk) return r;
+    const auto vector = [](const double(&v)[3]) {
+      return Vector3<Scalar>(static_cast<Scalar>(v[0]), static_cast<Scalar>(v[1]),
+                             static_cast<Scalar>(v[2]));
+    };
+    m.base_pose.translation = vector(s.base_position);
+    const Vector3<Scalar> w = m.base_pose.rotation * vector(s.base_angular_velocity);
+    m.base_twist = spatial_vector<Scalar>(
+        w, vector(s.base_linear_velocity) - w.cross(m.base_pose.translation));
+  }
   for (int j = 0; j < Controller::kNumJoints; ++j) {
     m.q(j) = static_cast<Scalar>(s.joint_position[j]);
     m.q_dot(j) = static_cast<Scalar>(s.joint_velocity[j]);
@@ -79,11 +84,10 @@ Status reference_from_frame(const hodyn_reference& f,
         Vector3<double>(f.base_angular_velocity[k][0], f.base_angular_velocity[k][1],
                         f.base_angular_velocity[k][2])
             .cast<Scalar>();
-  Matrix3<double> orientation;
-  const Status s = plugin::rotation_from_quaternion(f.base_orientation, orientation);
-  if (s != Status::kOk) return s;
-  r.orientation = to_scalar_rotation<Scalar>(orientation);
-  return Status::kOk;
+  if constexpr (std::is_same<Scalar, double>::value)
+    return plugin::rotation_from_quaternion(f.base_orientation, r.orientation);
+  else
+    return plugin::rotation_from_quaternion_in(f.base_orientation, r.orientation);
 }
 
 template <class Robot, class Scalar>
