@@ -31,18 +31,25 @@ struct Steps {
 };
 
 // Every derivative row k (orders 0..Order) of column j carried forward:
-// row k + Σ_{m=1}^{Order-k} row (k+m) τ^m / m!, by Horner in T from one T
-// copy of the column.
+// row k + Σ_{m=1}^{Order-k} row (k+m) τ^m / m!, by Horner in T from the
+// column c in T.
 template <std::size_t Order, std::size_t Columns, class T>
-void shift(const double (&from)[Order + 1][Columns], double (&to)[Order + 1][Columns],
-           std::size_t j, const Steps<T>& s) noexcept {
-  T c[Order + 1];
-  for (std::size_t k = 0; k <= Order; ++k) c[k] = static_cast<T>(from[k][j]);
+void shift(const T (&c)[Order + 1], double (&to)[Order + 1][Columns], std::size_t j,
+           const Steps<T>& s) noexcept {
   for (std::size_t k = 0; k < Order; ++k) {
     T acc = c[Order];
     for (std::size_t m = Order - k; --m > 0;) acc = c[k + m] + acc * s.step[m];
     to[k][j] = static_cast<double>(c[k] + acc * s.step[0]);
   }
+}
+
+// The same from column j of `from`, converted to T once.
+template <std::size_t Order, std::size_t Columns, class T>
+void shift(const double (&from)[Order + 1][Columns], double (&to)[Order + 1][Columns],
+           std::size_t j, const Steps<T>& s) noexcept {
+  T c[Order + 1];
+  for (std::size_t k = 0; k <= Order; ++k) c[k] = static_cast<T>(from[k][j]);
+  shift<Order, Columns>(c, to, j, s);
 }
 
 }  // namespace
@@ -53,9 +60,16 @@ void extrapolate_reference(const hodyn_reference& from, double t, hodyn_referenc
   const Steps<T> s(static_cast<T>(tau));
   to = from;
   to.time = t;
+  // ω^(0..3) in T once (column j: w[j]): its Taylor shift and both Magnus
+  // terms below read them (a conversion from double is a library call on a
+  // Cortex-M4F).
+  T w[3][kOrder];
+  for (std::size_t j = 0; j < 3; ++j)
+    for (std::size_t k = 0; k < kOrder; ++k)
+      w[j][k] = static_cast<T>(from.base_angular_velocity[k][j]);
   for (std::size_t j = 0; j < 3; ++j) {
     shift<kOrder, 3>(from.base_position, to.base_position, j, s);
-    shift<kOrder - 1, 3>(from.base_angular_velocity, to.base_angular_velocity, j, s);
+    shift<kOrder - 1, 3>(w[j], to.base_angular_velocity, j, s);
   }
   if (from.num_joints <= HODYN_MAX_JOINTS) {
     for (std::size_t j = 0; j < from.num_joints; ++j)
@@ -64,18 +78,16 @@ void extrapolate_reference(const hodyn_reference& from, double t, hodyn_referenc
 
   // Ω = ∫_0^τ ω ds + Ω₂: ∫ ω = Σ_k ω^(k) τ^(k+1)/(k+1)!; the second Magnus
   // term ½∫∫_{s2<s1} ω(s1)×ω(s2) is −τ³/12 ω0×ω1 − τ⁴/24 ω0×ω2 + O(τ⁵).
-  const auto& w = from.base_angular_velocity;
   T w0[3], v[3];  // ω0 and ω1 + τ/2 ω2
   for (std::size_t i = 0; i < 3; ++i) {
-    w0[i] = static_cast<T>(w[0][i]);
-    v[i] = static_cast<T>(w[1][i]) + s.step[1] * static_cast<T>(w[2][i]);
+    w0[i] = w[i][0];
+    v[i] = w[i][1] + s.step[1] * w[i][2];
   }
   const T magnus2 = -s.step[0] * s.step[0] * s.step[0] / T(12);
   T phi[3];
   for (std::size_t j = 0; j < 3; ++j) {
     T integral = T(0);
-    for (std::size_t k = kOrder; k-- > 0;)
-      integral = (integral + static_cast<T>(w[k][j])) * s.step[k];
+    for (std::size_t k = kOrder; k-- > 0;) integral = (integral + w[j][k]) * s.step[k];
     const std::size_t a = (j + 1) % 3, b = (j + 2) % 3;
     phi[j] = integral + magnus2 * (w0[a] * v[b] - w0[b] * v[a]);
   }

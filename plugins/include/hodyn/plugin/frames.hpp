@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include <Eigen/Geometry>
 
@@ -26,13 +28,21 @@ inline Status rotation_from_quaternion(const double (&q)[4], Matrix3<double>& r)
   return Status::kOk;
 }
 
-/// The same in the controller's scalar (a float build has no double
+/// std::isfinite(x) from the bit pattern (exponent not all ones): integer
+/// code, where a double comparison is a library call (Cortex-M4F).
+inline bool finite_bits(double x) noexcept {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  return (bits & 0x7FF0000000000000u) != 0x7FF0000000000000u;
+}
+
+/// rotation_from_quaternion in the controller's scalar (a float build has no double
 /// hardware on a Cortex-M4F: the ABI's doubles are rounded once, then
 /// everything is float). Non-finite entries: kNonFiniteInput; a norm off by
 /// more than 10 % — or too large for the scalar — kSensorOutOfRange.
 template <class Scalar>
 inline Status rotation_from_quaternion_in(const double (&q)[4], Matrix3<Scalar>& r) noexcept {
-  if (!std::isfinite(q[0]) || !std::isfinite(q[1]) || !std::isfinite(q[2]) || !std::isfinite(q[3]))
+  if (!finite_bits(q[0]) || !finite_bits(q[1]) || !finite_bits(q[2]) || !finite_bits(q[3]))
     return Status::kNonFiniteInput;
   const Scalar w = static_cast<Scalar>(q[0]), x = static_cast<Scalar>(q[1]),
                y = static_cast<Scalar>(q[2]), z = static_cast<Scalar>(q[3]);

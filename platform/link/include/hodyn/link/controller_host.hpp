@@ -55,6 +55,7 @@
 #include "hodyn/link/receive.hpp"
 #include "hodyn/link/reference_extrapolation.hpp"
 #include "hodyn/link/security.hpp"
+#include "hodyn/link/time_order.hpp"
 #include "hodyn/link/transport.hpp"
 #include "hodyn/plugin/plugin_instance.hpp"
 #include "hodyn/plugin/robot_identity.hpp"
@@ -397,19 +398,21 @@ class ControllerHost {
 
   // The reference of the sensor frame's time; else the newest one not after
   // it; else the newest one (kReferenceStale in both fallbacks; run_update
-  // carries a recent enough earlier one forward instead).
+  // carries a recent enough earlier one forward instead). Times compare by
+  // time_less & co. (time_order.hpp: integers where double is software).
   const hodyn_reference* reference_for(double t, bool& exact) const noexcept {
     const hodyn_reference* best = nullptr;
     const hodyn_reference* newest = nullptr;
     exact = false;
     for (std::size_t k = 0; k < reference_count_; ++k) {
       const hodyn_reference& r = references_[k];
-      if (newest == nullptr || r.time > newest->time) newest = &r;
-      if (r.time == t) {
+      if (newest == nullptr || time_less(newest->time, r.time)) newest = &r;
+      if (time_equal(r.time, t)) {
         exact = true;
         return &r;
       }
-      if (r.time <= t && (best == nullptr || r.time > best->time)) best = &r;
+      if (time_less_equal(r.time, t) && (best == nullptr || time_less(best->time, r.time)))
+        best = &r;
     }
     return best != nullptr ? best : newest;
   }
@@ -419,7 +422,7 @@ class ControllerHost {
     const hodyn_reference* ref = reference_for(sensors.time, exact);
     // An earlier reference within the horizon: carried to the sensor time
     // (false for the watchdog's NaN time).
-    if (!exact && ref != nullptr && ref->time < sensors.time &&
+    if (!exact && ref != nullptr && time_less(ref->time, sensors.time) &&
         sensors.time - ref->time <= reference_horizon_) {
       extrapolate_reference(*ref, sensors.time, extrapolated_);
       ref = &extrapolated_;
