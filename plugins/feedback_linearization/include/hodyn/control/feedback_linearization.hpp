@@ -344,9 +344,10 @@ auto clamp_norm(const Eigen::MatrixBase<Derived>& v, double limit) {
 template <class Derived>
 void clamp_each(Eigen::MatrixBase<Derived>& v, double limit) {
   using S = typename Derived::Scalar;
+  const S high = S(limit), low = -high;  // (converted once: float builds)
   for (Eigen::Index i = 0; i < v.size(); ++i) {
-    if (v(i) > S(limit)) v(i) = S(limit);
-    if (v(i) < S(-limit)) v(i) = S(-limit);
+    const S x = v(i);
+    v(i) = x > high ? high : (x < low ? low : x);
   }
 }
 
