@@ -59,8 +59,8 @@ BOARD_BUDGETS = {
 }
 # The controller step on the QEMU boards (issue 22, enforced): <= 27 000
 # instructions on the Cortex-M7 (double) and <= 33 000 on the Cortex-M4F
-# (float), payload estimation off. Measured 2026-11-27: 26 923 and 27 251
-# (octo_arm ~21 200 on the M4F); the -icount mean of 500 steps repeats to
+# (float), payload estimation off. Measured 2026-11-27: 26 922 and 26 696
+# (octo_arm 20 784 and 20 653); the -icount mean of 500 steps repeats to
 # within 1 instruction (docs/firmware.md).
 BOARD_BUDGETS["mps2_an500"] = {"instructions_per_step_mean": 27000}
 BOARD_BUDGETS["mps2_an386"] = {"instructions_per_step_mean": 33000}
