@@ -39,10 +39,10 @@ TEST(PluginFramesInScalar, RotationAgreesWithTheDoubleConversion) {
     worst_orthonormal =
         std::max(worst_orthonormal, max_abs((rtr - Matrix3<float>::Identity()).cast<double>()));
   }
-  EXPECT_LT(worst_double, 1e-15);
-  EXPECT_LT(worst_float, 1e-6);
-  EXPECT_LT(worst_orthonormal, 1e-6);
-  EXPECT_GT(worst_float, 0.0);  // (it is float arithmetic)
+  EXPECT_LT(worst_double, 4e-15);
+  EXPECT_LT(worst_float, 2e-6);
+  EXPECT_LT(worst_orthonormal, 4e-6);  // (measured 9.5e-7: 8 float ulps)
+  EXPECT_GT(worst_float, 0.0);         // (it is float arithmetic)
 }
 
 TEST(PluginFramesInScalar, BadQuaternionsGetTheDoubleConversionsStatuses) {
@@ -100,10 +100,10 @@ TEST(PluginFramesInScalar, MeasurementAgreesWithTheDoubleConversion) {
   // The double path is the definition: ω = R ω_b, v = ẋ − ω × x.
   const Matrix3<double> rd = md.base_pose.rotation;
   const Vector3<double> omega = rd * Vector3<double>(w[0], w[1], w[2]);
-  EXPECT_LT(max_abs(angular(md.base_twist) - omega), 1e-15);
+  EXPECT_LT(max_abs(angular(md.base_twist) - omega), 1e-14);
   EXPECT_LT(max_abs(linear(md.base_twist) - (Vector3<double>(v[0], v[1], v[2]) -
                                              omega.cross(Vector3<double>(x[0], x[1], x[2])))),
-            1e-15);
+            1e-14);
   EXPECT_LT(max_abs(mf.base_pose.rotation.cast<double>() - rd), 1e-6);
   EXPECT_LT(max_abs(mf.base_pose.translation.cast<double>() - md.base_pose.translation), 1e-6);
   EXPECT_LT(max_abs(mf.base_twist.cast<double>() - md.base_twist), 1e-5);
