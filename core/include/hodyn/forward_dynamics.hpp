@@ -913,7 +913,8 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
       });
     }
   };
-  if constexpr (MaxOrder <= 2) {
+  if constexpr (MaxOrder <= 2 || FixedOrder == 0 || FixedOrder == 1) {
+    // (also the order-0 and order-1 specializations of larger workspaces)
     order_step(std::integral_constant<int, 0>{});
     if constexpr (MaxOrder >= 1 && FixedOrder != 0)
       if (order >= 1) order_step(std::integral_constant<int, 1>{});
