@@ -302,6 +302,8 @@ class Model {
       if constexpr (std::is_floating_point<Scalar>::value)
         base_home_identity_ =
             a.rotation == Matrix3<Scalar>::Identity() && a.translation == Vector3<Scalar>::Zero();
+      else  // (a cast model's flag must not outlive a new base pose)
+        base_home_identity_ = false;
     }
     update_local_frames();
   }
