@@ -158,7 +158,8 @@ case "$CASE" in
 import csv, json, sys
 work, soak = sys.argv[1], float(sys.argv[2])
 sim, fc = json.load(open(work + "/sim.json")), json.load(open(work + "/fc.json"))
-rows = [(float(r["wall_s"]), int(r["sim_kb"]), int(r["fc_kb"])) for r in csv.DictReader(open(work + "/rss.csv"))]
+rows = [(float(r["wall_s"]), int(r["sim_kb"]), int(r["fc_kb"]), int(r["sim_anon_kb"]), int(r["fc_anon_kb"]))
+        for r in csv.DictReader(open(work + "/rss.csv"))]
 bad = False
 def check(cond, what):
     global bad
@@ -177,16 +178,26 @@ check(fc["watchdog_engagements"] >= 1 and fc["watchdog_recoveries"] == fc["watch
 # Not diverged (a lost robot is metres off): the 2 s loss alone gives ~0.2 m
 # for ~3 s, so the RMS of a short soak is larger (30 s: 34 mm; 600 s: 11 mm).
 check(sim["tracking"]["base_position_error_rms_m"] < 0.05, "position RMS < 5 cm (not diverged)")
-# Memory: after the first tenth of the run (its first minute at 600 s).
+# Memory: after the first tenth of the run (its first minute at 600 s). A
+# leak is anonymous memory (heap, stacks): RssAnon may grow by at most
+# 1 % or two 4 kB pages, whichever is more (hodyn-fc maps one stack or heap
+# page when its watchdog first engages, at the outage; one allocation of
+# >= 32 B every 1000 periods would add >= 17 kB over 540 s). VmRSS is printed beside it but not checked: it also counts the code
+# pages the kernel maps (64 kB at a time) when a fault path runs for the
+# first time -- a CI run saw hodyn-sim's VmRSS step 4488 -> 4552 kB once,
+# mid-run, with no allocation (hil_rss_monitor.py).
 t0, t1 = rows[0][0], rows[-1][0]
 after = [r for r in rows if r[0] >= t0 + (t1 - t0) / 10]
 check(len(after) >= 10, f"{len(rows)} RSS samples ({len(after)} after the first tenth)")
-for name, i in (("hodyn-sim", 1), ("hodyn-fc", 2)):
-    v = [r[i] for r in after]
+for name, i, j in (("hodyn-sim", 1, 3), ("hodyn-fc", 2, 4)):
+    v, anon = [r[i] for r in after], [r[j] for r in after]
     lo, hi = min(v), max(v)
     print(f"  {name} VmRSS: first {rows[0][i]} kB, after the first tenth {v[0]} kB, end {v[-1]} kB, "
           f"range {lo}..{hi} kB ({(hi - lo) / lo * 100:.2f} %)")
-    check(hi <= lo * 1.01, f"{name}: resident memory flat within 1 %")
+    lo, hi = min(anon), max(anon)
+    print(f"  {name} RssAnon: first {rows[0][j]} kB, after the first tenth {anon[0]} kB, end {anon[-1]} kB, "
+          f"range {lo}..{hi} kB ({(hi - lo) / lo * 100:.2f} %)")
+    check(hi - lo <= max(0.01 * lo, 8), f"{name}: anonymous resident memory (heap, stacks) flat within 1 % or 8 kB")
 sys.exit(1 if bad else 0)
 PYEOF
     ;;
