@@ -8,13 +8,15 @@ image=$1 position=$2 symbol=$3
 nm=${NM:-arm-none-eabi-nm}
 readelf=${READELF:-arm-none-eabi-readelf}
 objdump=${OBJDUMP:-arm-none-eabi-objdump}
-table=$("$readelf" -SW "$image" | awk '{ for (i = 1; i <= NF; ++i) if ($i == ".isr_vector") { print $(i + 2); exit } }')
+# The awk scripts read their whole input (no early exit): with pipefail, a
+# producer killed by SIGPIPE would fail the check (seen once nm's output grew).
+table=$("$readelf" -SW "$image" | awk '!found { for (i = 1; i <= NF; ++i) if ($i == ".isr_vector") { print $(i + 2); found = 1; break } }')
 [[ -n $table ]] || { echo "FAIL: no .isr_vector in $image"; exit 1; }
-target=$("$nm" "$image" | awk -v s="$symbol" '$3 == s { print $1; exit }')
+target=$("$nm" "$image" | awk -v s="$symbol" '$3 == s && !found { print $1; found = 1 }')
 [[ -n $target ]] || { echo "FAIL: no symbol $symbol in $image"; exit 1; }
 address=$((0x$table + 4 * (16 + position)))
 word=$("$objdump" -s -j .isr_vector --start-address=$address --stop-address=$((address + 4)) "$image" |
-  awk 'NF >= 2 && $1 ~ /^[0-9a-f]+$/ { print $2; exit }')
+  awk 'NF >= 2 && $1 ~ /^[0-9a-f]+$/ && !found { print $2; found = 1 }')
 # Little-endian bytes to a number.
 value=$((0x${word:6:2}${word:4:2}${word:2:2}${word:0:2}))
 expected=$((0x$target | 1))

@@ -14,6 +14,7 @@
 #include "hodyn/baremetal/rotor_outputs.hpp"
 
 #include "board_stm32f405.hpp"
+#include "registers.hpp"
 
 namespace hodyn {
 namespace baremetal {
@@ -23,7 +24,7 @@ void start_usart1(std::uint32_t apb2_hz) noexcept;  // usart1.cpp
 
 namespace {
 ClockTree g_clock_tree;
-PwmOutputs g_motor_outputs;
+PwmOutputs g_motor_outputs{kTim3Base, kTim4Base, &enable_tim3_tim4};
 }  // namespace
 
 const ClockTree& boot_clock_tree() noexcept { return g_clock_tree; }

@@ -8,18 +8,15 @@
 
 #include <cstdint>
 
+#include "gpio_alternate_function.hpp"
 #include "hodyn/baremetal/cortex_m_registers.hpp"
 
 namespace hodyn {
 namespace baremetal {
 namespace stm32f405 {
 
-/// Reads a register back after a write, e.g. an RCC enable register, so that
-/// the peripheral's clock runs before its first access (RM0090 7.3.10 note).
-inline void read_back(std::uintptr_t address) noexcept {
-  const std::uint32_t value = cortex_m::reg32(address);
-  __asm__ volatile("" : : "r"(value));
-}
+/// Reads a register back after a write (RCC enables; shared with the H743).
+using stm32::read_back;
 
 // ---- RCC (base 0x4002 3800) --------------------------------------------------
 inline constexpr std::uintptr_t kRccBase = 0x40023800;
@@ -73,10 +70,7 @@ inline constexpr std::uint32_t kPwrCrVos = 1u << 14;  // F405/F407: scale 1 (up 
 // ---- GPIO (port x at 0x4002 0000 + 0x400 x) -------------------------------------
 inline constexpr std::uintptr_t kGpioaBase = 0x40020000;
 inline constexpr std::uintptr_t kGpiobBase = 0x40020400;
-inline constexpr std::uintptr_t kGpioModer = 0x00;
-inline constexpr std::uintptr_t kGpioOspeedr = 0x08;
-inline constexpr std::uintptr_t kGpioAfrl = 0x20;  // pins 0..7, 4 bits each
-inline constexpr std::uintptr_t kGpioAfrh = 0x24;  // pins 8..15
+// MODER, OSPEEDR, AFRL, AFRH: ../stm32/gpio_alternate_function.hpp
 
 // ---- USART1 (APB2, 0x4001 1000), NVIC position 37 --------------------------------
 inline constexpr std::uintptr_t kUsart1Base = 0x40011000;

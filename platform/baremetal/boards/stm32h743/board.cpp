@@ -8,6 +8,9 @@
 // The clock tree (clock_tree.hpp): 400 MHz from the HSE through PLL1 at VOS1,
 // every wait bounded; on a timeout the reset clock (HSI 64 MHz) and a status.
 //
+// Motor outputs (pwm_outputs.hpp): TIM3/TIM4 PWM at 400 Hz, every ESC at its
+// stop pulse from init() on — the timer code shared with the F405.
+//
 // NOT TESTED ON HARDWARE, NOT EMULATED. It compiles and links (ctest
 // baremetal_stm32h743_link).
 //
@@ -18,8 +21,12 @@
 #include "hodyn/baremetal/board.hpp"
 #include "hodyn/baremetal/cortex_m_registers.hpp"
 
+#include "hodyn/baremetal/rotor_outputs.hpp"
+
 #include "clock_tree.hpp"
+#include "gpio_alternate_function.hpp"
 #include "interrupt_usart.hpp"
+#include "pwm_outputs.hpp"
 #include "stm32_usart.hpp"
 
 namespace hodyn {
@@ -42,9 +49,6 @@ constexpr std::uint32_t kRccAhb4EnrGpiod = 1u << 3;
 constexpr std::uint32_t kRccApb1lEnrUsart3 = 1u << 18;
 
 constexpr std::uintptr_t kGpiodBase = 0x58020C00;
-constexpr std::uintptr_t kGpioModer = 0x00;
-constexpr std::uintptr_t kGpioOspeedr = 0x08;
-constexpr std::uintptr_t kGpioAfrh = 0x24;
 constexpr std::uint32_t kAfUsart3 = 7;  // PD8 = USART3_TX, PD9 = USART3_RX (DS12110 table 9)
 
 constexpr std::uintptr_t kUsart3Base = 0x40004800;
@@ -57,6 +61,8 @@ constexpr std::uint32_t kUsart3Irq = 39;  // RM0433 table 147
 using Usart3 = InterruptUsart<Stm32h7Usart, 2048, 512>;
 Usart3 g_usart3{Stm32h7Usart{kUsart3Base}};
 
+stm32h743::PwmOutputs g_motor_outputs{stm32h743::kTim3Base, stm32h743::kTim4Base,
+                                      &stm32h743::enable_tim3_tim4};
 
 void enable_instruction_cache() noexcept {
   cm::data_synchronization_barrier();
@@ -72,26 +78,13 @@ void enable_instruction_cache() noexcept {
   // non-cacheable MPU region.
 }
 
-// A read of an RCC enable register after the write: the peripheral clock is
-// running before the first access to the peripheral (RM0433 8.5.10).
-void read_back(std::uintptr_t address) noexcept {
-  const std::uint32_t value = cm::reg32(address);
-  __asm__ volatile("" : : "r"(value));
-}
+using stm32::read_back;  // RCC enables: the clock runs before the first access
 
 void configure_usart3_pins() noexcept {
   cm::reg32(kRccAhb4Enr) |= kRccAhb4EnrGpiod;
   read_back(kRccAhb4Enr);  // the clock is on before the GPIO accesses below
-  volatile std::uint32_t& moder = cm::reg32(kGpiodBase + kGpioModer);
-  volatile std::uint32_t& ospeedr = cm::reg32(kGpiodBase + kGpioOspeedr);
-  volatile std::uint32_t& afrh = cm::reg32(kGpiodBase + kGpioAfrh);
-  constexpr std::uint32_t kPins[] = {8u, 9u};
-  for (std::uint32_t pin : kPins) {
-    moder = (moder & ~(3u << (2u * pin))) | (2u << (2u * pin));      // alternate function
-    ospeedr = (ospeedr & ~(3u << (2u * pin))) | (1u << (2u * pin));  // medium speed
-    const std::uint32_t shift = 4u * (pin - 8u);
-    afrh = (afrh & ~(0xFu << shift)) | (kAfUsart3 << shift);
-  }
+  stm32::gpio_alternate_function(kGpiodBase, 8u, kAfUsart3, stm32::kGpioSpeedMedium);
+  stm32::gpio_alternate_function(kGpiodBase, 9u, kAfUsart3, stm32::kGpioSpeedMedium);
   cm::reg32(kRccApb1lEnr) |= kRccApb1lEnrUsart3;
   read_back(kRccApb1lEnr);
 }
@@ -106,6 +99,9 @@ void init() noexcept {
   cortex_m::nvic_set_priority(kUsart3Irq, 0x40);
   g_usart3.start();
   cortex_m::nvic_enable(kUsart3Irq);
+  // ESCs see the stop pulse from boot on (they arm on it).
+  (void)g_motor_outputs.start(g_clock_tree.apb1_timer_hz, stm32h743::kMotorPwmHz,
+                              stm32h743::kRotorFullScaleRadS);
 }
 
 std::uint32_t core_clock_hz() noexcept { return g_clock_tree.sysclk_hz; }
@@ -115,6 +111,10 @@ const char* name() noexcept { return "stm32h743"; }
 SerialPort& serial_port() noexcept { return g_usart3; }
 
 bool has_semihosting() noexcept { return false; }
+
+RotorOutputs* rotor_outputs() noexcept {
+  return g_motor_outputs.started() ? &g_motor_outputs : nullptr;
+}
 
 }  // namespace board
 }  // namespace baremetal

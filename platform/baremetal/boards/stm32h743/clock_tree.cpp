@@ -75,6 +75,7 @@ ClockTree back_to_hsi(ClockStatus status) noexcept {
   t.status = status;
   t.sysclk_hz = kHsiHz;
   t.apb1_hz = kHsiHz;
+  t.apb1_timer_hz = kHsiHz;
   return t;
 }
 
@@ -133,7 +134,8 @@ ClockTree configure_clock_tree() noexcept {
   ClockTree t;
   t.status = ClockStatus::kPllFromHse;
   t.sysclk_hz = kTargetSysclkHz;
-  t.apb1_hz = kTargetSysclkHz / 4u;  // AHB /2, APB1 /2
+  t.apb1_hz = kTargetSysclkHz / 4u;        // AHB /2, APB1 /2
+  t.apb1_timer_hz = kTargetSysclkHz / 2u;  // = rcc_hclk1 (D2PPRE1 /2, TIMPRE 0)
   return t;
 }
 

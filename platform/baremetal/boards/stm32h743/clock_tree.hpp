@@ -38,6 +38,9 @@ struct ClockTree {
   ClockStatus status = ClockStatus::kHseTimeout;
   std::uint32_t sysclk_hz = 0;  ///< the core (D1CPRE /1) and SysTick
   std::uint32_t apb1_hz = 0;    ///< rcc_pclk1: USART2/3's default kernel clock
+  /// The APB1 timers' kernel clock (TIM2..TIM7, TIM12..14; RCC_CFGR.TIMPRE 0:
+  /// rcc_hclk1 while D2PPRE1 is /1 or /2, RM0433 8.5.8 and figure 53).
+  std::uint32_t apb1_timer_hz = 0;
 };
 
 inline constexpr std::uint32_t kReadyPolls = 400'000;  ///< >= 37 ms at 64 MHz

@@ -1,6 +1,6 @@
 // hodyn/baremetal/rotor_outputs.hpp — the motor outputs of a board: the
 // controller's commanded rotor speeds to the ESCs (PWM pulses from a timer's
-// compare registers on the STM32F405, boards/stm32f405/pwm_outputs.hpp).
+// compare registers on the STM32 ports, boards/stm32/timer_pwm_outputs.hpp).
 //
 //   if (RotorOutputs* out = board::rotor_outputs()) out->command(speeds, n);
 #pragma once
@@ -35,8 +35,8 @@ class RotorOutputs {
 
 namespace board {
 
-/// The board's motor outputs, or nullptr when it has none (the MPS2 and
-/// STM32H743 ports: a weak default in src/rotor_outputs_none.cpp).
+/// The board's motor outputs, or nullptr when it has none (the MPS2 ports: a
+/// weak default in src/rotor_outputs_none.cpp).
 RotorOutputs* rotor_outputs() noexcept;
 
 }  // namespace board
