@@ -2,7 +2,7 @@
 // (USART3 on PD8/PD9 = the ST-LINK virtual COM port). See README.md for what
 // to change for your board.
 //
-// USART3 is interrupt-driven (the STM32 driver shared with the F405,
+// USART3 (921600 8N1, HODYN_STM32H743_USART3_BAUD) is interrupt-driven (the STM32 driver shared with the F405,
 // ../stm32/interrupt_usart.hpp, over this IP's registers, stm32_usart.hpp).
 //
 // The clock tree (clock_tree.hpp): 400 MHz from the HSE through PLL1 at VOS1,
@@ -40,7 +40,13 @@ namespace cm = cortex_m;
 // default kernel clock) 100 MHz; or the reset clock, HSI 64 MHz everywhere,
 // with a status when a wait timed out.
 stm32h743::ClockTree g_clock_tree;
-constexpr std::uint32_t kConsoleBaud = 115200;
+// The link's baud rate, as the F405's USART1 (921600: what a 1 kHz HIL link
+// needs, docs/firmware.md "HIL wiring"; the NUCLEO's STLINK-V3 virtual COM
+// port carries it). BRR 109 at 100 MHz, 69 on the 64 MHz fallback.
+#ifndef HODYN_STM32H743_USART3_BAUD
+#define HODYN_STM32H743_USART3_BAUD 921600u
+#endif
+constexpr std::uint32_t kConsoleBaud = HODYN_STM32H743_USART3_BAUD;
 
 constexpr std::uintptr_t kRccBase = 0x58024400;
 constexpr std::uintptr_t kRccAhb4Enr = kRccBase + 0x0E0;   // GPIOxEN

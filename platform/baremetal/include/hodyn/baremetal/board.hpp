@@ -23,7 +23,8 @@ std::uint32_t core_clock_hz() noexcept;
 /// Human-readable board name, e.g. "mps2-an500".
 const char* name() noexcept;
 
-/// The board's main serial port (initialised by init() at 115200 baud, 8N1).
+/// The board's main serial port, 8N1, initialised by init(): 115200 baud on
+/// the MPS2 boards, 921600 on the STM32 ports (the HIL link's rate).
 SerialPort& serial_port() noexcept;
 
 /// True when the board runs under a debugger/emulator that serves semihosting
