@@ -6,7 +6,9 @@
 #   CONSUMER_SOURCE_DIR tests/consumer
 #   HODYN_BUILD_DIR     hodyn build tree (installed from in find_package mode)
 #   WORK_DIR            scratch directory, wiped first
-# Optional: CONFIG, GENERATOR, CXX_COMPILER, CONSUMER_WERROR,
+# Optional: CONFIG, CONFIG_CXX_FLAGS / CONFIG_C_FLAGS (the consumer's
+#   CMAKE_<LANG>_FLAGS_<CONFIG>: the calling build's), GENERATOR, CXX_COMPILER,
+#   CONSUMER_WERROR,
 #   TOOLCHAIN_FILE (cross build: the consumer uses the same toolchain),
 #   EMULATOR (runs the consumer; a list with '|' for ';'),
 #   URDF (the consumer generates a robot from it), URDF_TOOL (passed as
@@ -57,6 +59,12 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 
 set(configure_args -S "${CONSUMER_SOURCE_DIR}" -B "${WORK_DIR}/build"
   -DCMAKE_BUILD_TYPE=${CONFIG})
+string(TOUPPER "${CONFIG}" config_upper)
+foreach(lang CXX C)
+  if(DEFINED CONFIG_${lang}_FLAGS)
+    list(APPEND configure_args "-DCMAKE_${lang}_FLAGS_${config_upper}=${CONFIG_${lang}_FLAGS}")
+  endif()
+endforeach()
 if(GENERATOR)
   list(APPEND configure_args -G "${GENERATOR}")
 endif()
