@@ -46,6 +46,7 @@
 #include <limits>
 
 #include "hodyn/closed_loop/robot_reference.hpp"
+#include "hodyn/closed_loop/sine_derivative.hpp"
 #include "hodyn/models/robot.hpp"
 #include "hodyn/plugin/abi.h"
 #include "hodyn/plugin/frames.hpp"
@@ -91,8 +92,8 @@ struct IdentificationReference {
     static constexpr double kWeight1 = 0.6, kWeight2 = 0.4;
     /// dᵏ/dtᵏ at t.
     double derivative(double t, int k) const {
-      return amplitude * (kWeight1 * sine_derivative(2.0 * kPi * f1, 0.0, t, k) +
-                          kWeight2 * sine_derivative(2.0 * kPi * f2, phase2, t, k));
+      return amplitude * (kWeight1 * sine_derivative(2.0 * kPi * f1, t, k) +
+                          kWeight2 * sine_derivative(2.0 * kPi * f2, t, k, phase2));
     }
   };
 
@@ -108,7 +109,7 @@ struct IdentificationReference {
     for (int i = 0; i < 3; ++i) {
       const auto ii = static_cast<std::size_t>(i);
       x(i) =
-          position_amplitude[ii] * sine_derivative(2.0 * kPi * position_frequency[ii], 0.0, t, k);
+          position_amplitude[ii] * sine_derivative(2.0 * kPi * position_frequency[ii], t, k);
       if (k == 0) x(i) += centre[ii];
     }
     return x;
@@ -201,22 +202,6 @@ struct IdentificationReference {
     sincos(psi, sp, cp);
     return {-sp * theta_dot + cp * ct * phi_dot, cp * theta_dot + sp * ct * phi_dot,
             psi_dot - st * phi_dot};
-  }
-
-  /// dᵏ/dtᵏ sin(wt + ϕ) = wᵏ sin(wt + ϕ + kπ/2) (phase taken exactly, k mod 4).
-  static double sine_derivative(double w, double phase, double t, int k) {
-    const double s = std::sin(w * t + phase), c = std::cos(w * t + phase);
-    const double wk = std::pow(w, static_cast<double>(k));
-    switch (k % 4) {
-      case 0:
-        return wk * s;
-      case 1:
-        return wk * c;
-      case 2:
-        return -wk * s;
-      default:
-        return -wk * c;
-    }
   }
 
  private:

@@ -24,6 +24,7 @@
 #include <limits>
 
 #include "hodyn/binomial.hpp"
+#include "hodyn/closed_loop/sine_derivative.hpp"
 #include "hodyn/models/aerial_manipulator_robot.hpp"
 #include "hodyn/models/robot.hpp"
 #include "hodyn/plugin/abi.h"
@@ -67,8 +68,8 @@ struct CircleReference {
   Vector3<double> base_position(double t, int k = 0) const {
     if (!order_ok(k)) return Vector3<double>::Constant(nan());
     const double w = 2.0 * kPi / circle_period;
-    Vector3<double> x(circle_radius * sin_derivative(w, t, k, 1),
-                      circle_radius * sin_derivative(w, t, k, 0), 0.0);
+    Vector3<double> x(circle_radius * sine_derivative(w, t, k, 0.0, 1),
+                      circle_radius * sine_derivative(w, t, k), 0.0);
     if (k == 0) x(2) = altitude;
     return x;
   }
@@ -76,7 +77,7 @@ struct CircleReference {
   /// ψ^(k)(t) (rad/sᵏ).
   double yaw(double t, int k = 0) const {
     if (!order_ok(k)) return nan();
-    return yaw_amplitude * sin_derivative(2.0 * kPi / yaw_period, t, k, 0);
+    return yaw_amplitude * sine_derivative(2.0 * kPi / yaw_period, t, k);
   }
 
   /// ω^(k)(t) = ψ^(k+1) e_z (world).
@@ -109,7 +110,7 @@ struct CircleReference {
   double joint(int j, double t, int k = 0) const {
     if (!order_ok(k) || j < 0 || j >= NumJoints) return nan();
     const auto jj = static_cast<std::size_t>(j);
-    const double q = joint_amplitude[jj] * sin_derivative(2.0 * kPi / joint_period[jj], t, k, 0);
+    const double q = joint_amplitude[jj] * sine_derivative(2.0 * kPi / joint_period[jj], t, k);
     return k == 0 ? joint_middle[jj] + q : q;
   }
 
@@ -122,21 +123,6 @@ struct CircleReference {
  private:
   static constexpr bool order_ok(int k) { return k >= 0 && k <= kMaxDerivative; }
   static double nan() { return std::numeric_limits<double>::quiet_NaN(); }
-  /// dᵏ/dtᵏ of sin(wt + shift·π/2) = wᵏ sin(wt + (k + shift)π/2) (shift 1: cos).
-  static double sin_derivative(double w, double t, int k, int shift) {
-    const double s = std::sin(w * t), c = std::cos(w * t);
-    const double wk = std::pow(w, static_cast<double>(k));
-    switch ((k + shift) % 4) {
-      case 0:
-        return wk * s;
-      case 1:
-        return wk * c;
-      case 2:
-        return -wk * s;
-      default:
-        return -wk * c;
-    }
-  }
 };
 
 /// Whether joint j (0-based) of a robot is prismatic (its errors then are in m).
