@@ -65,6 +65,9 @@ BOARD_BUDGETS = {
 # within 1 instruction (docs/firmware.md).
 BOARD_BUDGETS["mps2_an500"] = {"instructions_per_step_mean": 27000}
 BOARD_BUDGETS["mps2_an386"] = {"instructions_per_step_mean": 33000}
+# Start-up stack: at least this much of the stack region left unused at the
+# deepest point before the control loop (every image with a HIL run).
+STARTUP_STACK_MARGIN_BYTES = 1024
 # Targets reported beside the budgets (not failing the test).
 BOARD_TARGETS = {
     "stm32f405": {"period_instructions_per_step_mean": F405_TARGET_INSTRUCTIONS},
@@ -311,7 +314,8 @@ def cmd_check(a):
                     "hil_attitude_rms_rad", "hil_worst_joint_rms_rad", "hil_worst_prismatic_rms_m",
                     "period_instructions_per_step_mean", "period_instructions_parts",
                     "uart_interrupt_entries_per_step", "uart_interrupt_instructions_per_entry",
-                    "cpu_load_at_rate_cpi_1", "cpu_load_at_rate_cpi_1_25", "motor_outputs"):
+                    "cpu_load_at_rate_cpi_1", "cpu_load_at_rate_cpi_1_25", "motor_outputs",
+                    "stack_startup_high_water_bytes"):
             if key in hil:
                 image[key] = hil[key]
         save(a.json, data)
@@ -339,6 +343,22 @@ def cmd_check(a):
         if v is not None:
             print(f"  {'met ' if v <= target else 'NOT MET'} target {key} {v:.0f} <= {target:.0f} "
                   "(issue 22: 25 % of 168 MHz at 1 kHz, 1.25 cycles per instruction)")
+    # The start-up's stack (configure() builds the models on it): measured by
+    # the firmware HIL (paint before main(), high-water mark before the
+    # loop's repaint), held STARTUP_STACK_MARGIN_BYTES below the stack region
+    # (an overflow there faults the board before it flies; octo_arm's M7
+    # image once did, docs/firmware.md).
+    startup = image.get("stack_startup_high_water_bytes")
+    region = image.get("stack_region_bytes")
+    if a.hil and startup is None:
+        print("  FAIL stack_startup_high_water_bytes missing from the HIL run")
+        failed = True
+    elif startup is not None and region:
+        limit = region - STARTUP_STACK_MARGIN_BYTES
+        ok = startup <= limit
+        failed |= not ok
+        print(f"  {'ok  ' if ok else 'FAIL'} {'stack_startup_high_water_bytes':27s} {startup:>10.0f} "
+              f"<= {limit} (stack region {region} B - {STARTUP_STACK_MARGIN_BYTES} B margin)")
     if image.get("cpu_load_at_rate_cpi_1") is not None:
         print(f"  CPU load of the whole period at the control rate: "
               f"{100 * image['cpu_load_at_rate_cpi_1']:.1f} % at 1 cycle per instruction, "

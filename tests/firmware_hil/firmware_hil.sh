@@ -309,6 +309,7 @@ result = {
     "calibration": cal,
     "stack_update_measured_bytes": fw["stack_high_water"] - fw["stack_depth_at_update_call"],
     "stack_high_water_bytes": fw["stack_high_water"],
+    "stack_startup_high_water_bytes": fw.get("stack_startup_high_water"),
     "stack_region_bytes": fw["stack_size"],
     "firmware": fw,
 }
@@ -317,7 +318,8 @@ print(f"link ({link}): {result['link_instructions_per_step_mean']:.0f} instructi
 print(f"instructions per step: mean {result['instructions_per_step_mean']:.0f}, "
       f"min {result['instructions_per_step_min']:.0f}, max {result['instructions_per_step_max']:.0f}; "
       f"stack below the update() call {result['stack_update_measured_bytes']} B "
-      f"(high water {fw['stack_high_water']} of {fw['stack_size']} B); wall {result['hil_wall_s']:.1f} s")
+      f"(high water {fw['stack_high_water']} of {fw['stack_size']} B; start-up "
+      f"{fw.get('stack_startup_high_water')} B); wall {result['hil_wall_s']:.1f} s")
 if entries:
     print("period: " + ", ".join(f"{k} {v:.0f}" for k, v in period_parts.items()) +
           f" = {period:.0f} instructions per step; UART interrupt {entries / steps:.0f} entries "

@@ -285,8 +285,13 @@ int main() {
       }
     }
   }
-  // Stack painting: configure() above built models on the stack; paint again
-  // so the high-water mark is the control loop's (update() is its deepest call).
+  // Start-up's stack: startup.c painted the stack before main(), and
+  // configure() above built the models on it -- the deepest point of the
+  // start-up, which scripts/firmware_budget.py holds below the stack region
+  // with a margin (an overflow here faults the board before it flies).
+  // Then paint again so the high-water mark is the control loop's (update()
+  // is its deepest call).
+  const std::size_t startup_stack_high_water = bm::stack_high_water_bytes();
   bm::paint_unused_stack();
   bm::console()
       .print("hodyn-fc-firmware: plugin \"")
@@ -438,6 +443,7 @@ int main() {
   value("calibration_long_cycles", calibration.long_cycles);
   value("stack_depth_at_update_call", meter.depth_at_call());
   value("stack_high_water", bm::stack_high_water_bytes());
+  value("stack_startup_high_water", startup_stack_high_water);
   value("stack_size", bm::stack_size_bytes());
   value("plugin_instance_capacity", kPluginCapacity);
   bm::console().flush();
