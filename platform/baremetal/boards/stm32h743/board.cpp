@@ -14,8 +14,8 @@
 // NOT TESTED ON HARDWARE, NOT EMULATED. It compiles and links (ctest
 // baremetal_stm32h743_link).
 //
-// Register addresses: RM0433 rev 7 — RCC 8.7 (base 0x58024400), GPIO 11.4
-// (GPIOD base 0x58020C00), USART3 base 0x40004800 (2.3.2 memory map).
+// Register addresses: RM0433 rev 7 — RCC enables and GPIO ports in
+// registers.hpp, USART3 base 0x40004800 (2.3.2 memory map).
 // Cache control: Cortex-M7 TRM / ARMv7-M ARM B2.2.7 (ICIALLU 0xE000EF50,
 // CCR.IC bit 17).
 #include "hodyn/baremetal/board.hpp"
@@ -27,6 +27,7 @@
 #include "gpio_alternate_function.hpp"
 #include "interrupt_usart.hpp"
 #include "pwm_outputs.hpp"
+#include "registers.hpp"
 #include "stm32_usart.hpp"
 
 namespace hodyn {
@@ -48,13 +49,11 @@ stm32h743::ClockTree g_clock_tree;
 #endif
 constexpr std::uint32_t kConsoleBaud = HODYN_STM32H743_USART3_BAUD;
 
-constexpr std::uintptr_t kRccBase = 0x58024400;
-constexpr std::uintptr_t kRccAhb4Enr = kRccBase + 0x0E0;   // GPIOxEN
-constexpr std::uintptr_t kRccApb1lEnr = kRccBase + 0x0E8;  // USART3EN bit 18
-constexpr std::uint32_t kRccAhb4EnrGpiod = 1u << 3;
-constexpr std::uint32_t kRccApb1lEnrUsart3 = 1u << 18;
-
-constexpr std::uintptr_t kGpiodBase = 0x58020C00;
+using stm32h743::kGpiodBase;
+using stm32h743::kRccAhb4Enr;
+using stm32h743::kRccAhb4EnrGpiod;
+using stm32h743::kRccApb1lEnr;
+using stm32h743::kRccApb1lEnrUsart3;
 constexpr std::uint32_t kAfUsart3 = 7;  // PD8 = USART3_TX, PD9 = USART3_RX (DS12110 table 9)
 
 constexpr std::uintptr_t kUsart3Base = 0x40004800;

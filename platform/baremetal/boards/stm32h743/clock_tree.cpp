@@ -6,6 +6,7 @@
 #include "clock_tree.hpp"
 
 #include "hodyn/baremetal/cortex_m_registers.hpp"
+#include "registers.hpp"
 
 namespace hodyn {
 namespace baremetal {
@@ -26,7 +27,6 @@ constexpr std::uint32_t kPwrD3crVosMask = 3u << 14;
 constexpr std::uint32_t kPwrD3crVos1 = 3u << 14;
 constexpr std::uint32_t kPwrD3crVosrdy = 1u << 13;
 
-constexpr std::uintptr_t kRccBase = 0x58024400;
 constexpr std::uintptr_t kRccCr = kRccBase + 0x00;
 constexpr std::uintptr_t kRccCfgr = kRccBase + 0x10;
 constexpr std::uintptr_t kRccD1cfgr = kRccBase + 0x18;

@@ -1,27 +1,16 @@
-// boards/stm32h743/pwm_outputs.cpp — see pwm_outputs.hpp. RM0433 rev 7: RCC
-// 8.7.40 (RCC_AHB4ENR at 0x0E0), 8.7.42 (RCC_APB1LENR at 0x0E8); GPIO
-// ports at 0x58020000 + 0x400 x (table 8).
+// boards/stm32h743/pwm_outputs.cpp — see pwm_outputs.hpp.
 #include "pwm_outputs.hpp"
 
 #include "gpio_alternate_function.hpp"
 #include "hodyn/baremetal/cortex_m_registers.hpp"
+#include "registers.hpp"
 
 namespace hodyn {
 namespace baremetal {
 namespace stm32h743 {
 namespace {
 
-constexpr std::uintptr_t kRccBase = 0x58024400;
-constexpr std::uintptr_t kRccAhb4Enr = kRccBase + 0x0E0;
-constexpr std::uintptr_t kRccApb1lEnr = kRccBase + 0x0E8;
-constexpr std::uint32_t kRccAhb4EnrGpioc = 1u << 2;
-constexpr std::uint32_t kRccAhb4EnrGpiod = 1u << 3;
-constexpr std::uint32_t kRccApb1lEnrTim3 = 1u << 1;
-constexpr std::uint32_t kRccApb1lEnrTim4 = 1u << 2;
-
-constexpr std::uintptr_t kGpiocBase = 0x58020800;
-constexpr std::uintptr_t kGpiodBase = 0x58020C00;
-constexpr std::uint32_t kAfTim3Tim4 = 2;
+constexpr std::uint32_t kAfTim3Tim4 = 2;  // DS12110 table 10
 
 }  // namespace
 
