@@ -2,8 +2,9 @@
 // (USART3 on PD8/PD9 = the ST-LINK virtual COM port). See README.md for what
 // to change for your board.
 //
-// USART3 (921600 8N1, HODYN_STM32H743_USART3_BAUD) is interrupt-driven (the STM32 driver shared with the F405,
-// ../stm32/interrupt_usart.hpp, over this IP's registers, stm32_usart.hpp).
+// USART3 (921600 8N1, HODYN_STM32H743_USART3_BAUD) is interrupt-driven: the
+// STM32 driver shared with the F405 (../stm32/interrupt_usart.hpp) over this
+// IP's registers (stm32_usart.hpp).
 //
 // The clock tree (clock_tree.hpp): 400 MHz from the HSE through PLL1 at VOS1,
 // every wait bounded; on a timeout the reset clock (HSI 64 MHz) and a status.
