@@ -33,9 +33,11 @@
 
 #include <array>
 #include <cstddef>
+#include <type_traits>
 
 #include <Eigen/Core>
 
+#include "hodyn/detail/coefficient_lanes.hpp"
 #include "hodyn/detail/compile_time.hpp"
 #include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/joint_frame_recursions.hpp"
@@ -53,6 +55,54 @@
 namespace hodyn {
 namespace detail {
 HODYN_ISA_NAMESPACE_BEGIN
+
+/// How many lanes of a body's rows the row and column loops handle at once:
+/// one vector register of the target for float and double (the partial sums
+/// of a chunk then stay in registers, detail/coefficient_lanes.hpp's vectors),
+/// one lane otherwise (series, targets without lanes).
+template <class S, int Lanes>
+constexpr int regressor_chunk_lanes() {
+  if constexpr (!(HODYN_COEFFICIENT_LANES) ||
+                !(std::is_same<S, double>::value || std::is_same<S, float>::value)) {
+    return 1;
+  } else {
+    constexpr int width = HODYN_COEFFICIENT_LANE_BYTES / static_cast<int>(sizeof(S));
+    return width > 1 && Lanes % width == 0 ? width : 1;
+  }
+}
+
+/// W lanes of rows as one value: a lane vector, or S itself for W = 1.
+template <class S, int W, bool kVector = (W > 1)>
+struct RowChunkType {
+  using type = S;
+};
+#if HODYN_COEFFICIENT_LANES
+template <class S, int W>
+struct RowChunkType<S, W, true> {
+  using type = Lanes<S, W>;
+};
+#endif
+template <class S, int W>
+using RowChunk = typename RowChunkType<S, W>::type;
+
+/// The W lanes from `lanes` (W-aligned in a lane array).
+template <class S, int W>
+HODYN_ALWAYS_INLINE RowChunk<S, W> load_chunk(const S* lanes) {
+  if constexpr (W == 1) {
+    return *lanes;
+  } else {
+    RowChunk<S, W> chunk;
+    __builtin_memcpy(&chunk, lanes, sizeof(chunk));
+    return chunk;
+  }
+}
+template <class S, int W>
+HODYN_ALWAYS_INLINE void store_chunk(const RowChunk<S, W>& chunk, S* lanes) {
+  if constexpr (W == 1)
+    *lanes = chunk;
+  else
+    __builtin_memcpy(lanes, &chunk, sizeof(chunk));
+}
 
 /// The workspace of both regressors: the kinematics of the joint-frame
 /// recursions, and one body's wrench-per-parameter matrix and rows.
@@ -93,9 +143,8 @@ struct RegressorWorkspace {
   alignas(64) std::array<S, kLanes> finite{};
   std::array<S, MaxOrder + 1> factorial{};          ///< k!
   std::array<S, MaxOrder + 1> inverse_factorial{};  ///< 1/k!
-  /// The current body's rows moved into its body frame C_j.
-  RowSeries body_rows{};
-  /// The current body's ten column wrenches in C_j (A_j, 6 × 10 by column).
+  /// The current body's ten column wrenches (A_j, 6 × 10 by column), computed
+  /// in its body frame C_j and then moved into its joint frame.
   std::array<std::array<std::array<S, 6>, 10>, MaxOrder + 1> columns{};
 };
 
@@ -169,13 +218,22 @@ HODYN_ISA_NAMESPACE_END
 namespace detail {
 HODYN_ISA_NAMESPACE_BEGIN
 
+/// A body's ten column wrenches, (ang; lin) components of column p in entry p.
+template <class S>
+using ColumnWrenches = std::array<std::array<S, 6>, 10>;
+
+template <class S>
+HODYN_ALWAYS_INLINE void set_column(std::array<S, 6>& column, const V3<S>& ang, const V3<S>& lin) {
+  column = {ang.x, ang.y, ang.z, lin.x, lin.y, lin.z};
+}
+
 /// Coefficient k of a body's ten column wrenches in its own frame, from the
 /// coefficients of its twist (ω; v) and gravity-augmented acceleration (ω̇; a)
 /// in that frame (see the header). `out[p]` is the wrench of parameter p.
 template <int MaxOrder, class S>
 void body_regressor_columns(int k, const std::array<SV<S>, MaxOrder + 1>& twist,
                             const std::array<SV<S>, MaxOrder + 1>& acceleration,
-                            std::array<SV<S>, 10>& out) {
+                            ColumnWrenches<S>& out) {
   V3<S> alpha = acceleration[k].lin;  // α = ã_lin + ω × v
   S p[3][3] = {};                     // (ω ωᵀ)_[k]
   for (int i = 0; i <= k; ++i) {
@@ -192,42 +250,42 @@ void body_regressor_columns(int k, const std::array<SV<S>, MaxOrder + 1>& twist,
   const V3<S>& d = acceleration[k].ang;  // ω̇
   const S trace = p[0][0] + p[1][1] + p[2][2];
   const V3<S>& al = alpha;
-  const V3<S> o{};
-  out[0] = {o, al};  // m
+  const S z(0);
+  out[0] = {z, z, z, al.x, al.y, al.z};  // m
   // h = e_b: (e_b × α; ω̇ × e_b + (ω ωᵀ) e_b − |ω|² e_b)
-  out[1] = {{S(0), -al.z, al.y}, {p[0][0] - trace, d.z + p[1][0], p[2][0] - d.y}};
-  out[2] = {{al.z, S(0), -al.x}, {p[0][1] - d.z, p[1][1] - trace, d.x + p[2][1]}};
-  out[3] = {{-al.y, al.x, S(0)}, {d.y + p[0][2], p[1][2] - d.x, p[2][2] - trace}};
+  out[1] = {z, -al.z, al.y, p[0][0] - trace, d.z + p[1][0], p[2][0] - d.y};
+  out[2] = {al.z, z, -al.x, p[0][1] - d.z, p[1][1] - trace, d.x + p[2][1]};
+  out[3] = {-al.y, al.x, z, d.y + p[0][2], p[1][2] - d.x, p[2][2] - trace};
   // I = E_ab (ones at (a,b) and (b,a)): E ω̇ + ω × (E ω), with
   // ω × (E_ab ω) = (ω ωᵀ)e_b × e_a + [a ≠ b] (ω ωᵀ)e_a × e_b, written out:
-  out[4] = {{d.x, p[2][0], -p[1][0]}, o};                           // I_xx
-  out[5] = {{d.y - p[2][0], d.x + p[2][1], p[0][0] - p[1][1]}, o};  // I_xy
-  out[6] = {{-p[2][1], d.y, p[0][1]}, o};                           // I_yy
-  out[7] = {{d.z + p[1][0], p[2][2] - p[0][0], d.x - p[1][2]}, o};  // I_xz
-  out[8] = {{p[1][1] - p[2][2], d.z - p[0][1], d.y + p[0][2]}, o};  // I_yz
-  out[9] = {{p[1][2], -p[0][2], d.z}, o};                           // I_zz
+  out[4] = {d.x, p[2][0], -p[1][0], z, z, z};                           // I_xx
+  out[5] = {d.y - p[2][0], d.x + p[2][1], p[0][0] - p[1][1], z, z, z};  // I_xy
+  out[6] = {-p[2][1], d.y, p[0][1], z, z, z};                           // I_yy
+  out[7] = {d.z + p[1][0], p[2][2] - p[0][0], d.x - p[1][2], z, z, z};  // I_xz
+  out[8] = {p[1][1] - p[2][2], d.z - p[0][1], d.y + p[0][2], z, z, z};  // I_yz
+  out[9] = {p[1][2], -p[0][2], d.z, z, z, z};                           // I_zz
 }
 
 /// Coefficient k of a body's ten momentum columns M v (M v = Y_p π per body):
 /// m: (0; u), h: (h × u; ω × h), I: (I ω; 0), for the twist (ω; u) in its frame.
 template <int MaxOrder, class S>
 void body_momentum_columns(int k, const std::array<SV<S>, MaxOrder + 1>& twist,
-                           std::array<SV<S>, 10>& out) {
+                           ColumnWrenches<S>& out) {
   const V3<S>& w = twist[k].ang;
   const V3<S>& u = twist[k].lin;
   const S wi[3] = {w.x, w.y, w.z};
-  out[0] = {V3<S>{}, u};
+  set_column(out[0], V3<S>{}, u);
   for (int b = 0; b < 3; ++b) {
     V3<S> e{};
     (b == 0 ? e.x : b == 1 ? e.y : e.z) = S(1);
-    out[1 + b] = {cross(e, u), cross(w, e)};
+    set_column(out[1 + b], cross(e, u), cross(w, e));
   }
   for (int b = 0; b < 3; ++b)
     for (int a = 0; a <= b; ++a) {  // E_ab ω
       V3<S> ang{};
       (a == 0 ? ang.x : a == 1 ? ang.y : ang.z) += wi[b];
       if (a != b) (b == 0 ? ang.x : b == 1 ? ang.y : ang.z) += wi[a];
-      out[static_cast<std::size_t>(inertia_parameter_index(a, b))] = {ang, V3<S>{}};
+      set_column(out[static_cast<std::size_t>(inertia_parameter_index(a, b))], ang, V3<S>{});
     }
 }
 
@@ -239,15 +297,16 @@ void body_momentum_columns(int k, const std::array<SV<S>, MaxOrder + 1>& twist,
 ///   I: (I ω̇_r + ω × (I ω_r); 0)
 template <class S>
 void body_slotine_li_columns(const SV<S>& v, const SV<S>& vr, const SV<S>& ar,
-                             std::array<SV<S>, 10>& out) {
+                             ColumnWrenches<S>& out) {
   const V3<S>& w = v.ang;
   const V3<S>& u = v.lin;
-  out[0] = {cross(u, vr.lin), ar.lin + cross(w, vr.lin)};
+  set_column(out[0], cross(u, vr.lin), ar.lin + cross(w, vr.lin));
   for (int b = 0; b < 3; ++b) {
     V3<S> e{};
     (b == 0 ? e.x : b == 1 ? e.y : e.z) = S(1);
-    out[1 + b] = {cross(e, ar.lin) + cross(w, cross(e, vr.lin)) - cross(u, cross(e, vr.ang)),
-                  cross(ar.ang, e) - cross(w, cross(e, vr.ang))};
+    set_column(out[1 + b],
+               cross(e, ar.lin) + cross(w, cross(e, vr.lin)) - cross(u, cross(e, vr.ang)),
+               cross(ar.ang, e) - cross(w, cross(e, vr.ang)));
   }
   const S wr[3] = {vr.ang.x, vr.ang.y, vr.ang.z};
   const S wd[3] = {ar.ang.x, ar.ang.y, ar.ang.z};
@@ -260,7 +319,8 @@ void body_slotine_li_columns(const SV<S>& v, const SV<S>& vr, const SV<S>& ar,
         (b == 0 ? ew.x : b == 1 ? ew.y : ew.z) += wr[a];
         (b == 0 ? ed.x : b == 1 ? ed.y : ed.z) += wd[a];
       }
-      out[static_cast<std::size_t>(inertia_parameter_index(a, b))] = {ed + cross(w, ew), V3<S>{}};
+      set_column(out[static_cast<std::size_t>(inertia_parameter_index(a, b))], ed + cross(w, ew),
+                 V3<S>{});
     }
 }
 
@@ -271,77 +331,80 @@ enum class RegressorKind {
   kSlotineLi,        ///< M a_r − ad_vᵀ(M v_r): M̄ ν̇_r + C ν_r + g (order 0)
 };
 
-/// out += M in on every lane, for a 3x3 matrix M (row-major `m`).
-template <class S, std::size_t L>
-HODYN_ALWAYS_INLINE void add_matrix_times(const S (&m)[9], const std::array<S, L>* in,
-                                          std::array<S, L>* out) {
-  for (int row = 0; row < 3; ++row)
-    for (int col = 0; col < 3; ++col) {
-      const S f = m[3 * row + col];
-      for (std::size_t l = 0; l < L; ++l) out[row][l] += f * in[col][l];
-    }
-}
-
 /// Coefficient k of the child's rows from the parent's (coefficients 0..k):
 /// each row is a motion vector w moved into joint frame j, Ad_{X_j}⁻¹ w —
 /// revolute X = T(d) Rot(e, q): (Rᵀ ω; Rᵀ(v − d × ω)) with Rot(q)'s series;
-/// prismatic X = T(d + e q): (ω; v − (d + e q) × ω).
+/// prismatic X = T(d + e q): (ω; v − (d + e q) × ω). Chunk by chunk of
+/// lanes, the sums over the series kept in locals and stored once.
 template <JointKind K, class Lanes, class S, std::size_t NR, std::size_t NQ>
 HODYN_ALWAYS_INLINE void inherit_rows(int k, const std::array<Lanes, NR>& in, const V3<S>& d,
                                       const V3<S>& e, const std::array<S, NQ>& c,
                                       const std::array<S, NQ>& sn, const std::array<S, NQ>& q,
                                       Lanes& out) {
   constexpr int L = Lanes::kLanes;
-  auto& x = out.component;
-  for (auto& comp : x) comp.fill(S(0));
-  if constexpr (joint_rotates(K)) {  // helical: the pitch's part follows (helical_rows)
+  constexpr int W = regressor_chunk_lanes<S, L>();
+  using Chunk = RowChunk<S, W>;
+  std::array<M3<S>, NQ> rt{};  // Rot(e, q)ᵀ_[i], a general axis only
+  if constexpr (joint_rotates(K) && aligned_axis(K) < 0)
     for (int i = 0; i <= k; ++i) {
-      const auto& w = in[static_cast<std::size_t>(k - i)].component;
-      // u = v − d × ω on every lane
-      std::array<std::array<S, L>, 3> u;
-      for (int l = 0; l < L; ++l) {
-        u[0][l] = w[3][l] - (d.y * w[2][l] - d.z * w[1][l]);
-        u[1][l] = w[4][l] - (d.z * w[0][l] - d.x * w[2][l]);
-        u[2][l] = w[5][l] - (d.x * w[1][l] - d.y * w[0][l]);
-      }
-      if constexpr (aligned_axis(K) >= 0) {
-        constexpr int a = aligned_axis(K), b = (a + 1) % 3, dd = (a + 2) % 3;
-        // Rot(−q) about e_a: (y_b, y_d) → (c y_b + s y_d, c y_d − s y_b), y_a kept.
-        const S ci = c[static_cast<std::size_t>(i)], si = sn[static_cast<std::size_t>(i)];
-        for (int l = 0; l < L; ++l) {
-          x[b][l] += ci * w[b][l] + si * w[dd][l];
-          x[dd][l] += ci * w[dd][l] - si * w[b][l];
-          x[3 + b][l] += ci * u[b][l] + si * u[dd][l];
-          x[3 + dd][l] += ci * u[dd][l] - si * u[b][l];
-        }
-        if (i == 0)
-          for (int l = 0; l < L; ++l) {
-            x[a][l] += w[a][l];
-            x[3 + a][l] += u[a][l];
+      const M3<S> rot = axis_rotation<K>(e, i == 0 ? S(1) : S(0), c[static_cast<std::size_t>(i)],
+                                         sn[static_cast<std::size_t>(i)]);
+      for (int row = 0; row < 3; ++row)
+        for (int col = 0; col < 3; ++col)
+          rt[static_cast<std::size_t>(i)].a[3 * row + col] = rot.a[3 * col + row];
+    }
+  for (int l0 = 0; l0 < L; l0 += W) {
+    Chunk y[6];  // coefficient k of the chunk's rows, every entry set at i = 0
+    for (int i = 0; i <= k; ++i) {
+      const auto& x = in[static_cast<std::size_t>(k - i)].component;
+      Chunk w[6];
+      for (int comp = 0; comp < 6; ++comp) w[comp] = load_chunk<S, W>(&x[comp][l0]);
+      if constexpr (joint_rotates(K)) {  // helical: the pitch's part follows (helical_rows)
+        const Chunk u[3] = {w[3] - (d.y * w[2] - d.z * w[1]),  // v − d × ω
+                            w[4] - (d.z * w[0] - d.x * w[2]), w[5] - (d.x * w[1] - d.y * w[0])};
+        if constexpr (aligned_axis(K) >= 0) {
+          constexpr int a = aligned_axis(K), b = (a + 1) % 3, dd = (a + 2) % 3;
+          // Rot(−q) about e_a: (y_b, y_d) → (c y_b + s y_d, c y_d − s y_b), y_a kept.
+          const S ci = c[static_cast<std::size_t>(i)], si = sn[static_cast<std::size_t>(i)];
+          const Chunk wb = ci * w[b] + si * w[dd], wd = ci * w[dd] - si * w[b];
+          const Chunk ub = ci * u[b] + si * u[dd], ud = ci * u[dd] - si * u[b];
+          if (i == 0) {
+            y[a] = w[a];
+            y[3 + a] = u[a];
+            y[b] = wb;
+            y[dd] = wd;
+            y[3 + b] = ub;
+            y[3 + dd] = ud;
+          } else {
+            y[b] += wb;
+            y[dd] += wd;
+            y[3 + b] += ub;
+            y[3 + dd] += ud;
           }
+        } else {
+          const S* m = rt[static_cast<std::size_t>(i)].a;
+          for (int row = 0; row < 3; ++row) {
+            const Chunk ang = m[3 * row] * w[0] + m[3 * row + 1] * w[1] + m[3 * row + 2] * w[2];
+            const Chunk lin = m[3 * row] * u[0] + m[3 * row + 1] * u[1] + m[3 * row + 2] * u[2];
+            if (i == 0) {
+              y[row] = ang;
+              y[3 + row] = lin;
+            } else {
+              y[row] += ang;
+              y[3 + row] += lin;
+            }
+          }
+        }
       } else {
-        const M3<S> rot = axis_rotation<K>(e, i == 0 ? S(1) : S(0), c[static_cast<std::size_t>(i)],
-                                           sn[static_cast<std::size_t>(i)]);
-        S rt[9];
-        for (int row = 0; row < 3; ++row)
-          for (int col = 0; col < 3; ++col) rt[3 * row + col] = rot.a[3 * col + row];
-        add_matrix_times(rt, &w[0], &out.component[0]);
-        add_matrix_times(rt, &u[0], &out.component[3]);
+        const V3<S> p = q[static_cast<std::size_t>(i)] * e + (i == 0 ? d : V3<S>{});
+        if (i == 0)
+          for (int comp = 0; comp < 6; ++comp) y[comp] = w[comp];
+        y[3] -= p.y * w[2] - p.z * w[1];
+        y[4] -= p.z * w[0] - p.x * w[2];
+        y[5] -= p.x * w[1] - p.y * w[0];
       }
     }
-  } else {
-    for (int i = 0; i <= k; ++i) {
-      const auto& w = in[static_cast<std::size_t>(k - i)].component;
-      const V3<S> p = q[static_cast<std::size_t>(i)] * e + (i == 0 ? d : V3<S>{});
-      if (i == 0)
-        for (int comp = 0; comp < 6; ++comp)
-          for (int l = 0; l < L; ++l) x[comp][l] += w[comp][l];
-      for (int l = 0; l < L; ++l) {
-        x[3][l] -= p.y * w[2][l] - p.z * w[1][l];
-        x[4][l] -= p.z * w[0][l] - p.x * w[2][l];
-        x[5][l] -= p.x * w[1][l] - p.y * w[0][l];
-      }
-    }
+    for_each_index<0, 6>([&](auto comp) { store_chunk<S, W>(y[comp], &out.component[comp][l0]); });
   }
 }
 
@@ -390,10 +453,11 @@ void regressor_kinematics(int r, const Model<Tree, S>& model,
 /// The base's rows: lanes 0..5 the columns of Ad_{P₀}⁻¹_[k] (the world unit
 /// twists in its joint frame), lanes 6..11 those of Ad_{A⁰_0} (the base
 /// frame's, constant), no joint.
-template <class Tree, int MaxOrder, class S>
-void regressor_base_rows(int r, const Model<Tree, S>& model,
+template <int FixedOrder, class Tree, int MaxOrder, class S>
+void regressor_base_rows(int run_order, const Model<Tree, S>& model,
                          const RegressorWorkspace<Tree, MaxOrder, S>& ws,
                          typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows) {
+  const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   const auto& frame = ws.base_frame;
   for (int k = 0; k <= r; ++k) {
     auto& x = rows[k].component;
@@ -430,12 +494,13 @@ void regressor_base_rows(int r, const Model<Tree, S>& model,
 /// Ad_{X_j}⁻¹, and its own screw in the lane of its level, with the joint's
 /// sense (τ_j = s_j e·f_ang, revolute, s_j e·f_lin, prismatic, or
 /// e·f_ang + h e·f_lin, helical).
-template <class Tree, int MaxOrder, class S>
-void regressor_child_rows(int r, const Model<Tree, S>& model, int j, int depth,
+template <int FixedOrder, class Tree, int MaxOrder, class S>
+void regressor_child_rows(int run_order, const Model<Tree, S>& model, int j, int depth,
                           const RegressorWorkspace<Tree, MaxOrder, S>& ws,
                           const MotionDerivatives<Tree, MaxOrder, S>& motion,
                           const typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& parent,
                           typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows) {
+  const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   const auto& b = ws.body[j];
   const V3<S> d = V3<S>::from(model.local_offset(j));
   const V3<S> e = V3<S>::from(model.joint_axis(j));
@@ -461,97 +526,99 @@ void regressor_child_rows(int r, const Model<Tree, S>& model, int j, int depth,
   dispatch_joint<Tree>(Tree::kJoint[j], j, inherit);
 }
 
-/// Body j's columns of Y^(0..r) (of the kind's wrench): A_j and the rows in its body frame C_j,
-/// then block_[k] = k! Σ_m rows_[m] A_[k−m], handed to `store(k, p, lanes)` column by column (lanes
-/// as in RegressorWorkspace).
-template <RegressorKind Kind, class Tree, int MaxOrder, class S, class Store>
-void regressor_body_columns(int r, const Model<Tree, S>& model, int j,
+/// Body j's columns of Y^(0..r) (of the kind's wrench): A_j in its body frame
+/// C_j, its ten column wrenches moved into the joint frame (one constant
+/// transform per body, instead of moving every row into C_j), then
+/// block_[k] = k! Σ_m rows_[m] A_[k−m], handed to `store(k, p, chunk, lanes)`
+/// column p by chunk of W lanes (`chunk` an integral constant, lanes as in
+/// RegressorWorkspace, `lanes` the chunk's W values).
+template <int FixedOrder, RegressorKind Kind, class Tree, int MaxOrder, class S, class Store>
+void regressor_body_columns(int run_order, const Model<Tree, S>& model, int j,
                             RegressorWorkspace<Tree, MaxOrder, S>& ws,
                             const typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows,
                             const Store& store) {
+  const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   constexpr int L = RegressorWorkspace<Tree, MaxOrder, S>::kLanes;
+  constexpr int W = regressor_chunk_lanes<S, L>();
+  using Chunk = RowChunk<S, W>;
   const auto& b = ws.body[j];
   // C_j in B_j: rotation R = home rotation (B_j has world axes at home),
-  // origin t = home origin − o_j; a row w goes to Ad_K⁻¹ w = (Rᵀω; Rᵀ(v − t × ω)).
+  // origin t = home origin − o_j. A motion w of B_j reads in C_j
+  // Ad_K⁻¹ w = (Rᵀω; Rᵀ(v − t × ω)); a wrench (n; f) of C_j reads in B_j
+  // Ad_K⁻ᵀ (n; f) = (R n + t × R f; R f), and w · Ad_K⁻ᵀ (n; f) = Ad_K⁻¹ w · (n; f).
   const M3<S> rot = M3<S>::from(model.home_pose(j).rotation);
   const V3<S> t = V3<S>::from(model.home_pose(j).translation - model.local_origin(j));
-  std::array<SV<S>, MaxOrder + 1> v{}, a{};  // twist, acceleration in C_j
-  const auto to_body = [&](const SV<S>& x) {
-    return SV<S>{rot.transpose_times(x.ang), rot.transpose_times(x.lin - cross(t, x.ang))};
-  };
-  S rt[9];
   bool unrotated = true;  // R = 1 exactly (e.g. URDF links parallel at home)
   for (int row = 0; row < 3; ++row)
-    for (int col = 0; col < 3; ++col) {
-      rt[3 * row + col] = rot.a[3 * col + row];
-      unrotated = unrotated && rot.a[3 * col + row] == (row == col ? S(1) : S(0));
-    }
+    for (int col = 0; col < 3; ++col)
+      unrotated = unrotated && rot.a[3 * row + col] == (row == col ? S(1) : S(0));
+  const auto to_body = [&](const SV<S>& x) {
+    const V3<S> lin = x.lin - cross(t, x.ang);
+    if (unrotated) return SV<S>{x.ang, lin};
+    return SV<S>{rot.transpose_times(x.ang), rot.transpose_times(lin)};
+  };
+  std::array<SV<S>, MaxOrder + 1> v{}, a{};  // twist, acceleration in C_j
   for (int k = 0; k <= r; ++k) {
     v[k] = to_body(b.twist[k]);
-    std::array<SV<S>, 10> body_frame;  // every entry written below
+    auto& columns = ws.columns[k];
     if constexpr (Kind == RegressorKind::kInverseDynamics) {
       a[k] = to_body(b.acceleration[k]);
-      body_regressor_columns<MaxOrder>(k, v, a, body_frame);
+      body_regressor_columns<MaxOrder>(k, v, a, columns);
     } else if constexpr (Kind == RegressorKind::kMomentum) {
-      body_momentum_columns<MaxOrder>(k, v, body_frame);
+      body_momentum_columns<MaxOrder>(k, v, columns);
     } else {  // Slotine–Li, order 0: `acceleration` holds a_r
       body_slotine_li_columns(v[0], to_body(ws.reference_twist[j]), to_body(b.acceleration[0]),
-                              body_frame);
+                              columns);
     }
-    for (int p = 0; p < 10; ++p) {
-      const SV<S>& f = body_frame[static_cast<std::size_t>(p)];
-      ws.columns[k][p] = {f.ang.x, f.ang.y, f.ang.z, f.lin.x, f.lin.y, f.lin.z};
-    }
-    const auto& w = rows[k].component;
-    auto& x = ws.body_rows[k].component;
-    if (unrotated) {  // a body frame parallel to the world at home: (ω; v − t × ω)
-      for (int l = 0; l < L; ++l) {
-        x[0][l] = w[0][l];
-        x[1][l] = w[1][l];
-        x[2][l] = w[2][l];
-        x[3][l] = w[3][l] - (t.y * w[2][l] - t.z * w[1][l]);
-        x[4][l] = w[4][l] - (t.z * w[0][l] - t.x * w[2][l]);
-        x[5][l] = w[5][l] - (t.x * w[1][l] - t.y * w[0][l]);
+    // Into B_j: R, then the moments of the four forces about t (the six
+    // inertia columns are pure moments, and stay so).
+    if (!unrotated)
+      for (int p = 0; p < 10; ++p) {
+        auto& col = columns[static_cast<std::size_t>(p)];
+        const V3<S> n = rot * V3<S>{col[0], col[1], col[2]};
+        const V3<S> f = p < 4 ? rot * V3<S>{col[3], col[4], col[5]} : V3<S>{};
+        set_column(col, n, f);
       }
-      continue;
+    for (int p = 0; p < 4; ++p) {
+      auto& col = columns[static_cast<std::size_t>(p)];
+      const V3<S> n = V3<S>{col[0], col[1], col[2]} + cross(t, V3<S>{col[3], col[4], col[5]});
+      col[0] = n.x;
+      col[1] = n.y;
+      col[2] = n.z;
     }
-    std::array<std::array<S, L>, 3> u;
-    for (int l = 0; l < L; ++l) {
-      u[0][l] = w[3][l] - (t.y * w[2][l] - t.z * w[1][l]);
-      u[1][l] = w[4][l] - (t.z * w[0][l] - t.x * w[2][l]);
-      u[2][l] = w[5][l] - (t.x * w[1][l] - t.y * w[0][l]);
-    }
-    for (auto& comp : x) comp.fill(S(0));
-    add_matrix_times(rt, &w[0], &x[0]);
-    add_matrix_times(rt, &u[0], &x[3]);
   }
+  constexpr int kChunks = L / W;
   for (int k = 0; k <= r; ++k) {
-    // block[p][l]: lane l of column p (a local: no aliasing with the rows)
-    alignas(64) std::array<std::array<S, L>, 10> block{};
-    for (int m = 0; m <= k; ++m) {
-      const auto& x = ws.body_rows[m].component;
-      const auto& col = ws.columns[k - m];
-      // Component by component, the ten columns' lanes accumulating together.
-      // In C_j the six inertia columns are pure moments, and but for
-      // Slotine–Li (u × u_r) the mass column a pure force: zeros skipped.
-      constexpr int kMassMoment = Kind == RegressorKind::kSlotineLi ? 0 : 1;
-      for (int c = 0; c < 6; ++c) {
-        const auto& xc = x[c];
-        const int first = c < 3 ? kMassMoment : 0, last = c < 3 ? 10 : 4;
-        for (int p = first; p < last; ++p) {
-          const S f = col[static_cast<std::size_t>(p)][static_cast<std::size_t>(c)];
-          auto& acc = block[static_cast<std::size_t>(p)];
-          for (int l = 0; l < L; ++l) acc[l] += xc[l] * f;
+    Chunk finite{};  // Σ x·0: 0, or NaN at NaN/±∞
+    const S zero(0);
+    // Column by column, the sums over m and the components for every chunk
+    // of lanes in locals; the inertia columns read the angular components only.
+    for_each_index<0, 10>([&](auto column) {
+      constexpr int p = decltype(column)::value;
+      constexpr int kComponents = p < 4 ? 6 : 3;
+      Chunk acc[kChunks]{};  // (set at m = 0)
+      for (int m = 0; m <= k; ++m) {
+        const auto& x = rows[static_cast<std::size_t>(m)].component;
+        const auto& f = ws.columns[static_cast<std::size_t>(k - m)][p];
+        for (int chunk = 0; chunk < kChunks; ++chunk) {
+          const int l0 = chunk * W;
+          Chunk sum = load_chunk<S, W>(&x[0][l0]) * f[0];
+          for (int c = 1; c < kComponents; ++c) sum += load_chunk<S, W>(&x[c][l0]) * f[c];
+          acc[chunk] = m == 0 ? sum : acc[chunk] + sum;
         }
       }
-    }
-    for (int p = 0; p < 10; ++p) {
-      auto& acc = block[static_cast<std::size_t>(p)];
-      if (k >= 2)
-        for (int l = 0; l < L; ++l) acc[l] *= ws.factorial[k];
-      for (int l = 0; l < L; ++l) ws.finite[l] += acc[l] - acc[l];  // 0, or NaN at NaN/±∞
-      store(k, p, acc);
-    }
+      for_each_index<0, kChunks>([&](auto chunk) {
+        Chunk& y = acc[decltype(chunk)::value];
+        if (k >= 2) y *= ws.factorial[k];
+        finite += y * zero;
+        alignas(W * sizeof(S)) S lanes[W];
+        store_chunk<S, W>(y, lanes);
+        store(k, p, chunk, lanes);
+      });
+    });
+    S finite_lanes[W];
+    store_chunk<S, W>(finite, finite_lanes);
+    for (int l = 0; l < W; ++l) ws.finite[l] += finite_lanes[l];
   }
 }
 
@@ -563,18 +630,27 @@ bool regressor_outputs_finite(const RegressorWorkspace<Tree, MaxOrder, S>& ws) {
   return sum == S(0);
 }
 
-/// Writes one column's lanes into a (Q₁; τ) column and a base-frame column:
-/// the joint of each level of body j's path into its row, the other joints 0.
-template <class Tree, int Rows, class S, std::size_t L>
-HODYN_ALWAYS_INLINE void scatter_regressor_column(
-    int depth, const std::array<int, Tree::kNumBodies>& row_of_level, const std::array<S, L>& lanes,
-    S* world, S* base) {
-  for (int l = 0; l < 6; ++l) world[l] = lanes[static_cast<std::size_t>(l)];
-  for (int l = 6; l < Rows; ++l) world[l] = S(0);
-  for (int level = 0; level < depth; ++level)
-    world[row_of_level[static_cast<std::size_t>(level)]] =
-        lanes[static_cast<std::size_t>(kLevelLane + level)];
-  for (int l = 0; l < 6; ++l) base[l] = lanes[static_cast<std::size_t>(kBaseFrameLane + l)];
+/// Writes lanes L0 .. L0 + W − 1 of one column into its (Q₁; τ) column and
+/// base-frame column: lanes 0..5 the Q₁ rows, 6..11 the base-frame rows, then
+/// the joint of each level of body j's path into its row (with the first
+/// chunk, the joints' rows are set to 0: the joints off the path stay so).
+template <int L0, int W, class Tree, int Rows, class S>
+HODYN_ALWAYS_INLINE void scatter_regressor_chunk(int depth,
+                                                 const std::array<int, Tree::kNumBodies>& row_of_level,
+                                                 const S* lanes, S* world, S* base) {
+  if constexpr (L0 == 0)
+    for (int l = 6; l < Rows; ++l) world[l] = S(0);
+  for_each_index<0, W>([&](auto index) {
+    constexpr int l = decltype(index)::value, lane = L0 + l;
+    if constexpr (lane < kBaseFrameLane) {
+      world[lane] = lanes[l];
+    } else if constexpr (lane < kLevelLane) {
+      base[lane - kBaseFrameLane] = lanes[l];
+    } else {
+      if (lane - kLevelLane < depth)
+        world[row_of_level[static_cast<std::size_t>(lane - kLevelLane)]] = lanes[l];
+    }
+  });
 }
 
 /// The output row (6 + joint − 1) of the joint at each level of body j's path.
@@ -610,6 +686,7 @@ void regressor_kernel(int run_order, const Model<Tree, S>& model,
                       RegressorData<Tree, MaxOrder, S>& data,
                       const MotionDerivatives<Tree, MaxOrder, S>& motion) {
   using Data = RegressorData<Tree, MaxOrder, S>;
+  constexpr int kChunk = regressor_chunk_lanes<S, Data::Workspace::kLanes>();
   const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   auto& ws = data.workspace;
   if constexpr (Kind != RegressorKind::kSlotineLi)  // (Slotine–Li: its own forward pass, done)
@@ -617,15 +694,15 @@ void regressor_kernel(int run_order, const Model<Tree, S>& model,
   for (int j = 0; j < Tree::kNumBodies; ++j) {
     const int depth = path_depth<Tree>(j);
     if (j == 0)
-      regressor_base_rows(r, model, ws, data.rows[0]);
+      regressor_base_rows<FixedOrder>(r, model, ws, data.rows[0]);
     else
-      regressor_child_rows(r, model, j, depth, ws, motion, data.rows[Tree::kParent[j]],
+      regressor_child_rows<FixedOrder>(r, model, j, depth, ws, motion, data.rows[Tree::kParent[j]],
                            data.rows[j]);
     const auto level_rows = rows_of_levels<Tree>(j, depth);
-    regressor_body_columns<Kind>(
-        r, model, j, ws, data.rows[j], [&](int k, int p, const auto& lanes) {
+    regressor_body_columns<FixedOrder, Kind>(
+        r, model, j, ws, data.rows[j], [&](int k, int p, auto chunk, const S* lanes) {
           const auto column = static_cast<std::ptrdiff_t>(10 * j + p);
-          scatter_regressor_column<Tree, Data::kRows>(
+          scatter_regressor_chunk<decltype(chunk)::value * kChunk, kChunk, Tree, Data::kRows>(
               depth, level_rows, lanes, data.regressor[k].data() + column * Data::kRows,
               data.base_frame_regressor[k].data() + column * 6);
         });
@@ -638,25 +715,26 @@ void body_regressor_kernel(int run_order, const Model<Tree, S>& model,
                            BodyRegressorData<Tree, MaxOrder, S>& data,
                            const MotionDerivatives<Tree, MaxOrder, S>& motion, int body) {
   using Data = BodyRegressorData<Tree, MaxOrder, S>;
+  constexpr int kChunk = regressor_chunk_lanes<S, Data::Workspace::kLanes>();
   const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   auto& ws = data.workspace;
   regressor_kinematics<FixedOrder>(r, model, ws, motion);
   std::array<int, Tree::kNumBodies> path{};  // body, parent, …, 0
   const int depth = path_depth<Tree>(body);
   for (int i = body, level = depth; level >= 0; i = Tree::kParent[i], --level) path[level] = i;
-  regressor_base_rows(r, model, ws, data.rows[0]);
+  regressor_base_rows<FixedOrder>(r, model, ws, data.rows[0]);
   int current = 0;
   for (int level = 1; level <= depth; ++level) {
-    regressor_child_rows(r, model, path[level], level, ws, motion, data.rows[current],
+    regressor_child_rows<FixedOrder>(r, model, path[level], level, ws, motion, data.rows[current],
                          data.rows[1 - current]);
     current = 1 - current;
   }
   const auto level_rows = rows_of_levels<Tree>(body, depth);
-  regressor_body_columns<Kind>(
-      r, model, body, ws, data.rows[current], [&](int k, int p, const auto& lanes) {
-        scatter_regressor_column<Tree, Data::kRows>(depth, level_rows, lanes,
-                                                    data.regressor[k].col(p).data(),
-                                                    data.base_frame_regressor[k].col(p).data());
+  regressor_body_columns<FixedOrder, Kind>(
+      r, model, body, ws, data.rows[current], [&](int k, int p, auto chunk, const S* lanes) {
+        scatter_regressor_chunk<decltype(chunk)::value * kChunk, kChunk, Tree, Data::kRows>(
+            depth, level_rows, lanes, data.regressor[k].col(p).data(),
+            data.base_frame_regressor[k].col(p).data());
       });
 }
 
