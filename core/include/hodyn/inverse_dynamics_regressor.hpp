@@ -529,9 +529,8 @@ void regressor_child_rows(int run_order, const Model<Tree, S>& model, int j, int
 /// Body j's columns of Y^(0..r) (of the kind's wrench): A_j in its body frame
 /// C_j, its ten column wrenches moved into the joint frame (one constant
 /// transform per body, instead of moving every row into C_j), then
-/// block_[k] = k! Σ_m rows_[m] A_[k−m], handed to `store(k, p, chunk, lanes)`
-/// column p by chunk of W lanes (`chunk` an integral constant, lanes as in
-/// RegressorWorkspace, `lanes` the chunk's W values).
+/// block_[k] = k! Σ_m rows_[m] A_[k−m], handed to `store(k, p, lanes)` column
+/// by column (lanes as in RegressorWorkspace).
 template <int FixedOrder, RegressorKind Kind, class Tree, int MaxOrder, class S, class Store>
 void regressor_body_columns(int run_order, const Model<Tree, S>& model, int j,
                             RegressorWorkspace<Tree, MaxOrder, S>& ws,
@@ -607,14 +606,14 @@ void regressor_body_columns(int run_order, const Model<Tree, S>& model, int j,
           acc[chunk] = m == 0 ? sum : acc[chunk] + sum;
         }
       }
+      alignas(64) S lanes[L];
       for_each_index<0, kChunks>([&](auto chunk) {
         Chunk& y = acc[decltype(chunk)::value];
         if (k >= 2) y *= ws.factorial[k];
         finite += y * zero;
-        alignas(W * sizeof(S)) S lanes[W];
-        store_chunk<S, W>(y, lanes);
-        store(k, p, chunk, lanes);
+        store_chunk<S, W>(y, &lanes[decltype(chunk)::value * W]);
       });
+      store(k, p, lanes);
     });
     S finite_lanes[W];
     store_chunk<S, W>(finite, finite_lanes);
@@ -630,35 +629,31 @@ bool regressor_outputs_finite(const RegressorWorkspace<Tree, MaxOrder, S>& ws) {
   return sum == S(0);
 }
 
-/// Writes lanes L0 .. L0 + W − 1 of one column into its (Q₁; τ) column and
-/// base-frame column: lanes 0..5 the Q₁ rows, 6..11 the base-frame rows, then
-/// the joint of each level of body j's path into its row (with the first
-/// chunk, the joints' rows are set to 0: the joints off the path stay so).
-template <int L0, int W, class Tree, int Rows, class S>
-HODYN_ALWAYS_INLINE void scatter_regressor_chunk(int depth,
-                                                 const std::array<int, Tree::kNumBodies>& row_of_level,
-                                                 const S* lanes, S* world, S* base) {
-  if constexpr (L0 == 0)
-    for (int l = 6; l < Rows; ++l) world[l] = S(0);
-  for_each_index<0, W>([&](auto index) {
-    constexpr int l = decltype(index)::value, lane = L0 + l;
-    if constexpr (lane < kBaseFrameLane) {
-      world[lane] = lanes[l];
-    } else if constexpr (lane < kLevelLane) {
-      base[lane - kBaseFrameLane] = lanes[l];
-    } else {
-      if (lane - kLevelLane < depth)
-        world[row_of_level[static_cast<std::size_t>(lane - kLevelLane)]] = lanes[l];
-    }
-  });
+/// Writes one column's lanes into a (Q₁; τ) column and a base-frame column:
+/// the joints' rows 0, then the joint of each level of body j's path into its
+/// row. Levels run backwards over all kLevels lanes: a level below the path's
+/// end holds an exact zero (its lane of the rows is zero) and is sent to
+/// row_of_level[0] before that row's own value comes, or to a joint row that
+/// stays zero (rows_of_levels), so no level needs a test.
+template <int Rows, int kLevels, class S, std::size_t N>
+HODYN_ALWAYS_INLINE void scatter_regressor_column(const std::array<int, N>& row_of_level,
+                                                  const S* lanes, S* world, S* base) {
+  for (int l = 0; l < 6; ++l) world[l] = lanes[l];
+  for (int l = 6; l < Rows; ++l) world[l] = S(0);
+  for (int level = kLevels - 1; level >= 0; --level)
+    world[row_of_level[static_cast<std::size_t>(level)]] = lanes[kLevelLane + level];
+  for (int l = 0; l < 6; ++l) base[l] = lanes[kBaseFrameLane + l];
 }
 
-/// The output row (6 + joint − 1) of the joint at each level of body j's path.
+/// The output row (6 + joint − 1) of the joint at each level of body j's path;
+/// the levels below its end: the first level's row, or (the root, no path)
+/// the first joint's, which the root's columns leave zero.
 template <class Tree>
 std::array<int, Tree::kNumBodies> rows_of_levels(int j, int depth) {
   std::array<int, Tree::kNumBodies> rows{};
   int level = depth;
   for (int i = j; i > 0; i = Tree::kParent[i]) rows[static_cast<std::size_t>(--level)] = 6 + i - 1;
+  for (int l = depth; l < Tree::kNumBodies; ++l) rows[static_cast<std::size_t>(l)] = depth > 0 ? rows[0] : 6;
   return rows;
 }
 
@@ -686,7 +681,6 @@ void regressor_kernel(int run_order, const Model<Tree, S>& model,
                       RegressorData<Tree, MaxOrder, S>& data,
                       const MotionDerivatives<Tree, MaxOrder, S>& motion) {
   using Data = RegressorData<Tree, MaxOrder, S>;
-  constexpr int kChunk = regressor_chunk_lanes<S, Data::Workspace::kLanes>();
   const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   auto& ws = data.workspace;
   if constexpr (Kind != RegressorKind::kSlotineLi)  // (Slotine–Li: its own forward pass, done)
@@ -700,10 +694,10 @@ void regressor_kernel(int run_order, const Model<Tree, S>& model,
                            data.rows[j]);
     const auto level_rows = rows_of_levels<Tree>(j, depth);
     regressor_body_columns<FixedOrder, Kind>(
-        r, model, j, ws, data.rows[j], [&](int k, int p, auto chunk, const S* lanes) {
+        r, model, j, ws, data.rows[j], [&](int k, int p, const S* lanes) {
           const auto column = static_cast<std::ptrdiff_t>(10 * j + p);
-          scatter_regressor_chunk<decltype(chunk)::value * kChunk, kChunk, Tree, Data::kRows>(
-              depth, level_rows, lanes, data.regressor[k].data() + column * Data::kRows,
+          scatter_regressor_column<Data::kRows, Data::Workspace::max_joint_depth()>(
+              level_rows, lanes, data.regressor[k].data() + column * Data::kRows,
               data.base_frame_regressor[k].data() + column * 6);
         });
   }
@@ -715,7 +709,6 @@ void body_regressor_kernel(int run_order, const Model<Tree, S>& model,
                            BodyRegressorData<Tree, MaxOrder, S>& data,
                            const MotionDerivatives<Tree, MaxOrder, S>& motion, int body) {
   using Data = BodyRegressorData<Tree, MaxOrder, S>;
-  constexpr int kChunk = regressor_chunk_lanes<S, Data::Workspace::kLanes>();
   const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   auto& ws = data.workspace;
   regressor_kinematics<FixedOrder>(r, model, ws, motion);
@@ -731,9 +724,9 @@ void body_regressor_kernel(int run_order, const Model<Tree, S>& model,
   }
   const auto level_rows = rows_of_levels<Tree>(body, depth);
   regressor_body_columns<FixedOrder, Kind>(
-      r, model, body, ws, data.rows[current], [&](int k, int p, auto chunk, const S* lanes) {
-        scatter_regressor_chunk<decltype(chunk)::value * kChunk, kChunk, Tree, Data::kRows>(
-            depth, level_rows, lanes, data.regressor[k].col(p).data(),
+      r, model, body, ws, data.rows[current], [&](int k, int p, const S* lanes) {
+        scatter_regressor_column<Data::kRows, Data::Workspace::max_joint_depth()>(
+            level_rows, lanes, data.regressor[k].col(p).data(),
             data.base_frame_regressor[k].col(p).data());
       });
 }
