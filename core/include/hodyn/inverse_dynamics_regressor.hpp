@@ -230,10 +230,10 @@ HODYN_ALWAYS_INLINE void set_column(std::array<S, 6>& column, const V3<S>& ang, 
 /// Coefficient k of a body's ten column wrenches in its own frame, from the
 /// coefficients of its twist (ω; v) and gravity-augmented acceleration (ω̇; a)
 /// in that frame (see the header). `out[p]` is the wrench of parameter p.
-template <int MaxOrder, class S>
-void body_regressor_columns(int k, const std::array<SV<S>, MaxOrder + 1>& twist,
-                            const std::array<SV<S>, MaxOrder + 1>& acceleration,
-                            ColumnWrenches<S>& out) {
+template <std::size_t N, class S>
+HODYN_ALWAYS_INLINE void body_regressor_columns(int k, const std::array<SV<S>, N>& twist,
+                                                const std::array<SV<S>, N>& acceleration,
+                                                ColumnWrenches<S>& out) {
   V3<S> alpha = acceleration[k].lin;  // α = ã_lin + ω × v
   S p[3][3] = {};                     // (ω ωᵀ)_[k]
   for (int i = 0; i <= k; ++i) {
@@ -268,9 +268,8 @@ void body_regressor_columns(int k, const std::array<SV<S>, MaxOrder + 1>& twist,
 
 /// Coefficient k of a body's ten momentum columns M v (M v = Y_p π per body):
 /// m: (0; u), h: (h × u; ω × h), I: (I ω; 0), for the twist (ω; u) in its frame.
-template <int MaxOrder, class S>
-void body_momentum_columns(int k, const std::array<SV<S>, MaxOrder + 1>& twist,
-                           ColumnWrenches<S>& out) {
+template <std::size_t N, class S>
+void body_momentum_columns(int k, const std::array<SV<S>, N>& twist, ColumnWrenches<S>& out) {
   const V3<S>& w = twist[k].ang;
   const V3<S>& u = twist[k].lin;
   const S wi[3] = {w.x, w.y, w.z};
@@ -331,22 +330,23 @@ enum class RegressorKind {
   kSlotineLi,        ///< M a_r − ad_vᵀ(M v_r): M̄ ν̇_r + C ν_r + g (order 0)
 };
 
-/// Coefficient k of the child's rows from the parent's (coefficients 0..k):
-/// each row is a motion vector w moved into joint frame j, Ad_{X_j}⁻¹ w —
-/// revolute X = T(d) Rot(e, q): (Rᵀ ω; Rᵀ(v − d × ω)) with Rot(q)'s series;
-/// prismatic X = T(d + e q): (ω; v − (d + e q) × ω). Chunk by chunk of
-/// lanes, the sums over the series kept in locals and stored once.
-template <JointKind K, class Lanes, class S, std::size_t NR, std::size_t NQ>
-HODYN_ALWAYS_INLINE void inherit_rows(int k, const std::array<Lanes, NR>& in, const V3<S>& d,
+/// Coefficients 0..r of the child's rows from the parent's: each row is a
+/// motion vector w moved into joint frame j, Ad_{X_j}⁻¹ w — revolute
+/// X = T(d) Rot(e, q): (Rᵀ ω; Rᵀ(v − d × ω)) with Rot(q)'s series; prismatic
+/// X = T(d + e q): (ω; v − (d + e q) × ω). Chunk by chunk of lanes: the
+/// parent's coefficients are read and v − d × ω formed once for all orders,
+/// the sums over the series kept in locals and stored once (N ≥ r + 1).
+template <JointKind K, std::size_t N, class Lanes, class S, std::size_t NR, std::size_t NQ>
+HODYN_ALWAYS_INLINE void inherit_rows(int r, const std::array<Lanes, NR>& in, const V3<S>& d,
                                       const V3<S>& e, const std::array<S, NQ>& c,
                                       const std::array<S, NQ>& sn, const std::array<S, NQ>& q,
-                                      Lanes& out) {
+                                      std::array<Lanes, NR>& out) {
   constexpr int L = Lanes::kLanes;
   constexpr int W = regressor_chunk_lanes<S, L>();
   using Chunk = RowChunk<S, W>;
   std::array<M3<S>, NQ> rt{};  // Rot(e, q)ᵀ_[i], a general axis only
   if constexpr (joint_rotates(K) && aligned_axis(K) < 0)
-    for (int i = 0; i <= k; ++i) {
+    for (int i = 0; i <= r; ++i) {
       const M3<S> rot = axis_rotation<K>(e, i == 0 ? S(1) : S(0), c[static_cast<std::size_t>(i)],
                                          sn[static_cast<std::size_t>(i)]);
       for (int row = 0; row < 3; ++row)
@@ -354,57 +354,70 @@ HODYN_ALWAYS_INLINE void inherit_rows(int k, const std::array<Lanes, NR>& in, co
           rt[static_cast<std::size_t>(i)].a[3 * row + col] = rot.a[3 * col + row];
     }
   for (int l0 = 0; l0 < L; l0 += W) {
-    Chunk y[6];  // coefficient k of the chunk's rows, every entry set at i = 0
-    for (int i = 0; i <= k; ++i) {
-      const auto& x = in[static_cast<std::size_t>(k - i)].component;
-      Chunk w[6];
-      for (int comp = 0; comp < 6; ++comp) w[comp] = load_chunk<S, W>(&x[comp][l0]);
-      if constexpr (joint_rotates(K)) {  // helical: the pitch's part follows (helical_rows)
-        const Chunk u[3] = {w[3] - (d.y * w[2] - d.z * w[1]),  // v − d × ω
-                            w[4] - (d.z * w[0] - d.x * w[2]), w[5] - (d.x * w[1] - d.y * w[0])};
-        if constexpr (aligned_axis(K) >= 0) {
-          constexpr int a = aligned_axis(K), b = (a + 1) % 3, dd = (a + 2) % 3;
-          // Rot(−q) about e_a: (y_b, y_d) → (c y_b + s y_d, c y_d − s y_b), y_a kept.
-          const S ci = c[static_cast<std::size_t>(i)], si = sn[static_cast<std::size_t>(i)];
-          const Chunk wb = ci * w[b] + si * w[dd], wd = ci * w[dd] - si * w[b];
-          const Chunk ub = ci * u[b] + si * u[dd], ud = ci * u[dd] - si * u[b];
-          if (i == 0) {
-            y[a] = w[a];
-            y[3 + a] = u[a];
-            y[b] = wb;
-            y[dd] = wd;
-            y[3 + b] = ub;
-            y[3 + dd] = ud;
-          } else {
-            y[b] += wb;
-            y[dd] += wd;
-            y[3 + b] += ub;
-            y[3 + dd] += ud;
-          }
-        } else {
-          const S* m = rt[static_cast<std::size_t>(i)].a;
-          for (int row = 0; row < 3; ++row) {
-            const Chunk ang = m[3 * row] * w[0] + m[3 * row + 1] * w[1] + m[3 * row + 2] * w[2];
-            const Chunk lin = m[3 * row] * u[0] + m[3 * row + 1] * u[1] + m[3 * row + 2] * u[2];
-            if (i == 0) {
-              y[row] = ang;
-              y[3 + row] = lin;
-            } else {
-              y[row] += ang;
-              y[3 + row] += lin;
-            }
-          }
-        }
-      } else {
-        const V3<S> p = q[static_cast<std::size_t>(i)] * e + (i == 0 ? d : V3<S>{});
-        if (i == 0)
-          for (int comp = 0; comp < 6; ++comp) y[comp] = w[comp];
-        y[3] -= p.y * w[2] - p.z * w[1];
-        y[4] -= p.z * w[0] - p.x * w[2];
-        y[5] -= p.x * w[1] - p.y * w[0];
+    Chunk w[N][6];  // the parent's coefficients 0..r of the chunk's rows
+    Chunk u[N][3];  // (v − d × ω), revolute and helical
+    for (int m = 0; m <= r; ++m) {
+      const auto& x = in[static_cast<std::size_t>(m)].component;
+      for (int comp = 0; comp < 6; ++comp) w[m][comp] = load_chunk<S, W>(&x[comp][l0]);
+      if constexpr (joint_rotates(K)) {
+        u[m][0] = w[m][3] - (d.y * w[m][2] - d.z * w[m][1]);
+        u[m][1] = w[m][4] - (d.z * w[m][0] - d.x * w[m][2]);
+        u[m][2] = w[m][5] - (d.x * w[m][1] - d.y * w[m][0]);
       }
     }
-    for_each_index<0, 6>([&](auto comp) { store_chunk<S, W>(y[comp], &out.component[comp][l0]); });
+    for (int k = 0; k <= r; ++k) {
+      Chunk y[6];  // coefficient k of the chunk's rows, every entry set at i = 0
+      for (int i = 0; i <= k; ++i) {
+        const Chunk* wi = w[k - i];
+        if constexpr (joint_rotates(K)) {  // helical: the pitch's part follows (helical_rows)
+          const Chunk* ui = u[k - i];
+          if constexpr (aligned_axis(K) >= 0) {
+            constexpr int a = aligned_axis(K), b = (a + 1) % 3, dd = (a + 2) % 3;
+            // Rot(−q) about e_a: (y_b, y_d) → (c y_b + s y_d, c y_d − s y_b), y_a kept.
+            const S ci = c[static_cast<std::size_t>(i)], si = sn[static_cast<std::size_t>(i)];
+            const Chunk wb = ci * wi[b] + si * wi[dd], wd = ci * wi[dd] - si * wi[b];
+            const Chunk ub = ci * ui[b] + si * ui[dd], ud = ci * ui[dd] - si * ui[b];
+            if (i == 0) {
+              y[a] = wi[a];
+              y[3 + a] = ui[a];
+              y[b] = wb;
+              y[dd] = wd;
+              y[3 + b] = ub;
+              y[3 + dd] = ud;
+            } else {
+              y[b] += wb;
+              y[dd] += wd;
+              y[3 + b] += ub;
+              y[3 + dd] += ud;
+            }
+          } else {
+            const S* m = rt[static_cast<std::size_t>(i)].a;
+            for (int row = 0; row < 3; ++row) {
+              const Chunk ang =
+                  m[3 * row] * wi[0] + m[3 * row + 1] * wi[1] + m[3 * row + 2] * wi[2];
+              const Chunk lin =
+                  m[3 * row] * ui[0] + m[3 * row + 1] * ui[1] + m[3 * row + 2] * ui[2];
+              if (i == 0) {
+                y[row] = ang;
+                y[3 + row] = lin;
+              } else {
+                y[row] += ang;
+                y[3 + row] += lin;
+              }
+            }
+          }
+        } else {
+          const V3<S> p = q[static_cast<std::size_t>(i)] * e + (i == 0 ? d : V3<S>{});
+          if (i == 0)
+            for (int comp = 0; comp < 6; ++comp) y[comp] = wi[comp];
+          y[3] -= p.y * wi[2] - p.z * wi[1];
+          y[4] -= p.z * wi[0] - p.x * wi[2];
+          y[5] -= p.x * wi[1] - p.y * wi[0];
+        }
+      }
+      auto& x = out[static_cast<std::size_t>(k)].component;
+      for_each_index<0, 6>([&](auto comp) { store_chunk<S, W>(y[comp], &x[comp][l0]); });
+    }
   }
 }
 
@@ -484,10 +497,22 @@ void regressor_base_rows(int run_order, const Model<Tree, S>& model,
       }
     }
   }
-  const Eigen::Matrix<S, 6, 6> home = adjoint_matrix(model.home_pose(0));
-  for (int comp = 0; comp < 6; ++comp)
-    for (int col = 0; col < 6; ++col)
-      rows[0].component[comp][kBaseFrameLane + col] = home(comp, col);
+  // Ad_{A⁰_0} = [[R, 0], [[p] R, R]] of the base frame's home pose (R, p).
+  const M3<S> home = M3<S>::from(model.home_pose(0).rotation);
+  const V3<S> origin = V3<S>::from(model.home_pose(0).translation);
+  auto& x = rows[0].component;
+  for (int col = 0; col < 3; ++col) {
+    const V3<S> rc = home.col(col), moment = cross(origin, rc);
+    x[0][kBaseFrameLane + col] = rc.x;
+    x[1][kBaseFrameLane + col] = rc.y;
+    x[2][kBaseFrameLane + col] = rc.z;
+    x[3][kBaseFrameLane + col] = moment.x;
+    x[4][kBaseFrameLane + col] = moment.y;
+    x[5][kBaseFrameLane + col] = moment.z;
+    x[3][kBaseFrameLane + 3 + col] = rc.x;
+    x[4][kBaseFrameLane + 3 + col] = rc.y;
+    x[5][kBaseFrameLane + 3 + col] = rc.z;
+  }
 }
 
 /// Body j's rows (j ≥ 1, `depth` joints on its path): its parent's through
@@ -509,7 +534,8 @@ void regressor_child_rows(int run_order, const Model<Tree, S>& model, int j, int
   for (int i = 0; i <= r; ++i) q[i] = ws.inverse_factorial[i] * (sense * motion.q[i](j - 1));
   auto inherit = [&](auto kind, int) {
     constexpr JointKind K = decltype(kind)::value;
-    for (int k = 0; k <= r; ++k) inherit_rows<K>(k, parent, d, e, b.cos_q, b.sin_q, q, rows[k]);
+    constexpr std::size_t kSeries = FixedOrder >= 0 ? FixedOrder + 1 : MaxOrder + 1;
+    inherit_rows<K, kSeries>(r, parent, d, e, b.cos_q, b.sin_q, q, rows);
     if constexpr (is_helical(K)) helical_rows(r, model.joint_pitch(j), e, q, rows);
     const int offset = joint_rotates(K) ? 0 : 3;
     const int lane = kLevelLane + depth - 1;
@@ -550,21 +576,25 @@ void regressor_body_columns(int run_order, const Model<Tree, S>& model, int j,
   bool unrotated = true;  // R = 1 exactly (e.g. URDF links parallel at home)
   for (int row = 0; row < 3; ++row)
     for (int col = 0; col < 3; ++col)
-      unrotated = unrotated && rot.a[3 * row + col] == (row == col ? S(1) : S(0));
+      unrotated &= rot.a[3 * row + col] == (row == col ? S(1) : S(0));
   const auto to_body = [&](const SV<S>& x) {
     const V3<S> lin = x.lin - cross(t, x.ang);
     if (unrotated) return SV<S>{x.ang, lin};
     return SV<S>{rot.transpose_times(x.ang), rot.transpose_times(lin)};
   };
-  std::array<SV<S>, MaxOrder + 1> v{}, a{};  // twist, acceleration in C_j
+  // twist, acceleration in C_j (coefficients 0..r, every one set before use)
+  constexpr std::size_t kSeries = FixedOrder >= 0 ? FixedOrder + 1 : MaxOrder + 1;
+  std::array<SV<S>, kSeries> v, a;
   for (int k = 0; k <= r; ++k) {
     v[k] = to_body(b.twist[k]);
+    if constexpr (Kind == RegressorKind::kInverseDynamics) a[k] = to_body(b.acceleration[k]);
+  }
+  for (int k = 0; k <= r; ++k) {
     auto& columns = ws.columns[k];
     if constexpr (Kind == RegressorKind::kInverseDynamics) {
-      a[k] = to_body(b.acceleration[k]);
-      body_regressor_columns<MaxOrder>(k, v, a, columns);
+      body_regressor_columns(k, v, a, columns);
     } else if constexpr (Kind == RegressorKind::kMomentum) {
-      body_momentum_columns<MaxOrder>(k, v, columns);
+      body_momentum_columns(k, v, columns);
     } else {  // Slotine–Li, order 0: `acceleration` holds a_r
       body_slotine_li_columns(v[0], to_body(ws.reference_twist[j]), to_body(b.acceleration[0]),
                               columns);
@@ -653,7 +683,8 @@ std::array<int, Tree::kNumBodies> rows_of_levels(int j, int depth) {
   std::array<int, Tree::kNumBodies> rows{};
   int level = depth;
   for (int i = j; i > 0; i = Tree::kParent[i]) rows[static_cast<std::size_t>(--level)] = 6 + i - 1;
-  for (int l = depth; l < Tree::kNumBodies; ++l) rows[static_cast<std::size_t>(l)] = depth > 0 ? rows[0] : 6;
+  for (int l = depth; l < Tree::kNumBodies; ++l)
+    rows[static_cast<std::size_t>(l)] = depth > 0 ? rows[0] : 6;
   return rows;
 }
 
@@ -691,7 +722,7 @@ void regressor_kernel(int run_order, const Model<Tree, S>& model,
       regressor_base_rows<FixedOrder>(r, model, ws, data.rows[0]);
     else
       regressor_child_rows<FixedOrder>(r, model, j, depth, ws, motion, data.rows[Tree::kParent[j]],
-                           data.rows[j]);
+                                       data.rows[j]);
     const auto level_rows = rows_of_levels<Tree>(j, depth);
     regressor_body_columns<FixedOrder, Kind>(
         r, model, j, ws, data.rows[j], [&](int k, int p, const S* lanes) {
@@ -719,7 +750,7 @@ void body_regressor_kernel(int run_order, const Model<Tree, S>& model,
   int current = 0;
   for (int level = 1; level <= depth; ++level) {
     regressor_child_rows<FixedOrder>(r, model, path[level], level, ws, motion, data.rows[current],
-                         data.rows[1 - current]);
+                                     data.rows[1 - current]);
     current = 1 - current;
   }
   const auto level_rows = rows_of_levels<Tree>(body, depth);
