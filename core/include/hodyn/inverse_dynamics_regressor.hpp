@@ -670,8 +670,10 @@ HODYN_ALWAYS_INLINE void scatter_regressor_column(const std::array<int, N>& row_
                                                   const S* lanes, S* world, S* base) {
   for (int l = 0; l < 6; ++l) world[l] = lanes[l];
   for (int l = 6; l < Rows; ++l) world[l] = S(0);
-  for (int level = kLevels - 1; level >= 0; --level)
+  for_each_index<0, kLevels>([&](auto index) {
+    constexpr int level = kLevels - 1 - decltype(index)::value;
     world[row_of_level[static_cast<std::size_t>(level)]] = lanes[kLevelLane + level];
+  });
   for (int l = 0; l < 6; ++l) base[l] = lanes[kBaseFrameLane + l];
 }
 
@@ -679,8 +681,16 @@ HODYN_ALWAYS_INLINE void scatter_regressor_column(const std::array<int, N>& row_
 /// the levels below its end: the first level's row, or (the root, no path)
 /// the first joint's, which the root's columns leave zero.
 template <class Tree>
-std::array<int, Tree::kNumBodies> rows_of_levels(int j, int depth) {
+constexpr int path_depth(int j) {
+  int depth = 0;
+  for (int i = j; i > 0; i = Tree::kParent[i]) ++depth;
+  return depth;
+}
+
+template <class Tree>
+constexpr std::array<int, Tree::kNumBodies> rows_of_levels(int j) {
   std::array<int, Tree::kNumBodies> rows{};
+  const int depth = path_depth<Tree>(j);
   int level = depth;
   for (int i = j; i > 0; i = Tree::kParent[i]) rows[static_cast<std::size_t>(--level)] = 6 + i - 1;
   for (int l = depth; l < Tree::kNumBodies; ++l)
@@ -688,12 +698,23 @@ std::array<int, Tree::kNumBodies> rows_of_levels(int j, int depth) {
   return rows;
 }
 
+/// Every body's path depth and rows_of_levels, computed at compile time.
 template <class Tree>
-constexpr int path_depth(int j) {
-  int depth = 0;
-  for (int i = j; i > 0; i = Tree::kParent[i]) ++depth;
-  return depth;
-}
+struct TreeLevels {
+  static constexpr std::array<int, Tree::kNumBodies> depths() {
+    std::array<int, Tree::kNumBodies> d{};
+    for (int j = 0; j < Tree::kNumBodies; ++j) d[static_cast<std::size_t>(j)] = path_depth<Tree>(j);
+    return d;
+  }
+  static constexpr std::array<std::array<int, Tree::kNumBodies>, Tree::kNumBodies> rows() {
+    std::array<std::array<int, Tree::kNumBodies>, Tree::kNumBodies> r{};
+    for (int j = 0; j < Tree::kNumBodies; ++j)
+      r[static_cast<std::size_t>(j)] = rows_of_levels<Tree>(j);
+    return r;
+  }
+  static constexpr std::array<int, Tree::kNumBodies> kDepth = depths();
+  static constexpr std::array<std::array<int, Tree::kNumBodies>, Tree::kNumBodies> kRows = rows();
+};
 
 /// The regressor kernel (FixedOrder ≥ 0: compiled for that order).
 ///
@@ -717,13 +738,13 @@ void regressor_kernel(int run_order, const Model<Tree, S>& model,
   if constexpr (Kind != RegressorKind::kSlotineLi)  // (Slotine–Li: its own forward pass, done)
     regressor_kinematics<FixedOrder>(r, model, ws, motion);
   for (int j = 0; j < Tree::kNumBodies; ++j) {
-    const int depth = path_depth<Tree>(j);
+    const int depth = TreeLevels<Tree>::kDepth[static_cast<std::size_t>(j)];
     if (j == 0)
       regressor_base_rows<FixedOrder>(r, model, ws, data.rows[0]);
     else
       regressor_child_rows<FixedOrder>(r, model, j, depth, ws, motion, data.rows[Tree::kParent[j]],
                                        data.rows[j]);
-    const auto level_rows = rows_of_levels<Tree>(j, depth);
+    const auto& level_rows = TreeLevels<Tree>::kRows[static_cast<std::size_t>(j)];
     regressor_body_columns<FixedOrder, Kind>(
         r, model, j, ws, data.rows[j], [&](int k, int p, const S* lanes) {
           const auto column = static_cast<std::ptrdiff_t>(10 * j + p);
@@ -744,7 +765,7 @@ void body_regressor_kernel(int run_order, const Model<Tree, S>& model,
   auto& ws = data.workspace;
   regressor_kinematics<FixedOrder>(r, model, ws, motion);
   std::array<int, Tree::kNumBodies> path{};  // body, parent, …, 0
-  const int depth = path_depth<Tree>(body);
+  const int depth = TreeLevels<Tree>::kDepth[static_cast<std::size_t>(body)];
   for (int i = body, level = depth; level >= 0; i = Tree::kParent[i], --level) path[level] = i;
   regressor_base_rows<FixedOrder>(r, model, ws, data.rows[0]);
   int current = 0;
@@ -753,7 +774,7 @@ void body_regressor_kernel(int run_order, const Model<Tree, S>& model,
                                      data.rows[1 - current]);
     current = 1 - current;
   }
-  const auto level_rows = rows_of_levels<Tree>(body, depth);
+  const auto& level_rows = TreeLevels<Tree>::kRows[static_cast<std::size_t>(body)];
   regressor_body_columns<FixedOrder, Kind>(
       r, model, body, ws, data.rows[current], [&](int k, int p, const S* lanes) {
         scatter_regressor_column<Data::kRows, Data::Workspace::max_joint_depth()>(
