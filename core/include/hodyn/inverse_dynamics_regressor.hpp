@@ -300,26 +300,42 @@ void body_slotine_li_columns(const SV<S>& v, const SV<S>& vr, const SV<S>& ar,
   const V3<S>& w = v.ang;
   const V3<S>& u = v.lin;
   set_column(out[0], cross(u, vr.lin), ar.lin + cross(w, vr.lin));
+  // Written out with ω × (e × x) = e (ω·x) − x ω_b for e = e_b:
+  //   h: (e × ȧ_r + (ω·u_r − u·ω_r) e + ω_r u_b − u_r ω_b; ω̇_r × e − (ω·ω_r) e + ω_r ω_b)
+  const S wi[3] = {w.x, w.y, w.z}, ui[3] = {u.x, u.y, u.z};
+  const S ai[3] = {ar.lin.x, ar.lin.y, ar.lin.z}, di[3] = {ar.ang.x, ar.ang.y, ar.ang.z};
+  const S ri[3] = {vr.ang.x, vr.ang.y, vr.ang.z};
+  const S s1 = dot(w, vr.lin) - dot(u, vr.ang), s2 = dot(w, vr.ang);
   for (int b = 0; b < 3; ++b) {
-    V3<S> e{};
-    (b == 0 ? e.x : b == 1 ? e.y : e.z) = S(1);
-    set_column(out[1 + b],
-               cross(e, ar.lin) + cross(w, cross(e, vr.lin)) - cross(u, cross(e, vr.ang)),
-               cross(ar.ang, e) - cross(w, cross(e, vr.ang)));
+    const int b1 = (b + 1) % 3, b2 = (b + 2) % 3;
+    auto& col = out[static_cast<std::size_t>(1 + b)];
+    const V3<S> ang = ui[b] * vr.ang - wi[b] * vr.lin;
+    const V3<S> lin = wi[b] * vr.ang;
+    col = {ang.x, ang.y, ang.z, lin.x, lin.y, lin.z};
+    col[b] += s1;
+    col[b1] -= ai[b2];
+    col[b2] += ai[b1];
+    col[3 + b] -= s2;
+    col[3 + b1] += di[b2];
+    col[3 + b2] -= di[b1];
   }
-  const S wr[3] = {vr.ang.x, vr.ang.y, vr.ang.z};
-  const S wd[3] = {ar.ang.x, ar.ang.y, ar.ang.z};
+  // I = E_ab: E ω̇_r + ω × (E ω_r), E x = e_a x_b + e_b x_a (e_a x_a for a = b), with
+  // ω × e_a = c_a: (c_a)_{a+1} = ω_{a+2}, (c_a)_{a+2} = −ω_{a+1}.
   for (int b = 0; b < 3; ++b)
-    for (int a = 0; a <= b; ++a) {  // E ω̇_r + ω × (E ω_r), E = E_ab
-      V3<S> ew{}, ed{};
-      (a == 0 ? ew.x : a == 1 ? ew.y : ew.z) += wr[b];
-      (a == 0 ? ed.x : a == 1 ? ed.y : ed.z) += wd[b];
+    for (int a = 0; a <= b; ++a) {
+      auto& col = out[static_cast<std::size_t>(inertia_parameter_index(a, b))];
+      S m[3] = {S(0), S(0), S(0)};
+      const auto add_c = [&](int axis, const S& f) {  // += c_axis f
+        m[(axis + 1) % 3] += wi[(axis + 2) % 3] * f;
+        m[(axis + 2) % 3] -= wi[(axis + 1) % 3] * f;
+      };
+      add_c(a, ri[b]);
+      m[a] += di[b];
       if (a != b) {
-        (b == 0 ? ew.x : b == 1 ? ew.y : ew.z) += wr[a];
-        (b == 0 ? ed.x : b == 1 ? ed.y : ed.z) += wd[a];
+        add_c(b, ri[a]);
+        m[b] += di[a];
       }
-      set_column(out[static_cast<std::size_t>(inertia_parameter_index(a, b))], ed + cross(w, ew),
-                 V3<S>{});
+      col = {m[0], m[1], m[2], S(0), S(0), S(0)};
     }
 }
 
