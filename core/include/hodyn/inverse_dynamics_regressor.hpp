@@ -139,7 +139,7 @@ struct RegressorWorkspace {
   JointSineCosine<S, kNumBodies> joint_sine_cosine{};
   /// Slotine–Li only: every body's reference twist v_r in its joint frame.
   std::array<SV<S>, kNumBodies> reference_twist{};
-  /// Σ (x − x) over every stored lane: all 0 while the outputs are finite.
+  /// Σ x·0 over every stored value (by chunk lane): all 0 while the outputs are finite.
   alignas(64) std::array<S, kLanes> finite{};
   std::array<S, MaxOrder + 1> factorial{};          ///< k!
   std::array<S, MaxOrder + 1> inverse_factorial{};  ///< 1/k!
