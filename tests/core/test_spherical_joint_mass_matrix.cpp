@@ -19,6 +19,7 @@
 // (d) a ball rotation that is not one, or not finite: a status and zero M̄.
 #include <hodyn/hodyn.hpp>
 
+#include "support/ball_trees.hpp"
 #include "support/error_metrics.hpp"
 
 #include <gtest/gtest.h>
@@ -46,110 +47,7 @@ using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Vec14 = Eigen::Matrix<double, 14, 1>;
 using Mat14 = Eigen::Matrix<double, 14, 14>;
 
-// A floating base; body 1 revolute; body 2 on a ball under it with a revolute
-// child (body 3); body 4 on a ball under the base (a leaf). ν has 6 + 8 entries.
-struct BallTree {
-  static constexpr int kNumBodies = 5;
-  static constexpr std::array<int, 5> kParent{-1, 0, 1, 2, 0};
-  static constexpr std::array<JointKind, 5> kJoint{JointKind::kFloatingBase, JointKind::kRevolute,
-                                                   JointKind::kSpherical, JointKind::kRevolute,
-                                                   JointKind::kSpherical};
-};
-// Each ball as revolute x, y, z through its centre; bodies 2, 3 and 6, 7 massless.
-struct EulerTree {
-  static constexpr int kNumBodies = 9;
-  static constexpr std::array<int, 9> kParent{-1, 0, 1, 2, 3, 4, 0, 6, 7};
-  static constexpr std::array<JointKind, 9> kJoint{
-      JointKind::kFloatingBase, JointKind::kRevolute,  JointKind::kRevoluteX,
-      JointKind::kRevoluteY,    JointKind::kRevoluteZ, JointKind::kRevolute,
-      JointKind::kRevoluteX,    JointKind::kRevoluteY, JointKind::kRevoluteZ};
-};
-constexpr std::array<int, 5> kSameBody{0, 1, 4, 5, 8};  // Euler body of each ball-tree body
-static_assert(hodyn::TreeTraits<BallTree>::kNumDofs == 14);
-static_assert(hodyn::TreeTraits<EulerTree>::kNumDofs == 14);
-
-struct Models {
-  hodyn::Model<BallTree, double> ball;
-  hodyn::Model<EulerTree, double> euler;
-};
-
-Mat3 random_rotation(std::mt19937& gen) {
-  std::normal_distribution<double> g(0.0, 1.0);
-  return Eigen::Quaterniond(g(gen), g(gen), g(gen), g(gen)).normalized().toRotationMatrix();
-}
-
-/// Both trees with the same bodies (seeded random parameters).
-Models make_models(unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  const auto vec = [&](double s) { return Vec3(s * u(gen), s * u(gen), s * u(gen)); };
-  const auto inertia = [&]() {
-    const Mat3 q = random_rotation(gen);
-    const Vec3 d(0.01 + 0.01 * (u(gen) + 1), 0.01 + 0.01 * (u(gen) + 1),
-                 0.01 + 0.01 * (u(gen) + 1));
-    const Mat3 ic = q * Vec3(d(1) + d(2), d(0) + d(2), d(0) + d(1)).asDiagonal() * q.transpose();
-    return SpatialInertia<double>::from_mass_com_inertia(0.5 + 0.5 * (u(gen) + 1), vec(0.1),
-                                                         Mat3((ic + ic.transpose()) / 2));
-  };
-  const auto pose = [&]() {
-    Pose<double> p;
-    p.rotation = random_rotation(gen);
-    p.translation = vec(0.5);
-    return p;
-  };
-  const auto massless =
-      SpatialInertia<double>::from_mass_com_inertia(0.0, Vec3::Zero(), Mat3::Zero());
-  std::array<SpatialInertia<double>, 5> body;
-  std::array<Pose<double>, 5> at;
-  for (int j = 0; j < 5; ++j) {
-    body[static_cast<std::size_t>(j)] = inertia();
-    at[static_cast<std::size_t>(j)] = pose();
-  }
-  const Vec3 e1 = vec(1).normalized(), a1 = vec(0.5), c2 = vec(0.5), e3 = vec(1).normalized(),
-             a3 = vec(0.5), c4 = vec(0.5);
-  const Vec3 g = 9.81 * vec(1).normalized();
-  Models m;
-  for (int j = 0; j < 5; ++j) {
-    const auto J = static_cast<std::size_t>(j);
-    EXPECT_EQ(m.ball.set_body(j, at[J], body[J]), Status::kOk);
-    EXPECT_EQ(m.euler.set_body(kSameBody[J], at[J], body[J]), Status::kOk);
-  }
-  for (int j : {2, 3, 6, 7})
-    EXPECT_EQ(m.euler.set_body(j, Pose<double>::identity(), massless), Status::kOk);
-  EXPECT_EQ(m.ball.set_revolute_axis(1, e1, a1), Status::kOk);
-  EXPECT_EQ(m.ball.set_spherical_joint(2, c2), Status::kOk);
-  EXPECT_EQ(m.ball.set_revolute_axis(3, e3, a3), Status::kOk);
-  EXPECT_EQ(m.ball.set_spherical_joint(4, c4), Status::kOk);
-  EXPECT_EQ(m.euler.set_revolute_axis(1, e1, a1), Status::kOk);
-  EXPECT_EQ(m.euler.set_revolute_axis(5, e3, a3), Status::kOk);
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(m.euler.set_revolute_axis(2 + i, Vec3::Unit(i), c2), Status::kOk);
-    EXPECT_EQ(m.euler.set_revolute_axis(6 + i, Vec3::Unit(i), c4), Status::kOk);
-  }
-  EXPECT_EQ(m.ball.set_gravity(g), Status::kOk);
-  EXPECT_EQ(m.euler.set_gravity(g), Status::kOk);
-  return m;
-}
-
-template <int MO>
-using BallMotion = hodyn::MotionDerivatives<BallTree, MO, double>;
-
-/// A random state: base pose and twists, every entry of q[k] (δ ≠ 0 for the
-/// balls) and R_j of random axis, one of them turned by nearly π.
-template <int MO>
-void random_state(unsigned seed, BallMotion<MO>& m) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<double> g(0.0, 1.0);
-  m.base_pose.rotation = random_rotation(gen);
-  m.base_pose.translation = Vec3(g(gen), g(gen), g(gen));
-  for (auto& v : m.base_twist)
-    for (int i = 0; i < 6; ++i) v(i) = g(gen);
-  for (auto& q : m.q)
-    for (int i = 0; i < 8; ++i) q(i) = g(gen);
-  m.joint_rotation[0] = random_rotation(gen);
-  m.joint_rotation[1] =
-      Eigen::AngleAxisd(M_PI - 1e-3, Vec3(g(gen), g(gen), g(gen)).normalized()).toRotationMatrix();
-}
+using namespace hodyn::test::ball_trees;  // BallTree, EulerTree, make_models, random_state
 
 template <int MO>
 Vec14 nu(const BallMotion<MO>& m, int k) {  // ν^(k) = (V1^(k); q^(k+1))

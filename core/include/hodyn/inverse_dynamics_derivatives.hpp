@@ -40,6 +40,7 @@
 
 #include <array>
 
+#include "hodyn/detail/ball_joint.hpp"
 #include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/root_motion.hpp"
 #include "hodyn/detail/series_recursions.hpp"
@@ -196,8 +197,10 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// Workspace and results of `inverse_dynamics_derivatives`.
 template <class Tree, class Scalar = double>
 struct InverseDynamicsDerivativesData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "inverse_dynamics_derivatives");
   static constexpr int kNumBodies = Tree::kNumBodies;
+  /// Per joint entry (a tree with a ball: three per ball), none for 1-DoF trees.
+  static constexpr int kEntrySlots =
+      TreeTraits<Tree>::kSingleDofJoints ? 0 : TreeTraits<Tree>::kNumJointDofs;
   InverseDynamicsDerivatives<Tree, Scalar> result{};
   // workspace
   std::array<detail::BodySeries<0, Scalar>, kNumBodies> placement{};
@@ -205,22 +208,158 @@ struct InverseDynamicsDerivativesData {
   std::array<detail::DerivativeJoint<Scalar>, kNumBodies> joint{};
   std::array<detail::SV<Scalar>, kNumBodies> delta_acceleration{};  ///< ΔA_j of stage 2
   std::array<detail::SV<Scalar>, kNumBodies> delta_wrench{};        ///< R_j of stage 2
+  /// A tree with a ball: the screw Y_e of every joint entry e (a ball's three
+  /// S_a, the child's axes through its centre) and what each contributes.
+  std::array<detail::SV<Scalar>, kEntrySlots> entry_screw{};
+  std::array<detail::DerivativeJoint<Scalar>, kEntrySlots> entry{};
 };
 
 HODYN_ISA_NAMESPACE_END
 namespace detail {
 HODYN_ISA_NAMESPACE_BEGIN
 
+/// The rotations R_j of a tree's ball joints (empty without one).
+template <class Tree, class Scalar>
+using BallRotations = std::array<Matrix3<Scalar>, TreeTraits<Tree>::kNumSphericalJoints>;
+
+/// W = M A' + V ×* M V and K = p̄ + Ṁ of one placed, moving body (its twist
+/// and acceleration A' = A − G set).
+template <class Tree, class Scalar>
+HODYN_ALWAYS_INLINE void derivative_body_terms(const Model<Tree, Scalar>& model,
+                                               const BodySeries<0, Scalar>& p,
+                                               DerivativeBody<Scalar>& b, int j) noexcept {
+  using S = Scalar;
+  const S m = model.mass(j);
+  const V3<S> c = p.com[0];
+  const V3<S> h = m * c;
+  // I about the origin: I_c + m((c·c) 1 − c cᵀ).
+  const S hc = dot(h, c);
+  const Sym3<S>& ic = p.inertia[0];
+  b.inertia = {m, h,
+               Sym3<S>{ic.xx + hc - h.x * c.x, ic.yy + hc - h.y * c.y, ic.zz + hc - h.z * c.z,
+                       ic.xy - h.x * c.y, ic.xz - h.x * c.z, ic.yz - h.y * c.z}};
+  const SV<S>& v = b.twist;
+  const SV<S> momentum = b.inertia.times(v);
+  // ḣ = ω × h + m v;  İ = [ω]I − I[ω] + 2(h·v) 1 − (v hᵀ + h vᵀ).
+  const V3<S> hv = v.lin;
+  const S two_hv = S(2) * dot(h, hv);
+  Sym3<S> i_rate = b.inertia.inertia.skew_commutator(v.ang);
+  i_rate +=
+      Sym3<S>{two_hv - S(2) * hv.x * h.x, two_hv - S(2) * hv.y * h.y, two_hv - S(2) * hv.z * h.z,
+              -(hv.x * h.y + h.x * hv.y), -(hv.x * h.z + h.x * hv.z), -(hv.y * h.z + h.y * hv.z)};
+  b.sensitivity = {momentum, cross(v.ang, h) + m * hv, i_rate};
+  b.wrench = b.inertia.times(b.acceleration) + cross_force(v, momentum);
+}
+
+/// Order 0 of a ball joint j: F_j = F_p T(c) R T(−c) with R = R_j exp([δ]) and
+/// c the centre (home, world), so the centre is now p = F_p(c); its three
+/// screws S_a = (R_F e_a; p × R_F e_a) are the child's axes through p.
+template <class Tree, class S>
+HODYN_ALWAYS_INLINE void place_ball(const Model<Tree, S>& model, int j,
+                                    const BodySeries<0, S>& parent, const Matrix3<S>& r_j,
+                                    const V3<S>& delta, BodySeries<0, S>& b, SV<S>* screws) {
+  const V3<S> c = V3<S>::from(model.joint_axis_point(j));
+  const V3<S> centre = parent.rotation * c + parent.translation;
+  b.rotation = parent.rotation * (M3<S>::from(r_j) * rotation_exponential(delta));
+  b.translation = centre - b.rotation * c;
+  b.screw[0] = SV<S>{};
+  for (int a = 0; a < 3; ++a) {
+    const V3<S> axis = b.rotation.col(a);
+    screws[a] = {axis, cross(centre, axis)};
+  }
+  b.com[0] = b.rotation * V3<S>::from(model.com_from_axis_point(j)) + centre;
+  b.inertia[0] = model.home_inertia(j).congruence(b.rotation);
+}
+
+/// Stage 1 of a tree with a ball (`derivative_kinematics`): the same terms
+/// per joint entry e (a ball's three screws S_a with ω_a, a 1-DoF joint's Y
+/// with q̇): V_j = V_λ + Σ_e Y_e q̇_e, A_j = A_λ + Σ_e (V_λ × Y_e) q̇_e at
+/// ν̇ = 0 (for a ball Σ_a Ṡ_a ω_a = V_j × U = V_λ × U, U = Σ_a S_a ω_a).
+template <class Tree, class Scalar>
+void derivative_kinematics_balls(const Model<Tree, Scalar>& model,
+                                 InverseDynamicsDerivativesData<Tree, Scalar>& data,
+                                 const Pose<Scalar>& base_pose, const Twist<Scalar>& base_twist_in,
+                                 const typename Model<Tree, Scalar>::JointVector& q,
+                                 const typename Model<Tree, Scalar>::JointVector& q_dot,
+                                 const BallRotations<Tree, Scalar>& joint_rotation,
+                                 const SV<Scalar>& gravity) noexcept {
+  using S = Scalar;
+  using Traits = TreeTraits<Tree>;
+  constexpr int kBase = Traits::kBaseDofs;
+  auto& place = data.placement;
+  auto& body = data.body;
+  auto& screw = data.entry_screw;
+  auto& mm = data.result.mass_matrix;
+  place_base(model, root_pose(model, base_pose), place[0]);
+  body[0].twist = SV<S>::from(root_twist<Tree>(base_twist_in));
+  body[0].acceleration = S(-1) * gravity;
+  derivative_body_terms(model, place[0], body[0], 0);
+  for_each_joint<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    constexpr int n = joint_dofs(K);
+    const int parent = Tree::kParent[j];
+    const int e0 = Traits::joint_entry(j);
+    if constexpr (is_spherical(K)) {
+      const auto ball =
+          static_cast<std::size_t>(Traits::kSphericalIndex[static_cast<std::size_t>(j)]);
+      place_ball(model, j, place[parent], joint_rotation[ball], V3<S>{q(e0), q(e0 + 1), q(e0 + 2)},
+                 place[j], &screw[static_cast<std::size_t>(e0)]);
+    } else {
+      place_body<K>(model, j, place[parent], q(e0), place[j]);
+      screw[static_cast<std::size_t>(e0)] = place[j].screw[0];
+    }
+    auto& b = body[j];
+    b.screw = place[j].screw[0];
+    b.twist = body[parent].twist;
+    b.acceleration = body[parent].acceleration;
+    for (int a = 0; a < n; ++a) {
+      const SV<S>& y = screw[static_cast<std::size_t>(e0 + a)];
+      const S qd = q_dot(e0 + a);
+      b.twist += qd * y;
+      b.acceleration += qd * ad(body[parent].twist, y);
+    }
+    derivative_body_terms(model, place[j], b, j);
+  });
+  for_each_joint_reverse<Tree>([&](auto, int j) {  // subtree sums M^C, K^C, W^C
+    auto& p = body[Tree::kParent[j]];
+    const auto& b = body[j];
+    p.inertia += b.inertia;
+    p.sensitivity += b.sensitivity;
+    p.wrench += b.wrench;
+  });
+  for_each_joint<Tree>([&](auto kind, int l) {  // M̄: β_e · Y_f for f of j ⪯ l
+    constexpr int n = joint_dofs(decltype(kind)::value);
+    const int e0 = Traits::joint_entry(l);
+    for (int a = 0; a < n; ++a) {
+      const auto e = static_cast<std::size_t>(e0 + a);
+      auto& t = data.entry[e];
+      t.beta = body[l].inertia.times(screw[e]);
+      const int ce = kBase + e0 + a;
+      if constexpr (kBase > 0) {
+        mm.template block<6, 1>(0, ce) = t.beta.eigen();
+        mm.template block<1, 6>(ce, 0) = t.beta.eigen().transpose();
+      }
+      for (int j = l; j > 0; j = Tree::kParent[j]) {
+        const int f0 = Traits::joint_entry(j);
+        const int f1 = f0 + joint_dofs(Tree::kJoint[static_cast<std::size_t>(j)]);
+        for (int f = f0; f < f1; ++f)
+          mm(ce, kBase + f) = mm(kBase + f, ce) = dot(t.beta, screw[static_cast<std::size_t>(f)]);
+      }
+    }
+  });
+  if constexpr (kBase > 0) mm.template topLeftCorner<6, 6>() = body[0].inertia.matrix();
+}
+
 /// Stage 1 (velocities only): poses, screws, twists, the accelerations and body
 /// wrenches at ν̇ = 0, the velocity sensitivities, the subtree sums M^C, K^C,
 /// W^C(ν̇ = 0), β_l = M^C_l Y_l and the mass matrix M̄ (rows and columns of
 /// the result; the caller has zeroed it). Inputs are checked by the caller.
 template <class Tree, class Scalar>
-void derivative_kinematics(const Model<Tree, Scalar>& model,
-                           InverseDynamicsDerivativesData<Tree, Scalar>& data,
-                           const Pose<Scalar>& base_pose, const Twist<Scalar>& base_twist_in,
-                           const typename Model<Tree, Scalar>::JointVector& q,
-                           const typename Model<Tree, Scalar>::JointVector& q_dot) noexcept {
+void derivative_kinematics_single(const Model<Tree, Scalar>& model,
+                                  InverseDynamicsDerivativesData<Tree, Scalar>& data,
+                                  const Pose<Scalar>& base_pose, const Twist<Scalar>& base_twist_in,
+                                  const typename Model<Tree, Scalar>::JointVector& q,
+                                  const typename Model<Tree, Scalar>::JointVector& q_dot) noexcept {
   using S = Scalar;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   auto& place = data.placement;
@@ -228,31 +367,7 @@ void derivative_kinematics(const Model<Tree, Scalar>& model,
   auto& mm = data.result.mass_matrix;
   SV<S> gravity{};
   gravity.lin = V3<S>::from(model.gravity());
-  // W = M A' + V ×* M V and K = p̄ + Ṁ of one placed, moving body.
-  const auto body_terms = [&](int j) {
-    const auto& p = place[j];
-    auto& b = body[j];
-    const S m = model.mass(j);
-    const V3<S> c = p.com[0];
-    const V3<S> h = m * c;
-    // I about the origin: I_c + m((c·c) 1 − c cᵀ).
-    const S hc = dot(h, c);
-    const Sym3<S>& ic = p.inertia[0];
-    b.inertia = {m, h,
-                 Sym3<S>{ic.xx + hc - h.x * c.x, ic.yy + hc - h.y * c.y, ic.zz + hc - h.z * c.z,
-                         ic.xy - h.x * c.y, ic.xz - h.x * c.z, ic.yz - h.y * c.z}};
-    const SV<S>& v = b.twist;
-    const SV<S> momentum = b.inertia.times(v);
-    // ḣ = ω × h + m v;  İ = [ω]I − I[ω] + 2(h·v) 1 − (v hᵀ + h vᵀ).
-    const V3<S> hv = v.lin;
-    const S two_hv = S(2) * dot(h, hv);
-    Sym3<S> i_rate = b.inertia.inertia.skew_commutator(v.ang);
-    i_rate +=
-        Sym3<S>{two_hv - S(2) * hv.x * h.x, two_hv - S(2) * hv.y * h.y, two_hv - S(2) * hv.z * h.z,
-                -(hv.x * h.y + h.x * hv.y), -(hv.x * h.z + h.x * hv.z), -(hv.y * h.z + h.y * hv.z)};
-    b.sensitivity = {momentum, cross(v.ang, h) + m * hv, i_rate};
-    b.wrench = b.inertia.times(b.acceleration) + cross_force(v, momentum);
-  };
+  const auto body_terms = [&](int j) { derivative_body_terms(model, place[j], body[j], j); };
   place_base(model, root_pose(model, base_pose), place[0]);
   body[0].twist = SV<S>::from(root_twist<Tree>(base_twist_in));
   body[0].acceleration = S(-1) * gravity;
@@ -291,10 +406,172 @@ void derivative_kinematics(const Model<Tree, Scalar>& model,
   if constexpr (kBase > 0) mm.template topLeftCorner<6, 6>() = body[0].inertia.matrix();
 }
 
+/// Stage 1 (velocities only): poses, screws, twists, the accelerations and body
+/// wrenches at ν̇ = 0, the velocity sensitivities, the subtree sums M^C, K^C,
+/// W^C(ν̇ = 0), β = M^C Y of every joint entry and the mass matrix M̄ (the
+/// caller has zeroed the result and checked the inputs). A tree of 1-DoF
+/// joints takes its own code (the rotations are then an empty array).
+template <class Tree, class Scalar>
+HODYN_ALWAYS_INLINE void derivative_kinematics(
+    const Model<Tree, Scalar>& model, InverseDynamicsDerivativesData<Tree, Scalar>& data,
+    const Pose<Scalar>& base_pose, const Twist<Scalar>& base_twist,
+    const typename Model<Tree, Scalar>::JointVector& q,
+    const typename Model<Tree, Scalar>::JointVector& q_dot,
+    const BallRotations<Tree, Scalar>& joint_rotation) noexcept {
+  if constexpr (TreeTraits<Tree>::kSingleDofJoints) {
+    (void)joint_rotation;
+    derivative_kinematics_single(model, data, base_pose, base_twist, q, q_dot);
+  } else {
+    SV<Scalar> gravity{};
+    gravity.lin = V3<Scalar>::from(model.gravity());
+    derivative_kinematics_balls(model, data, base_pose, base_twist, q, q_dot, joint_rotation,
+                                gravity);
+  }
+}
+
+/// The joint entries of joint j: [joint_entry(j), joint_entry(j) + n_j).
+template <class Tree>
+HODYN_ALWAYS_INLINE constexpr int entry_end(int j) {
+  return TreeTraits<Tree>::joint_entry(j) + joint_dofs(Tree::kJoint[static_cast<std::size_t>(j)]);
+}
+
+/// `derivative_bias` of a tree with a ball: τ_e = Y_eᵀ W^C_j per joint entry.
+template <class Tree, class Scalar>
+void derivative_bias_balls(const InverseDynamicsDerivativesData<Tree, Scalar>& data,
+                           Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1>& bias) noexcept {
+  constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
+  if constexpr (kBase > 0) bias.template head<6>() = data.body[0].wrench.eigen();
+  for_each_joint<Tree>([&](auto, int l) {
+    for (int e = TreeTraits<Tree>::joint_entry(l); e < entry_end<Tree>(l); ++e)
+      bias(kBase + e) = dot(data.entry_screw[static_cast<std::size_t>(e)], data.body[l].wrench);
+  });
+}
+
+/// `derivative_accelerations` of a tree with a ball: ΔA_j = ΔA_λ + Σ_e Y_e q̈_e
+/// (a ball: Σ_a S_a ω̇_a), R_λ += R_j + Σ_e β_e q̈_e.
+template <class Tree, class Scalar>
+void derivative_accelerations_balls(
+    InverseDynamicsDerivativesData<Tree, Scalar>& data, const Twist<Scalar>& base_acceleration,
+    const typename Model<Tree, Scalar>::JointVector& q_ddot) noexcept {
+  using S = Scalar;
+  auto& body = data.body;
+  auto& delta = data.delta_acceleration;
+  auto& rest = data.delta_wrench;
+  delta[0] = SV<S>::from(root_twist<Tree>(base_acceleration));
+  for_each_joint<Tree>([&](auto, int j) {
+    delta[j] = delta[Tree::kParent[j]];
+    for (int e = TreeTraits<Tree>::joint_entry(j); e < entry_end<Tree>(j); ++e)
+      delta[j] += q_ddot(e) * data.entry_screw[static_cast<std::size_t>(e)];
+    rest[j] = SV<S>{};
+  });
+  rest[0] = SV<S>{};
+  for_each_joint_reverse<Tree>([&](auto, int j) {
+    SV<S> r = rest[j];
+    for (int e = TreeTraits<Tree>::joint_entry(j); e < entry_end<Tree>(j); ++e)
+      r += q_ddot(e) * data.entry[static_cast<std::size_t>(e)].beta;
+    rest[Tree::kParent[j]] += r;
+  });
+  for (int j = 0; j < Tree::kNumBodies; ++j) {
+    body[j].acceleration += delta[j];
+    body[j].wrench += body[j].inertia.times(delta[j]) + rest[j];
+  }
+}
+
+/// `derivative_partials` of a tree with a ball, per joint entry. A ball's δ_a
+/// (R = R exp([δ]), the child's axis a) turns its child's subtree about S_a,
+/// its own three screws included (δS_b = S_a × S_b), so the covariance
+/// argument of the 1-DoF joints holds unchanged: column F_a = S_a ×* W^C −
+/// K^C a_a − M^C c_a with a_a = S_a × V_λ, c_a = S_a × A'_λ − a_a × V_λ, and
+/// row b of the same ball against it −α_b·a_a − β_b·c_a. Its ω_a moves V_j by
+/// S_a and, through Σ_b Ṡ_b ω_b = V_j × U, the accelerations below by
+/// u_a = (V_λ + V_j) × S_a (2 V_λ × Y for a 1-DoF joint, whose V_j × Y = V_λ × Y).
+template <class Tree, class Scalar>
+void derivative_partials_balls(InverseDynamicsDerivativesData<Tree, Scalar>& data,
+                               const Pose<Scalar>& base_pose) noexcept {
+  using S = Scalar;
+  using Traits = TreeTraits<Tree>;
+  constexpr int kBase = Traits::kBaseDofs;
+  auto& out = data.result;
+  auto& body = data.body;
+  auto& dq = out.d_configuration;
+  auto& dv = out.d_velocity;
+  const auto& screw = data.entry_screw;
+  for_each_joint<Tree>([&](auto kind, int l) {
+    constexpr bool kBall = is_spherical(decltype(kind)::value);
+    const auto& bl = body[l];
+    const auto& parent = body[Tree::kParent[l]];
+    const int e0 = Traits::joint_entry(l), e1 = entry_end<Tree>(l);
+    for (int e = e0; e < e1; ++e) {  // columns first: a ball's rows read all three
+      auto& t = data.entry[static_cast<std::size_t>(e)];
+      const SV<S>& y = screw[static_cast<std::size_t>(e)];
+      t.a = ad(y, parent.twist);
+      t.c = ad(y, parent.acceleration) - ad(t.a, parent.twist);
+      if constexpr (kBall)
+        t.u = ad(parent.twist + bl.twist, y);
+      else
+        t.u = S(2) * ad(parent.twist, y);
+      t.f = cross_force(y, bl.wrench) - bl.sensitivity.times(t.a) - bl.inertia.times(t.c);
+      t.g = bl.sensitivity.times(y) + bl.inertia.times(t.u);
+      t.alpha = bl.sensitivity.transpose_times(y);
+      out.generalized_force(kBase + e) = dot(y, bl.wrench);
+      if constexpr (kBase > 0) {
+        dq.template block<6, 1>(0, kBase + e) = t.f.eigen();
+        dv.template block<6, 1>(0, kBase + e) = t.g.eigen();
+      }
+    }
+    for (int e = e0; e < e1; ++e) {
+      const auto& t = data.entry[static_cast<std::size_t>(e)];
+      for (int j = l; j > 0; j = Tree::kParent[j]) {
+        for (int f = Traits::joint_entry(j); f < entry_end<Tree>(j); ++f) {
+          const auto& tj = data.entry[static_cast<std::size_t>(f)];
+          const SV<S>& yj = screw[static_cast<std::size_t>(f)];
+          dq(kBase + e, kBase + f) = -dot(t.alpha, tj.a) - dot(t.beta, tj.c);
+          dv(kBase + e, kBase + f) = dot(t.alpha, yj) + dot(t.beta, tj.u);
+          if (j != l) {
+            dq(kBase + f, kBase + e) = dot(yj, t.f);
+            dv(kBase + f, kBase + e) = dot(yj, t.g);
+          }
+        }
+      }
+    }
+  });
+  if constexpr (kBase > 0) {  // the base: as in derivative_partials, rows per joint entry
+    const auto& b0 = body[0];
+    const SV<S>& base_twist = b0.twist;
+    const SV<S>& base_acceleration = b0.acceleration;
+    out.generalized_force.template head<6>() = b0.wrench.eigen();
+    const Matrix6<S> adjoint = adjoint_matrix(base_pose);
+    const Matrix6<S> ad_v = ad_matrix<S>(base_twist.eigen());
+    const Matrix6<S> k0 = b0.sensitivity.matrix();
+    const Matrix6<S> m0 = out.mass_matrix.template topLeftCorner<6, 6>();
+    Matrix6<S> t;
+    t.noalias() = m0 * ad_v;
+    dv.template topLeftCorner<6, 6>() = k0 + t;
+    Matrix6<S> u = force_cross_matrix(b0.wrench);
+    u.noalias() += k0 * ad_v;
+    u.noalias() += t * ad_v;
+    u.noalias() += m0 * ad_matrix<S>(base_acceleration.eigen());
+    dq.template topLeftCorner<6, 6>().noalias() = u * adjoint;
+    for (int e = 0; e < Traits::kNumJointDofs; ++e) {
+      const auto& t_e = data.entry[static_cast<std::size_t>(e)];
+      const SV<S> v_beta = cross_force(base_twist, t_e.beta);
+      const SV<S> twist_row = t_e.alpha - v_beta;
+      const SV<S> w =
+          cross_force(base_twist, v_beta - t_e.alpha) - cross_force(base_acceleration, t_e.beta);
+      const SV<S> pose_row = SV<S>::from(coadjoint(base_pose, Wrench<S>(w.eigen())));
+      dv.template block<1, 6>(kBase + e, 0) = twist_row.eigen().transpose();
+      dq.template block<1, 6>(kBase + e, 0) = pose_row.eigen().transpose();
+    }
+  } else {
+    (void)base_pose;
+  }
+}
+
 /// τ̄ at the accelerations of stage 1 (ν̇ = 0): the bias h + g in the world frame.
 template <class Tree, class Scalar>
 void derivative_bias(const InverseDynamicsDerivativesData<Tree, Scalar>& data,
                      Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1>& bias) noexcept {
+  if constexpr (!TreeTraits<Tree>::kSingleDofJoints) return derivative_bias_balls(data, bias);
   if constexpr (TreeTraits<Tree>::kBaseDofs > 0)
     bias.template head<6>() = data.body[0].wrench.eigen();
   for_each_joint<Tree>([&](auto, int l) {
@@ -308,6 +585,8 @@ template <class Tree, class Scalar>
 void derivative_accelerations(InverseDynamicsDerivativesData<Tree, Scalar>& data,
                               const Twist<Scalar>& base_acceleration,
                               const typename Model<Tree, Scalar>::JointVector& q_ddot) noexcept {
+  if constexpr (!TreeTraits<Tree>::kSingleDofJoints)
+    return derivative_accelerations_balls(data, base_acceleration, q_ddot);
   using S = Scalar;
   auto& body = data.body;
   auto& delta = data.delta_acceleration;
@@ -331,6 +610,8 @@ void derivative_accelerations(InverseDynamicsDerivativesData<Tree, Scalar>& data
 template <class Tree, class Scalar>
 void derivative_partials(InverseDynamicsDerivativesData<Tree, Scalar>& data,
                          const Pose<Scalar>& base_pose) noexcept {
+  if constexpr (!TreeTraits<Tree>::kSingleDofJoints)
+    return derivative_partials_balls(data, base_pose);
   using S = Scalar;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   auto& out = data.result;
@@ -440,10 +721,11 @@ Status inverse_dynamics_derivatives(
   }
   for (int k = 0; status == Status::kOk && k <= 2; ++k)
     if (!detail::all_finite(motion.q[k])) status = Status::kNonFiniteInput;
+  if (status == Status::kOk) status = detail::check_joint_rotations(motion.joint_rotation);
   out.set_zero();
   if (status != Status::kOk) return status;
   detail::derivative_kinematics(model, data, motion.base_pose, motion.base_twist[0], motion.q[0],
-                                motion.q[1]);
+                                motion.q[1], motion.joint_rotation);
   detail::derivative_accelerations(data, motion.base_twist[1], motion.q[2]);
   detail::derivative_partials(data, detail::root_pose(model, motion.base_pose));
   return detail::check_derivative_result(out);

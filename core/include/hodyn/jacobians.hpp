@@ -117,7 +117,9 @@ Status local_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, 
 template <class Tree, int MaxOrder, class Scalar>
 Status spatial_jacobian_partial(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, int body,
                                 int joint, JacobianMatrix<Tree, Scalar>& partial) noexcept {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "spatial_jacobian_partial");
+  static_assert(TreeTraits<Tree>::kSingleDofJoints,
+                "spatial_jacobian_partial takes a joint; a tree with a ball joint differentiates "
+                "by a coordinate of q: spatial_jacobian_coordinate_partial (docs/kinematics.md)");
   partial.setZero();
   if (!detail::jacobian_arguments_valid(kinematics, body, 0) || joint < 1 ||
       joint >= Tree::kNumBodies)
@@ -126,6 +128,42 @@ Status spatial_jacobian_partial(const KinematicsData<Tree, MaxOrder, Scalar>& ki
   for (int b = body; b > 0; b = Tree::kParent[b])
     if (b != joint && joint_moves_body<Tree>(joint, b))
       partial.col(TreeTraits<Tree>::joint_dof(b)) = ad<Scalar>(sk, kinematics.joint_screw[b][0]);
+  return Status::kOk;
+}
+
+/// ∂J_j/∂q_c of the spatial Jacobian by coordinate c of q (0 ≤ c <
+/// kNumJointDofs, q[0]'s entries: a 1-DoF joint k is coordinate
+/// joint_entry(k), a ball's three are its δ, R = R exp([δ]) at δ = 0). With S
+/// the screw of c (a ball: its S_a, the child's axis a), every column of a
+/// joint below c's joint is ad_S of its screw; a ball's own three columns
+/// turn too, ad_{S_a} S_b (the right perturbation turns the child's axes),
+/// while a 1-DoF joint's own column does not move (ad_S S = 0). Any tree.
+template <class Tree, int MaxOrder, class Scalar>
+Status spatial_jacobian_coordinate_partial(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
+                                           int body, int coordinate,
+                                           JacobianMatrix<Tree, Scalar>& partial) noexcept {
+  using Traits = TreeTraits<Tree>;
+  partial.setZero();
+  if (!detail::jacobian_arguments_valid(kinematics, body, 0) || coordinate < 0 ||
+      coordinate >= Traits::kNumJointDofs)
+    return Status::kInvalidArgument;
+  const int joint = Traits::dof_body(Traits::kBaseDofs + coordinate);
+  const int axis = coordinate - Traits::joint_entry(joint);
+  Twist<Scalar> sk = kinematics.joint_screw[joint][0];
+  bool ball = false;
+  if constexpr (Traits::kNumSphericalJoints > 0) {
+    const int index = Traits::kSphericalIndex[static_cast<std::size_t>(joint)];
+    if (index >= 0) {
+      ball = true;
+      sk =
+          kinematics.ball_screw[static_cast<std::size_t>(index)][static_cast<std::size_t>(axis)][0];
+    }
+  }
+  for (int b = body; b > 0; b = Tree::kParent[b])
+    if ((b != joint || ball) && joint_moves_body<Tree>(joint, b))
+      detail::for_each_joint_screw(kinematics, b, [&](const auto& screw, int col) {
+        partial.col(col) = ad<Scalar>(sk, screw[0]);
+      });
   return Status::kOk;
 }
 

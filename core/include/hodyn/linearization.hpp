@@ -61,7 +61,6 @@ struct Linearization {
 /// Workspace and results of `linearize`.
 template <class Tree, class Scalar = double>
 struct LinearizationData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "linearization");
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   using Matrix = Eigen::Matrix<Scalar, kDofs, kDofs>;
   Linearization<Tree, Scalar> result{};
@@ -103,11 +102,12 @@ Status linearize(const Model<Tree, Scalar>& model, LinearizationData<Tree, Scala
   motion.base_twist[0] = detail::root_twist<Tree>(input.base_twist);
   motion.q[0] = input.q;
   motion.q[1] = input.q_dot;
+  motion.joint_rotation = input.joint_rotation;
   // One kinematic pass for everything: M̄ and the bias h + g at ν̇ = 0, then the
   // consistent accelerations ν̇ = M̄⁻¹ (τ̄_in − h − g) (what forward dynamics
   // would return), then the partials at them (seed 003 Prop. 3 needs them there).
   detail::derivative_kinematics(model, data.derivatives, motion.base_pose, motion.base_twist[0],
-                                motion.q[0], motion.q[1]);
+                                motion.q[0], motion.q[1], motion.joint_rotation);
   const auto& d = data.derivatives.result;
   if (!detail::symmetric_positive_inverse(d.mass_matrix, data.inverse_mass_matrix)) {
     out.set_zero();
@@ -144,6 +144,17 @@ Status linearize(const Model<Tree, Scalar>& model, LinearizationData<Tree, Scala
     out.a.template block<6, 6>(0, kDofs) = adjoint_matrix(motion.base_pose.inverse());
   }
   out.a.template block<kDofs - kBase, kDofs - kBase>(kBase, kDofs + kBase).setIdentity();
+  if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0) {
+    // A ball's δ rows: R exp([δ]) with the child-frame ω gives
+    // J_r(δ) δ̇ = ω + δω − exp(−[δ]) ω, so at δ = 0 δ̇ = δω − ω × δ.
+    for_each_joint<Tree>([&](auto kind, int j) {
+      if constexpr (is_spherical(decltype(kind)::value)) {
+        const int e = kBase + TreeTraits<Tree>::joint_entry(j);
+        const Vector3<S> w = input.q_dot.template segment<3>(e - kBase);
+        out.a.template block<3, 3>(e, e) = -skew<S>(w);
+      }
+    });
+  }
   out.a.template bottomRows<kDofs>().noalias() = m_inv * data.rhs;
   // B: M̄⁻¹ [Ad_C₁⁻ᵀ 0; 0 1].
   out.b.template bottomRows<kDofs>() = m_inv;
