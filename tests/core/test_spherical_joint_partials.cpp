@@ -39,18 +39,55 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <utility>
 
 namespace {
 
 using namespace hodyn::test::ball_trees;  // BallTree, make_models, random_state
 using hodyn::Twist;
 using Dual = hodyn::TaylorSeries<double, 1>;
-using Vec14 = Eigen::Matrix<double, 14, 1>;
-using Mat14 = Eigen::Matrix<double, 14, 14>;
 using hodyn::test::se3_exp;
 
-constexpr int kDofs = 14;
-constexpr std::array<int, 2> kBallEntry{1, 5};  // first q entry of balls 2 and 4
+// BallTree welded at its root: the fixed-base path of the same calls.
+struct FixedBallTree {
+  static constexpr int kNumBodies = 5;
+  static constexpr std::array<int, 5> kParent{-1, 0, 1, 2, 0};
+  static constexpr std::array<JointKind, 5> kJoint{JointKind::kFixedBase, JointKind::kRevolute,
+                                                   JointKind::kSpherical, JointKind::kRevolute,
+                                                   JointKind::kSpherical};
+};
+
+template <class Tree>
+constexpr int kBase = hodyn::TreeTraits<Tree>::kBaseDofs;
+template <class Tree>
+constexpr int kDofs = hodyn::TreeTraits<Tree>::kNumDofs;
+template <class Tree>
+using Vec = Eigen::Matrix<double, kDofs<Tree>, 1>;
+template <class Tree>
+using Mat = Eigen::Matrix<double, kDofs<Tree>, kDofs<Tree>>;
+template <class Tree, int MO = 0, class S = double>
+using Motion = hodyn::MotionDerivatives<Tree, MO, S>;
+constexpr std::array<int, 2> kBallEntry{1, 5};  // first q entry of balls 2 and 4 (both trees)
+
+/// The fixed-base tree with the ball tree's bodies, joints and gravity.
+hodyn::Model<FixedBallTree, double> welded(const hodyn::Model<BallTree, double>& ball) {
+  hodyn::Model<FixedBallTree, double> m;
+  for (int j = 0; j < 5; ++j)
+    EXPECT_EQ(m.set_body(j, ball.home_pose(j), ball.body_inertia(j)), Status::kOk);
+  for (int j : {1, 3})
+    EXPECT_EQ(m.set_revolute_axis(j, ball.joint_axis(j), ball.joint_axis_point(j)), Status::kOk);
+  for (int j : {2, 4}) EXPECT_EQ(m.set_spherical_joint(j, ball.joint_axis_point(j)), Status::kOk);
+  EXPECT_EQ(m.set_gravity(ball.gravity()), Status::kOk);
+  return m;
+}
+
+/// The joint part of a ball-tree state (the fixed root ignores the base fields).
+Motion<FixedBallTree> joints_of(const BallMotion<0>& b) {
+  Motion<FixedBallTree> m;
+  m.q = b.q;
+  m.joint_rotation = b.joint_rotation;
+  return m;
+}
 
 Mat3 so3_exp(const Vec3& w) {
   const double t = w.norm();
@@ -63,9 +100,9 @@ Vec3 so3_log(const Mat3& r) {
 }
 
 /// The same state with every ball's δ folded into its rotation: R = R_j exp([δ]), δ = 0.
-template <int MO>
-BallMotion<MO> folded(const BallMotion<MO>& m) {
-  BallMotion<MO> f = m;
+template <class Tree, int MO>
+Motion<Tree, MO> folded(const Motion<Tree, MO>& m) {
+  Motion<Tree, MO> f = m;
   for (int b = 0; b < 2; ++b) {
     const auto B = static_cast<std::size_t>(b);
     f.joint_rotation[B] = m.joint_rotation[B] * so3_exp(m.q[0].template segment<3>(kBallEntry[B]));
@@ -74,35 +111,39 @@ BallMotion<MO> folded(const BallMotion<MO>& m) {
   return f;
 }
 
-template <class S>
-Eigen::Matrix<S, kDofs, 1> generalized_force(const hodyn::Model<BallTree, S>& model,
-                                             const hodyn::MotionDerivatives<BallTree, 0, S>& m) {
-  auto id = std::make_unique<hodyn::InverseDynamicsData<BallTree, 0, S>>();
+template <class Tree, class S>
+Eigen::Matrix<S, kDofs<Tree>, 1> generalized_force(const hodyn::Model<Tree, S>& model,
+                                                   const Motion<Tree, 0, S>& m) {
+  auto id = std::make_unique<hodyn::InverseDynamicsData<Tree, 0, S>>();
   EXPECT_EQ(hodyn::inverse_dynamics(model, *id, m, 0), Status::kOk);
-  Eigen::Matrix<S, kDofs, 1> f;
-  f << id->base_wrench[0], id->joint_torque[0];
+  Eigen::Matrix<S, kDofs<Tree>, 1> f;
+  if constexpr (kBase < Tree >> 0) f.template head<6>() = id->base_wrench[0];
+  f.template tail<8>() = id->joint_torque[0];
   return f;
 }
 
-hodyn::MotionDerivatives<BallTree, 0, Dual> to_dual(const BallMotion<0>& m) {
-  hodyn::MotionDerivatives<BallTree, 0, Dual> d;
-  d.base_pose = m.base_pose.cast<Dual>();
-  for (int k = 0; k < 2; ++k) d.base_twist[k] = m.base_twist[k].cast<Dual>();
-  for (int k = 0; k < 3; ++k) d.q[k] = m.q[k].cast<Dual>();
-  for (int b = 0; b < 2; ++b) d.joint_rotation[b] = m.joint_rotation[b].cast<Dual>();
+template <class Tree>
+Motion<Tree, 0, Dual> to_dual(const Motion<Tree>& m) {
+  Motion<Tree, 0, Dual> d;
+  d.base_pose = m.base_pose.template cast<Dual>();
+  for (int k = 0; k < 2; ++k) d.base_twist[k] = m.base_twist[k].template cast<Dual>();
+  for (int k = 0; k < 3; ++k) d.q[k] = m.q[k].template cast<Dual>();
+  for (int b = 0; b < 2; ++b) d.joint_rotation[b] = m.joint_rotation[b].template cast<Dual>();
   return d;
 }
 
 /// ∂τ̄/∂(ξ; δ, q), ∂τ̄/∂(V₁; q̇), ∂τ̄/∂(V̇₁; q̈) by duals at the folded state.
-void dual_partials(const hodyn::Model<BallTree, double>& model, const BallMotion<0>& motion,
-                   Mat14& dq, Mat14& dv, Mat14& mm) {
-  const hodyn::Model<BallTree, Dual> model_d = model.cast<Dual>();
+template <class Tree>
+void dual_partials(const hodyn::Model<Tree, double>& model, const Motion<Tree>& motion,
+                   Mat<Tree>& dq, Mat<Tree>& dv, Mat<Tree>& mm) {
+  constexpr int n = kDofs<Tree>, nb = kBase<Tree>;
+  const hodyn::Model<Tree, Dual> model_d = model.template cast<Dual>();
   const auto base = to_dual(folded(motion));
   const auto eps = Dual::variable(0.0, 1.0);
   for (int block = 0; block < 3; ++block) {
-    for (int col = 0; col < kDofs; ++col) {
+    for (int col = 0; col < n; ++col) {
       auto m = base;
-      if (col < 6 && block == 0) {  // C₁ (1 + ε[e_k])
+      if (col < nb && block == 0) {  // C₁ (1 + ε[e_k])
         Twist<Dual> e = Twist<Dual>::Zero();
         e(col) = eps;
         m.base_pose.translation =
@@ -110,26 +151,28 @@ void dual_partials(const hodyn::Model<BallTree, double>& model, const BallMotion
         m.base_pose.rotation = base.base_pose.rotation +
                                Eigen::Matrix<Dual, 3, 3>(base.base_pose.rotation *
                                                          hodyn::skew<Dual>(e.template head<3>()));
-      } else if (col < 6) {
+      } else if (col < nb) {
         m.base_twist[static_cast<std::size_t>(block - 1)](col) += eps;
       } else {
-        m.q[static_cast<std::size_t>(block)](col - 6) += eps;  // a ball's δ_a at δ = 0
+        m.q[static_cast<std::size_t>(block)](col - nb) += eps;  // a ball's δ_a at δ = 0
       }
       const auto f = generalized_force(model_d, m);
-      Mat14& out = block == 0 ? dq : block == 1 ? dv : mm;
-      for (int r = 0; r < kDofs; ++r) out(r, col) = f(r).coeff(1);
+      Mat<Tree>& out = block == 0 ? dq : block == 1 ? dv : mm;
+      for (int r = 0; r < n; ++r) out(r, col) = f(r).coeff(1);
     }
   }
 }
 
 /// The configuration block by central differences on the manifolds (step h).
-Mat14 central_configuration(const hodyn::Model<BallTree, double>& model,
-                            const BallMotion<0>& motion, double h) {
-  const BallMotion<0> base = folded(motion);
-  Mat14 d;
-  for (int col = 0; col < kDofs; ++col) {
-    BallMotion<0> p = base, m = base;
-    if (col < 6) {
+template <class Tree>
+Mat<Tree> central_configuration(const hodyn::Model<Tree, double>& model, const Motion<Tree>& motion,
+                                double h) {
+  constexpr int nb = kBase<Tree>;
+  const Motion<Tree> base = folded(motion);
+  Mat<Tree> d;
+  for (int col = 0; col < kDofs<Tree>; ++col) {
+    Motion<Tree> p = base, m = base;
+    if (col < nb) {
       Twist<double> xi = Twist<double>::Zero();
       xi(col) = h;
       p.base_pose = base.base_pose * se3_exp(xi);
@@ -137,17 +180,17 @@ Mat14 central_configuration(const hodyn::Model<BallTree, double>& model,
     } else {
       int ball = -1;
       for (int b = 0; b < 2; ++b)
-        if (col - 6 >= kBallEntry[static_cast<std::size_t>(b)] &&
-            col - 6 < kBallEntry[static_cast<std::size_t>(b)] + 3)
+        if (col - nb >= kBallEntry[static_cast<std::size_t>(b)] &&
+            col - nb < kBallEntry[static_cast<std::size_t>(b)] + 3)
           ball = b;
       if (ball >= 0) {
         const auto B = static_cast<std::size_t>(ball);
-        const Vec3 e = h * Vec3::Unit(col - 6 - kBallEntry[B]);
+        const Vec3 e = h * Vec3::Unit(col - nb - kBallEntry[B]);
         p.joint_rotation[B] = base.joint_rotation[B] * so3_exp(e);
         m.joint_rotation[B] = base.joint_rotation[B] * so3_exp(-e);
       } else {
-        p.q[0](col - 6) += h;
-        m.q[0](col - 6) -= h;
+        p.q[0](col - nb) += h;
+        m.q[0](col - nb) -= h;
       }
     }
     d.col(col) = (generalized_force(model, p) - generalized_force(model, m)) / (2 * h);
@@ -155,40 +198,59 @@ Mat14 central_configuration(const hodyn::Model<BallTree, double>& model,
   return d;
 }
 
-double relative(const Mat14& a, const Mat14& b) {
+template <class A, class B>
+double relative(const A& a, const B& b) {
   return (a - b).cwiseAbs().maxCoeff() / std::max(1.0, b.cwiseAbs().maxCoeff());
 }
 
+struct IdErrors {
+  double dual[3] = {0, 0, 0}, central = 0, force = 0;
+};
+
+/// ∂ID of `model` at `motion` against the duals and central differences.
+template <class Tree>
+void check_inverse_dynamics_derivatives(const hodyn::Model<Tree, double>& model,
+                                        const Motion<Tree>& motion, IdErrors& worst) {
+  auto data = std::make_unique<hodyn::InverseDynamicsDerivativesData<Tree, double>>();
+  ASSERT_EQ(hodyn::inverse_dynamics_derivatives(model, *data, motion), Status::kOk);
+  const auto& r = data->result;
+  Mat<Tree> dq, dv, mm;
+  dual_partials(model, motion, dq, dv, mm);
+  const Mat<Tree>* analytic[3] = {&r.d_configuration, &r.d_velocity, &r.mass_matrix};
+  const Mat<Tree>* dual[3] = {&dq, &dv, &mm};
+  for (int b = 0; b < 3; ++b) {
+    const double e = relative(*analytic[b], *dual[b]);
+    EXPECT_LT(e, 1e-12) << "block " << b;
+    worst.dual[b] = std::max(worst.dual[b], e);
+  }
+  const double ec = relative(r.d_configuration, central_configuration(model, motion, 1e-6));
+  EXPECT_LT(ec, 1e-7);
+  worst.central = std::max(worst.central, ec);
+  const Vec<Tree> f = generalized_force(model, motion);
+  const double ef = (r.generalized_force - f).cwiseAbs().maxCoeff() / f.cwiseAbs().maxCoeff();
+  EXPECT_LT(ef, 1e-13);
+  worst.force = std::max(worst.force, ef);
+}
+
+void print(const char* what, const IdErrors& w) {
+  std::printf(
+      "  %s ∂ID vs duals: pose/δ,q %.2e  V/ω,q̇ %.2e  M %.2e | configuration vs central "
+      "differences %.2e | τ̄ %.2e\n",
+      what, w.dual[0], w.dual[1], w.dual[2], w.central, w.force);
+}
+
 TEST(SphericalJointPartials, InverseDynamicsDerivativesAgainstDualsAndCentralDifferences) {
-  double worst[3] = {0, 0, 0}, worst_central = 0, worst_force = 0;
+  IdErrors floating, fixed;
   for (unsigned seed : {1u, 2u, 3u, 4u, 5u}) {
+    SCOPED_TRACE(seed);
     const Models models = make_models(seed);
     BallMotion<0> motion;
     random_state(seed + 200u, motion);
-    auto data = std::make_unique<hodyn::InverseDynamicsDerivativesData<BallTree, double>>();
-    ASSERT_EQ(hodyn::inverse_dynamics_derivatives(models.ball, *data, motion), Status::kOk);
-    const auto& r = data->result;
-    Mat14 dq, dv, mm;
-    dual_partials(models.ball, motion, dq, dv, mm);
-    const Mat14* analytic[3] = {&r.d_configuration, &r.d_velocity, &r.mass_matrix};
-    const Mat14* dual[3] = {&dq, &dv, &mm};
-    for (int b = 0; b < 3; ++b) {
-      const double e = relative(*analytic[b], *dual[b]);
-      EXPECT_LT(e, 1e-12) << "seed " << seed << " block " << b;
-      worst[b] = std::max(worst[b], e);
-    }
-    const double ec = relative(r.d_configuration, central_configuration(models.ball, motion, 1e-6));
-    EXPECT_LT(ec, 1e-7) << "seed " << seed;
-    worst_central = std::max(worst_central, ec);
-    const Vec14 f = generalized_force(models.ball, motion);
-    const double ef = (r.generalized_force - f).cwiseAbs().maxCoeff() / f.cwiseAbs().maxCoeff();
-    EXPECT_LT(ef, 1e-13);
-    worst_force = std::max(worst_force, ef);
+    check_inverse_dynamics_derivatives(models.ball, motion, floating);
+    check_inverse_dynamics_derivatives(welded(models.ball), joints_of(motion), fixed);
   }
-  std::printf(
-      "  ball ∂ID vs duals: pose/δ,q %.2e  V/ω,q̇ %.2e  M %.2e | configuration vs central "
-      "differences %.2e | τ̄ %.2e\n",
-      worst[0], worst[1], worst[2], worst_central, worst_force);
+  print("ball tree", floating);
+  print("fixed-base ball tree", fixed);
 }
 
 TEST(SphericalJointPartials, JacobianPartialAgainstDuals) {
@@ -231,11 +293,12 @@ TEST(SphericalJointPartials, JacobianPartialAgainstDuals) {
 
 // ---- the linearization ----------------------------------------------------
 
-using Input = hodyn::ForwardDynamicsInput<BallTree, 0, double>;
-using Lin = hodyn::Linearization<BallTree, double>;
+template <class Tree>
+using Input = hodyn::ForwardDynamicsInput<Tree, 0, double>;
 
-Input input_from(const BallMotion<0>& m) {
-  Input in;
+template <class Tree>
+Input<Tree> input_from(const Motion<Tree>& m) {
+  Input<Tree> in;
   in.base_pose = m.base_pose;
   in.base_twist = m.base_twist[0];
   in.q = m.q[0];
@@ -247,33 +310,37 @@ Input input_from(const BallMotion<0>& m) {
   return in;
 }
 
-Vec14 accelerations(const hodyn::Model<BallTree, double>& model, const Input& in) {
-  auto fd = std::make_unique<hodyn::ForwardDynamicsData<BallTree, 0, double>>();
+template <class Tree>
+Vec<Tree> accelerations(const hodyn::Model<Tree, double>& model, const Input<Tree>& in) {
+  auto fd = std::make_unique<hodyn::ForwardDynamicsData<Tree, 0, double>>();
   EXPECT_EQ(hodyn::forward_dynamics(model, *fd, in, 0), Status::kOk);
-  Vec14 a;
-  a << fd->motion.base_twist[1], fd->motion.q[2];
+  Vec<Tree> a;
+  if constexpr (kBase < Tree >> 0) a.template head<6>() = fd->motion.base_twist[1];
+  a.template tail<8>() = fd->motion.q[2];
   return a;
 }
 
 /// Column `col` of the velocity rows of [A B] by central differences of forward
 /// dynamics at x ⊕ z (a ball: R exp([±h e_a]) with R = R_j exp([δ_in])).
-Vec14 central_column(const hodyn::Model<BallTree, double>& model, const Input& in0, int col,
-                     double h) {
-  Input in = in0;
+template <class Tree>
+Vec<Tree> central_column(const hodyn::Model<Tree, double>& model, const Input<Tree>& in0, int col,
+                         double h) {
+  constexpr int n = kDofs<Tree>, nb = kBase<Tree>;
+  Input<Tree> in = in0;
   for (int b = 0; b < 2; ++b) {  // fold δ_in
     const auto B = static_cast<std::size_t>(b);
-    in.joint_rotation[B] = in0.joint_rotation[B] * so3_exp(in0.q.segment<3>(kBallEntry[B]));
-    in.q.segment<3>(kBallEntry[B]).setZero();
+    in.joint_rotation[B] =
+        in0.joint_rotation[B] * so3_exp(in0.q.template segment<3>(kBallEntry[B]));
+    in.q.template segment<3>(kBallEntry[B]).setZero();
   }
-  Input p = in, m = in;
-  const int n = kDofs;
-  if (col < 6) {
+  Input<Tree> p = in, m = in;
+  if (col < nb) {
     Twist<double> xi = Twist<double>::Zero();
     xi(col) = h;
     p.base_pose = in.base_pose * se3_exp(xi);
     m.base_pose = in.base_pose * se3_exp(-xi);
   } else if (col < n) {
-    const int entry = col - 6;
+    const int entry = col - nb;
     int ball = -1;
     for (int b = 0; b < 2; ++b)
       if (entry >= kBallEntry[static_cast<std::size_t>(b)] &&
@@ -288,23 +355,23 @@ Vec14 central_column(const hodyn::Model<BallTree, double>& model, const Input& i
       p.q(entry) += h;
       m.q(entry) -= h;
     }
-  } else if (col < n + 6) {
+  } else if (col < n + nb) {
     p.base_twist(col - n) += h;
     m.base_twist(col - n) -= h;
   } else if (col < 2 * n) {
-    p.q_dot(col - n - 6) += h;
-    m.q_dot(col - n - 6) -= h;
-  } else if (col < 2 * n + 6) {
+    p.q_dot(col - n - nb) += h;
+    m.q_dot(col - n - nb) -= h;
+  } else if (col < 2 * n + nb) {
     p.base_wrench[0](col - 2 * n) += h;
     m.base_wrench[0](col - 2 * n) -= h;
   } else {
-    p.joint_torque[0](col - 2 * n - 6) += h;
-    m.joint_torque[0](col - 2 * n - 6) -= h;
+    p.joint_torque[0](col - 2 * n - nb) += h;
+    m.joint_torque[0](col - 2 * n - nb) -= h;
   }
   return (accelerations(model, p) - accelerations(model, m)) / (2 * h);
 }
 
-/// dδ/dt of ball `ball` at z, with δ(t) = log(R(t)ᵀ R'(t)), R(t) = R exp([ω t]),
+/// dδ/dt of a ball at z, with δ(t) = log(R(t)ᵀ R'(t)), R(t) = R exp([ω t]),
 /// R'(t) = R exp([δ₀]) exp([(ω + δω) t]), by a central difference in t.
 Vec3 ball_delta_rate(const Mat3& r, const Vec3& w, const Vec3& delta0, const Vec3& dw) {
   const double dt = 1e-5;
@@ -316,58 +383,75 @@ Vec3 ball_delta_rate(const Mat3& r, const Vec3& w, const Vec3& delta0, const Vec
   return (delta(dt) - delta(-dt)) / (2 * dt);
 }
 
+struct LinErrors {
+  double velocity = 0, ball_rows = 0, other_rows = 0;
+};
+
+template <class Tree>
+void check_linearization(const hodyn::Model<Tree, double>& model, const Motion<Tree>& motion,
+                         LinErrors& worst) {
+  constexpr int n = kDofs<Tree>, nb = kBase<Tree>;
+  const Input<Tree> in = input_from(motion);
+  auto lin = std::make_unique<hodyn::LinearizationData<Tree, double>>();
+  ASSERT_EQ(hodyn::linearize(model, *lin, in), Status::kOk);
+  const auto& l = lin->result;
+  // Velocity rows of [A B].
+  Eigen::Matrix<double, n, 3 * n> rows, central;
+  rows << l.a.template bottomRows<n>(), l.b.template bottomRows<n>();
+  for (int c = 0; c < 3 * n; ++c) central.col(c) = central_column(model, in, c, 1e-6);
+  const double ev = (rows - central).cwiseAbs().maxCoeff() / central.cwiseAbs().maxCoeff();
+  EXPECT_LT(ev, 1e-7);
+  worst.velocity = std::max(worst.velocity, ev);
+  // The balls' δ rows: d/dz of dδ/dt from the rotations, by central differences in z.
+  for (int b = 0; b < 2; ++b) {
+    const auto B = static_cast<std::size_t>(b);
+    const int e = kBallEntry[B];
+    const Mat3 r = motion.joint_rotation[B] * so3_exp(motion.q[0].template segment<3>(e));
+    const Vec3 w = motion.q[1].template segment<3>(e);
+    Eigen::Matrix<double, 3, 6> expected;  // columns: δ_a, then ω_a
+    const double h = 1e-4;
+    for (int a = 0; a < 3; ++a) {
+      const Vec3 u = h * Vec3::Unit(a);
+      expected.col(a) =
+          (ball_delta_rate(r, w, u, Vec3::Zero()) - ball_delta_rate(r, w, -u, Vec3::Zero())) /
+          (2 * h);
+      expected.col(3 + a) =
+          (ball_delta_rate(r, w, Vec3::Zero(), u) - ball_delta_rate(r, w, Vec3::Zero(), -u)) /
+          (2 * h);
+    }
+    Eigen::Matrix<double, 3, 6> got;
+    got << l.a.template block<3, 3>(nb + e, nb + e), l.a.template block<3, 3>(nb + e, n + nb + e);
+    const double eb = (got - expected).cwiseAbs().maxCoeff();
+    EXPECT_LT(eb, 1e-6) << "ball " << b;
+    worst.ball_rows = std::max(worst.ball_rows, eb);
+    // Nothing else in those rows, and no B entries.
+    Eigen::Matrix<double, 3, 2 * n> rest = l.a.template middleRows<3>(nb + e);
+    rest.template block<3, 3>(0, nb + e).setZero();
+    rest.template block<3, 3>(0, n + nb + e).setZero();
+    worst.other_rows = std::max(worst.other_rows, rest.cwiseAbs().maxCoeff());
+    worst.other_rows =
+        std::max(worst.other_rows, l.b.template middleRows<3>(nb + e).cwiseAbs().maxCoeff());
+  }
+}
+
 TEST(SphericalJointPartials, LinearizationAgainstCentralDifferencesAndRotations) {
-  double worst_velocity = 0, worst_ball_rows = 0, worst_other_rows = 0;
+  LinErrors floating, fixed;
   for (unsigned seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE(seed);
     const Models models = make_models(seed);
     BallMotion<0> motion;
     random_state(seed + 400u, motion);
-    const Input in = input_from(motion);
-    auto lin = std::make_unique<hodyn::LinearizationData<BallTree, double>>();
-    ASSERT_EQ(hodyn::linearize(models.ball, *lin, in), Status::kOk);
-    const Lin& l = lin->result;
-    // Velocity rows of [A B].
-    Eigen::Matrix<double, 14, 42> rows, central;
-    rows << l.a.bottomRows<14>(), l.b.bottomRows<14>();
-    for (int c = 0; c < 42; ++c) central.col(c) = central_column(models.ball, in, c, 1e-6);
-    const double ev = (rows - central).cwiseAbs().maxCoeff() / central.cwiseAbs().maxCoeff();
-    EXPECT_LT(ev, 1e-7) << "seed " << seed;
-    worst_velocity = std::max(worst_velocity, ev);
-    // The balls' δ rows: d/dz of dδ/dt from the rotations, by central differences in z.
-    for (int b = 0; b < 2; ++b) {
-      const auto B = static_cast<std::size_t>(b);
-      const int e = kBallEntry[B];
-      const Mat3 r = motion.joint_rotation[B] * so3_exp(motion.q[0].segment<3>(e));
-      const Vec3 w = motion.q[1].segment<3>(e);
-      Eigen::Matrix<double, 3, 6> expected;  // columns: δ_a, then ω_a
-      const double h = 1e-4;
-      for (int a = 0; a < 3; ++a) {
-        const Vec3 u = h * Vec3::Unit(a);
-        expected.col(a) =
-            (ball_delta_rate(r, w, u, Vec3::Zero()) - ball_delta_rate(r, w, -u, Vec3::Zero())) /
-            (2 * h);
-        expected.col(3 + a) =
-            (ball_delta_rate(r, w, Vec3::Zero(), u) - ball_delta_rate(r, w, Vec3::Zero(), -u)) /
-            (2 * h);
-      }
-      Eigen::Matrix<double, 3, 6> got;
-      got << l.a.block<3, 3>(6 + e, 6 + e), l.a.block<3, 3>(6 + e, 14 + 6 + e);
-      const double eb = (got - expected).cwiseAbs().maxCoeff();
-      EXPECT_LT(eb, 1e-6) << "seed " << seed << " ball " << b;
-      worst_ball_rows = std::max(worst_ball_rows, eb);
-      // Nothing else in those rows, and no B entries.
-      Eigen::Matrix<double, 3, 28> rest = l.a.middleRows<3>(6 + e);
-      rest.block<3, 3>(0, 6 + e).setZero();
-      rest.block<3, 3>(0, 20 + e).setZero();
-      worst_other_rows = std::max(worst_other_rows, rest.cwiseAbs().maxCoeff());
-      worst_other_rows = std::max(worst_other_rows, l.b.middleRows<3>(6 + e).cwiseAbs().maxCoeff());
-    }
+    check_linearization(models.ball, motion, floating);
+    check_linearization(welded(models.ball), joints_of(motion), fixed);
   }
-  EXPECT_EQ(worst_other_rows, 0.0);
-  std::printf(
-      "  ball linearization: [A B] velocity rows vs central differences %.2e (relative), "
-      "δ rows vs the rotations %.2e (absolute)\n",
-      worst_velocity, worst_ball_rows);
+  EXPECT_EQ(floating.other_rows, 0.0);
+  EXPECT_EQ(fixed.other_rows, 0.0);
+  for (const auto& [what, w] : {std::pair<const char*, LinErrors>{"ball tree", floating},
+                                std::pair<const char*, LinErrors>{"fixed-base ball tree", fixed}})
+    std::printf(
+        "  %s linearization: [A B] velocity rows vs central differences %.2e (relative), "
+        "δ rows vs the rotations %.2e (absolute)\n",
+        what, w.velocity, w.ball_rows);
 }
 
 TEST(SphericalJointPartials, BadRotationsAndHeapFree) {
@@ -376,7 +460,7 @@ TEST(SphericalJointPartials, BadRotationsAndHeapFree) {
   random_state(8u, motion);
   auto d = std::make_unique<hodyn::InverseDynamicsDerivativesData<BallTree, double>>();
   auto lin = std::make_unique<hodyn::LinearizationData<BallTree, double>>();
-  Input in = input_from(motion);
+  Input<BallTree> in = input_from(motion);
   {
     hodyn::test::HeapProbe probe;
     const Status s1 = hodyn::inverse_dynamics_derivatives(models.ball, *d, motion);
@@ -411,7 +495,7 @@ TEST(SphericalJointPartials, BadRotationsAndHeapFree) {
     ASSERT_EQ(hodyn::inverse_dynamics_derivatives(models.ball, *d, motion), Status::kOk);
     EXPECT_EQ(hodyn::inverse_dynamics_derivatives(models.ball, *d, bad), c.status);
     EXPECT_TRUE(zero());
-    Input bad_in = in;
+    Input<BallTree> bad_in = in;
     bad_in.joint_rotation[1] = c.rotation;
     ASSERT_EQ(hodyn::linearize(models.ball, *lin, in), Status::kOk);
     EXPECT_EQ(hodyn::linearize(models.ball, *lin, bad_in), c.status);

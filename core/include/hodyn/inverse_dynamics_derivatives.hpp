@@ -31,6 +31,14 @@
 // of joints: O(n·depth), no per-column recursion, no 6x6 product but the
 // base's own 6x6 blocks.
 //
+// Ball joints (docs/joint-kinds.md): a ball is three joint entries, its screws
+// S_a the child's axes through the centre, its coordinates δ (R exp([δ]) at
+// δ = 0, R = R_j exp([δ_in]) from `joint_rotation` and q[0]) and its velocity
+// the child-frame ω. δ_a turns the subtree about S_a with the ball's own
+// screws (δS_b = S_a × S_b), so the covariance argument above holds per
+// entry; ω_a's velocity column has u_a = (V_λ + V_j) × S_a (the V_j × U of
+// Σ_b Ṡ_b ω_b). A tree of 1-DoF joints keeps its own pass (if constexpr).
+//
 // Fixed size (dense kDofs × kDofs outputs, trees up to kMaxClosedFormDofs),
 // no heap, no exceptions; bad input gives a Status and zero outputs. Applied
 // wrenches are not part of this map (a caller with contacts differentiates
@@ -706,6 +714,9 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// and V̇₁, q̈ (M̄), at the state base_pose, base_twist[0], q[0], q[1] and the
 /// accelerations base_twist[1], q[2] of `motion`. For a fixed-base tree the
 /// base fields are ignored and the outputs have joint rows and columns only.
+/// A ball's columns are ∂/∂δ (right perturbation of R_j exp([δ_in]), read from
+/// `joint_rotation` and q[0]) and ∂/∂ω; a bad `joint_rotation` gives
+/// kNonOrthonormalRotation or kNonFiniteInput and zero outputs.
 template <class Tree, int MaxOrder, class Scalar>
 Status inverse_dynamics_derivatives(
     const Model<Tree, Scalar>& model, InverseDynamicsDerivativesData<Tree, Scalar>& data,

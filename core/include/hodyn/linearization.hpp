@@ -19,7 +19,10 @@
 // P = [Q̄₁ Ad_C₁ 0; 0 0], Q̄₁ η = η ×* Q₁, the turn of the input wrench with the
 // base. The ξ rows are ξ̇ = Ad_C₁⁻¹ δV: with the spatial twist held, no −ad
 // term appears (it does in the body-twist form below). A fixed-base tree has
-// z = (δq, δq̇) and δu = δτ.
+// z = (δq, δq̇) and δu = δτ. A ball joint's entries of δq are δ with
+// x ⊕ z turning its rotation R (= R_j exp([δ_in]), `joint_rotation` and q)
+// to R exp([δ]), and of δq̇ its child-frame δω; its δ rows are
+// δ̇ = −ω × δ + δω (J_r(δ) δ̇ = ω + δω − exp(−[δ]) ω at δ = 0).
 //
 // Fixed size, no heap, no exceptions; bad input gives a Status and zeros.
 // docs/linearization.md has the derivation and the checks.
