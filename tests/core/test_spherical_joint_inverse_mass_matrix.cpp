@@ -21,6 +21,7 @@
 #include <hodyn/hodyn.hpp>
 #include <hodyn/inverse_mass_matrix.hpp>
 
+#include "support/ball_trees.hpp"
 #include "support/heap_counter.hpp"
 #include "support/oracle_models.hpp"
 
@@ -49,23 +50,8 @@ using hodyn::test::oracle::TwoBallTree;
 using Vec3 = Eigen::Vector3d;
 using Mat3 = Eigen::Matrix3d;
 
-// Bodies out of depth-first order: 1 (ball) and 2 (prismatic) on the base;
-// 3 (helical) on 1; 4 (ball) on 2; 5 (ball) on 3 — a ball under a helical
-// joint under a ball; 6 (revolute about −x: sense −1) on 1; 7 (general
-// revolute) on 4. ν: 6 + 3 + 1 + 1 + 3 + 3 + 1 + 1 = 19.
-template <JointKind kRoot>
-struct MixedTreeOf {
-  static constexpr int kNumBodies = 8;
-  static constexpr std::array<int, 8> kParent{-1, 0, 0, 1, 2, 3, 1, 4};
-  static constexpr std::array<JointKind, 8> kJoint{kRoot,
-                                                   JointKind::kSpherical,
-                                                   JointKind::kPrismatic,
-                                                   JointKind::kHelical,
-                                                   JointKind::kSpherical,
-                                                   JointKind::kSpherical,
-                                                   JointKind::kRevoluteX,
-                                                   JointKind::kRevolute};
-};
+using hodyn::test::ball_trees::mixed_model;  // MixedTreeOf, mixed_model: support/ball_trees.hpp
+using hodyn::test::ball_trees::MixedTreeOf;
 using MixedTree = MixedTreeOf<JointKind::kFloatingBase>;
 using MixedFixedTree = MixedTreeOf<JointKind::kFixedBase>;
 static_assert(TreeTraits<MixedTree>::kNumDofs == 19);
@@ -75,37 +61,6 @@ static_assert(TreeTraits<TwoBallTree>::kNumDofs == 14);
 Mat3 random_rotation(std::mt19937& gen) {
   std::normal_distribution<double> g(0.0, 1.0);
   return Eigen::Quaterniond(g(gen), g(gen), g(gen), g(gen)).normalized().toRotationMatrix();
-}
-
-template <class Tree>
-hodyn::Model<Tree, double> mixed_model(unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  const auto vec = [&](double s) { return Vec3(s * u(gen), s * u(gen), s * u(gen)); };
-  hodyn::Model<Tree, double> model;
-  for (int j = 0; j < Tree::kNumBodies; ++j) {
-    Pose<double> home;
-    home.rotation = random_rotation(gen);
-    home.translation = vec(0.5);
-    const Mat3 q = random_rotation(gen);
-    const Vec3 d(0.01 + 0.01 * (u(gen) + 1), 0.01 + 0.01 * (u(gen) + 1),
-                 0.01 + 0.01 * (u(gen) + 1));
-    const Mat3 ic = q * Vec3(d(1) + d(2), d(0) + d(2), d(0) + d(1)).asDiagonal() * q.transpose();
-    EXPECT_EQ(model.set_body(j, home,
-                             hodyn::SpatialInertia<double>::from_mass_com_inertia(
-                                 1.0 + 0.5 * u(gen), vec(0.1), Mat3((ic + ic.transpose()) / 2))),
-              Status::kOk);
-  }
-  EXPECT_EQ(model.set_spherical_joint(1, vec(0.5)), Status::kOk);
-  EXPECT_EQ(model.set_prismatic_axis(2, vec(1).normalized()), Status::kOk);
-  EXPECT_EQ(model.set_helical_axis(3, vec(1).normalized(), vec(0.5), 0.05), Status::kOk);
-  EXPECT_EQ(model.set_spherical_joint(4, vec(0.5)), Status::kOk);
-  EXPECT_EQ(model.set_spherical_joint(5, vec(0.5)), Status::kOk);
-  EXPECT_EQ(model.set_revolute_axis(6, Vec3(-1, 0, 0), vec(0.5)), Status::kOk);
-  EXPECT_EQ(model.set_revolute_axis(7, vec(1).normalized(), vec(0.5)), Status::kOk);
-  EXPECT_EQ(model.set_gravity(Vec3(0, 0, -9.81)), Status::kOk);
-  EXPECT_EQ(model.joint_sense(6), -1.0);  // the sense path is exercised
-  return model;
 }
 
 template <class Tree, class S = double>

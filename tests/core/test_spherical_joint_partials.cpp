@@ -39,6 +39,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <random>
 #include <utility>
 
 namespace {
@@ -67,7 +68,49 @@ template <class Tree>
 using Mat = Eigen::Matrix<double, kDofs<Tree>, kDofs<Tree>>;
 template <class Tree, int MO = 0, class S = double>
 using Motion = hodyn::MotionDerivatives<Tree, MO, S>;
-constexpr std::array<int, 2> kBallEntry{1, 5};  // first q entry of balls 2 and 4 (both trees)
+template <class Tree>
+constexpr int kBalls = hodyn::TreeTraits<Tree>::kNumSphericalJoints;
+template <class Tree>
+constexpr int kJointDofs = hodyn::TreeTraits<Tree>::kNumJointDofs;
+
+/// The first q entry of ball b (its rank among the tree's balls).
+template <class Tree>
+int ball_entry(int b) {
+  for (int j = 1; j < Tree::kNumBodies; ++j)
+    if (hodyn::TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)] == b)
+      return hodyn::TreeTraits<Tree>::joint_entry(j);
+  return -1;
+}
+/// The ball whose δ (or ω) entry e of q is, −1 for a 1-DoF joint's entry.
+template <class Tree>
+int ball_at(int e) {
+  for (int b = 0; b < kBalls<Tree>; ++b)
+    if (e >= ball_entry<Tree>(b) && e < ball_entry<Tree>(b) + 3) return b;
+  return -1;
+}
+
+using MixedTree = MixedTreeOf<JointKind::kFloatingBase>;
+using MixedFixedTree = MixedTreeOf<JointKind::kFixedBase>;
+
+/// A random state of any tree: base pose and twists, every entry of q[k]
+/// (δ ≠ 0), R_j of random axis with every other ball turned by π − 10⁻³.
+template <class Tree>
+hodyn::MotionDerivatives<Tree, 0, double> random_motion(unsigned seed) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> g(0.0, 1.0);
+  hodyn::MotionDerivatives<Tree, 0, double> m;
+  m.base_pose.rotation = random_rotation(gen);
+  m.base_pose.translation = Vec3(g(gen), g(gen), g(gen));
+  for (auto& v : m.base_twist)
+    for (int i = 0; i < 6; ++i) v(i) = g(gen);
+  for (auto& q : m.q)
+    for (int i = 0; i < kJointDofs<Tree>; ++i) q(i) = g(gen);
+  for (std::size_t b = 0; b < m.joint_rotation.size(); ++b)
+    m.joint_rotation[b] =
+        b % 2 == 1 ? Mat3(Eigen::AngleAxisd(M_PI - 1e-3, Vec3(g(gen), g(gen), g(gen)).normalized()))
+                   : random_rotation(gen);
+  return m;
+}
 
 /// The fixed-base tree with the ball tree's bodies, joints and gravity.
 hodyn::Model<FixedBallTree, double> welded(const hodyn::Model<BallTree, double>& ball) {
@@ -103,10 +146,11 @@ Vec3 so3_log(const Mat3& r) {
 template <class Tree, int MO>
 Motion<Tree, MO> folded(const Motion<Tree, MO>& m) {
   Motion<Tree, MO> f = m;
-  for (int b = 0; b < 2; ++b) {
+  for (int b = 0; b < kBalls<Tree>; ++b) {
     const auto B = static_cast<std::size_t>(b);
-    f.joint_rotation[B] = m.joint_rotation[B] * so3_exp(m.q[0].template segment<3>(kBallEntry[B]));
-    f.q[0].template segment<3>(kBallEntry[B]).setZero();
+    f.joint_rotation[B] =
+        m.joint_rotation[B] * so3_exp(m.q[0].template segment<3>(ball_entry<Tree>(b)));
+    f.q[0].template segment<3>(ball_entry<Tree>(b)).setZero();
   }
   return f;
 }
@@ -118,7 +162,7 @@ Eigen::Matrix<S, kDofs<Tree>, 1> generalized_force(const hodyn::Model<Tree, S>& 
   EXPECT_EQ(hodyn::inverse_dynamics(model, *id, m, 0), Status::kOk);
   Eigen::Matrix<S, kDofs<Tree>, 1> f;
   if constexpr (kBase < Tree >> 0) f.template head<6>() = id->base_wrench[0];
-  f.template tail<8>() = id->joint_torque[0];
+  f.template tail<kJointDofs<Tree>>() = id->joint_torque[0];
   return f;
 }
 
@@ -128,7 +172,8 @@ Motion<Tree, 0, Dual> to_dual(const Motion<Tree>& m) {
   d.base_pose = m.base_pose.template cast<Dual>();
   for (int k = 0; k < 2; ++k) d.base_twist[k] = m.base_twist[k].template cast<Dual>();
   for (int k = 0; k < 3; ++k) d.q[k] = m.q[k].template cast<Dual>();
-  for (int b = 0; b < 2; ++b) d.joint_rotation[b] = m.joint_rotation[b].template cast<Dual>();
+  for (std::size_t b = 0; b < d.joint_rotation.size(); ++b)
+    d.joint_rotation[b] = m.joint_rotation[b].template cast<Dual>();
   return d;
 }
 
@@ -178,14 +223,10 @@ Mat<Tree> central_configuration(const hodyn::Model<Tree, double>& model, const M
       p.base_pose = base.base_pose * se3_exp(xi);
       m.base_pose = base.base_pose * se3_exp(-xi);
     } else {
-      int ball = -1;
-      for (int b = 0; b < 2; ++b)
-        if (col - nb >= kBallEntry[static_cast<std::size_t>(b)] &&
-            col - nb < kBallEntry[static_cast<std::size_t>(b)] + 3)
-          ball = b;
+      const int ball = ball_at<Tree>(col - nb);
       if (ball >= 0) {
         const auto B = static_cast<std::size_t>(ball);
-        const Vec3 e = h * Vec3::Unit(col - nb - kBallEntry[B]);
+        const Vec3 e = h * Vec3::Unit(col - nb - ball_entry<Tree>(ball));
         p.joint_rotation[B] = base.joint_rotation[B] * so3_exp(e);
         m.joint_rotation[B] = base.joint_rotation[B] * so3_exp(-e);
       } else {
@@ -240,7 +281,7 @@ void print(const char* what, const IdErrors& w) {
 }
 
 TEST(SphericalJointPartials, InverseDynamicsDerivativesAgainstDualsAndCentralDifferences) {
-  IdErrors floating, fixed;
+  IdErrors floating, fixed, mixed, mixed_fixed;
   for (unsigned seed : {1u, 2u, 3u, 4u, 5u}) {
     SCOPED_TRACE(seed);
     const Models models = make_models(seed);
@@ -248,47 +289,79 @@ TEST(SphericalJointPartials, InverseDynamicsDerivativesAgainstDualsAndCentralDif
     random_state(seed + 200u, motion);
     check_inverse_dynamics_derivatives(models.ball, motion, floating);
     check_inverse_dynamics_derivatives(welded(models.ball), joints_of(motion), fixed);
+    check_inverse_dynamics_derivatives(mixed_model<MixedTree>(seed + 20u),
+                                       random_motion<MixedTree>(seed + 220u), mixed);
+    check_inverse_dynamics_derivatives(mixed_model<MixedFixedTree>(seed + 40u),
+                                       random_motion<MixedFixedTree>(seed + 240u), mixed_fixed);
   }
   print("ball tree", floating);
   print("fixed-base ball tree", fixed);
+  print("mixed tree", mixed);
+  print("fixed-base mixed tree", mixed_fixed);
+}
+
+/// ∂J/∂q of every body by every coordinate against duals through the kinematics.
+template <class Tree>
+double check_jacobian_partial(const hodyn::Model<Tree, double>& model, const Motion<Tree>& motion) {
+  auto kin = std::make_unique<hodyn::KinematicsData<Tree, 0, double>>();
+  EXPECT_EQ(hodyn::forward_kinematics(model, *kin, motion, 0), Status::kOk);
+  const hodyn::Model<Tree, Dual> model_d = model.template cast<Dual>();
+  const auto base = to_dual(folded(motion));
+  auto kin_d = std::make_unique<hodyn::KinematicsData<Tree, 0, Dual>>();
+  double worst = 0;
+  for (int c = 0; c < kJointDofs<Tree>; ++c) {
+    auto m = base;
+    m.q[0](c) += Dual::variable(0.0, 1.0);  // a ball's δ_a at δ = 0
+    EXPECT_EQ(hodyn::forward_kinematics(model_d, *kin_d, m, 0), Status::kOk);
+    for (int body = 0; body < Tree::kNumBodies; ++body) {
+      hodyn::JacobianMatrix<Tree, Dual> jd;
+      EXPECT_EQ(hodyn::spatial_jacobian(*kin_d, body, jd), Status::kOk);
+      Eigen::Matrix<double, 6, kDofs<Tree>> expected;
+      for (int i = 0; i < 6; ++i)
+        for (int k = 0; k < kDofs<Tree>; ++k) expected(i, k) = jd(i, k).coeff(1);
+      hodyn::JacobianMatrix<Tree, double> partial;
+      EXPECT_EQ(hodyn::spatial_jacobian_coordinate_partial(*kin, body, c, partial), Status::kOk);
+      const double e = (partial - expected).cwiseAbs().maxCoeff();
+      EXPECT_LT(e, 1e-13) << "coordinate " << c << " body " << body;
+      worst = std::max(worst, e);
+      if constexpr (hodyn::TreeTraits<Tree>::kSingleDofJoints) {  // the joint form agrees
+        hodyn::JacobianMatrix<Tree, double> by_joint;
+        EXPECT_EQ(hodyn::spatial_jacobian_partial(*kin, body, c + 1, by_joint), Status::kOk);
+        EXPECT_EQ((by_joint - partial).cwiseAbs().maxCoeff(), 0.0);
+      }
+    }
+  }
+  hodyn::JacobianMatrix<Tree, double> partial;
+  EXPECT_EQ(hodyn::spatial_jacobian_coordinate_partial(*kin, 1, kJointDofs<Tree>, partial),
+            Status::kInvalidArgument);
+  EXPECT_EQ(hodyn::spatial_jacobian_coordinate_partial(*kin, 1, -1, partial),
+            Status::kInvalidArgument);
+  EXPECT_EQ(hodyn::spatial_jacobian_coordinate_partial(*kin, Tree::kNumBodies, 0, partial),
+            Status::kInvalidArgument);
+  EXPECT_EQ(partial.cwiseAbs().maxCoeff(), 0.0);
+  return worst;
 }
 
 TEST(SphericalJointPartials, JacobianPartialAgainstDuals) {
-  double worst = 0;
+  double worst[4] = {0, 0, 0, 0};
   for (unsigned seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE(seed);
     const Models models = make_models(seed);
     BallMotion<0> motion;
     random_state(seed + 300u, motion);
-    auto kin = std::make_unique<hodyn::KinematicsData<BallTree, 0, double>>();
-    ASSERT_EQ(hodyn::forward_kinematics(models.ball, *kin, motion, 0), Status::kOk);
-    const hodyn::Model<BallTree, Dual> model_d = models.ball.cast<Dual>();
-    const auto base = to_dual(folded(motion));
-    auto kin_d = std::make_unique<hodyn::KinematicsData<BallTree, 0, Dual>>();
-    for (int c = 0; c < 8; ++c) {
-      auto m = base;
-      m.q[0](c) += Dual::variable(0.0, 1.0);
-      ASSERT_EQ(hodyn::forward_kinematics(model_d, *kin_d, m, 0), Status::kOk);
-      for (int body = 0; body < 5; ++body) {
-        hodyn::JacobianMatrix<BallTree, Dual> jd;
-        ASSERT_EQ(hodyn::spatial_jacobian(*kin_d, body, jd), Status::kOk);
-        Eigen::Matrix<double, 6, 14> expected;
-        for (int i = 0; i < 6; ++i)
-          for (int k = 0; k < 14; ++k) expected(i, k) = jd(i, k).coeff(1);
-        hodyn::JacobianMatrix<BallTree, double> partial;
-        ASSERT_EQ(hodyn::spatial_jacobian_coordinate_partial(*kin, body, c, partial), Status::kOk);
-        const double e = (partial - expected).cwiseAbs().maxCoeff();
-        EXPECT_LT(e, 1e-13) << "seed " << seed << " coordinate " << c << " body " << body;
-        worst = std::max(worst, e);
-      }
-    }
-    hodyn::JacobianMatrix<BallTree, double> partial;
-    EXPECT_EQ(hodyn::spatial_jacobian_coordinate_partial(*kin, 2, 8, partial),
-              Status::kInvalidArgument);
-    EXPECT_EQ(hodyn::spatial_jacobian_coordinate_partial(*kin, 2, -1, partial),
-              Status::kInvalidArgument);
-    EXPECT_EQ(partial.cwiseAbs().maxCoeff(), 0.0);
+    worst[0] = std::max(worst[0], check_jacobian_partial(models.ball, motion));
+    worst[1] = std::max(worst[1], check_jacobian_partial(mixed_model<MixedTree>(seed + 20u),
+                                                         random_motion<MixedTree>(seed + 320u)));
+    worst[2] =
+        std::max(worst[2], check_jacobian_partial(mixed_model<MixedFixedTree>(seed + 40u),
+                                                  random_motion<MixedFixedTree>(seed + 340u)));
+    worst[3] = std::max(
+        worst[3], check_jacobian_partial(models.euler, random_motion<EulerTree>(seed + 360u)));
   }
-  std::printf("  ball ∂J/∂q vs duals: %.2e (absolute)\n", worst);
+  std::printf(
+      "  ∂J/∂q by coordinate vs duals (absolute): ball tree %.2e, mixed %.2e, fixed-base mixed "
+      "%.2e, three-revolute tree (1-DoF) %.2e\n",
+      worst[0], worst[1], worst[2], worst[3]);
 }
 
 // ---- the linearization ----------------------------------------------------
@@ -316,7 +389,7 @@ Vec<Tree> accelerations(const hodyn::Model<Tree, double>& model, const Input<Tre
   EXPECT_EQ(hodyn::forward_dynamics(model, *fd, in, 0), Status::kOk);
   Vec<Tree> a;
   if constexpr (kBase < Tree >> 0) a.template head<6>() = fd->motion.base_twist[1];
-  a.template tail<8>() = fd->motion.q[2];
+  a.template tail<kJointDofs<Tree>>() = fd->motion.q[2];
   return a;
 }
 
@@ -327,11 +400,11 @@ Vec<Tree> central_column(const hodyn::Model<Tree, double>& model, const Input<Tr
                          double h) {
   constexpr int n = kDofs<Tree>, nb = kBase<Tree>;
   Input<Tree> in = in0;
-  for (int b = 0; b < 2; ++b) {  // fold δ_in
+  for (int b = 0; b < kBalls<Tree>; ++b) {  // fold δ_in
     const auto B = static_cast<std::size_t>(b);
     in.joint_rotation[B] =
-        in0.joint_rotation[B] * so3_exp(in0.q.template segment<3>(kBallEntry[B]));
-    in.q.template segment<3>(kBallEntry[B]).setZero();
+        in0.joint_rotation[B] * so3_exp(in0.q.template segment<3>(ball_entry<Tree>(b)));
+    in.q.template segment<3>(ball_entry<Tree>(b)).setZero();
   }
   Input<Tree> p = in, m = in;
   if (col < nb) {
@@ -341,14 +414,10 @@ Vec<Tree> central_column(const hodyn::Model<Tree, double>& model, const Input<Tr
     m.base_pose = in.base_pose * se3_exp(-xi);
   } else if (col < n) {
     const int entry = col - nb;
-    int ball = -1;
-    for (int b = 0; b < 2; ++b)
-      if (entry >= kBallEntry[static_cast<std::size_t>(b)] &&
-          entry < kBallEntry[static_cast<std::size_t>(b)] + 3)
-        ball = b;
+    const int ball = ball_at<Tree>(entry);
     if (ball >= 0) {
       const auto B = static_cast<std::size_t>(ball);
-      const Vec3 e = h * Vec3::Unit(entry - kBallEntry[B]);
+      const Vec3 e = h * Vec3::Unit(entry - ball_entry<Tree>(ball));
       p.joint_rotation[B] = in.joint_rotation[B] * so3_exp(e);
       m.joint_rotation[B] = in.joint_rotation[B] * so3_exp(-e);
     } else {
@@ -403,9 +472,9 @@ void check_linearization(const hodyn::Model<Tree, double>& model, const Motion<T
   EXPECT_LT(ev, 1e-7);
   worst.velocity = std::max(worst.velocity, ev);
   // The balls' δ rows: d/dz of dδ/dt from the rotations, by central differences in z.
-  for (int b = 0; b < 2; ++b) {
+  for (int b = 0; b < kBalls<Tree>; ++b) {
     const auto B = static_cast<std::size_t>(b);
-    const int e = kBallEntry[B];
+    const int e = ball_entry<Tree>(b);
     const Mat3 r = motion.joint_rotation[B] * so3_exp(motion.q[0].template segment<3>(e));
     const Vec3 w = motion.q[1].template segment<3>(e);
     Eigen::Matrix<double, 3, 6> expected;  // columns: δ_a, then ω_a
@@ -435,7 +504,7 @@ void check_linearization(const hodyn::Model<Tree, double>& model, const Motion<T
 }
 
 TEST(SphericalJointPartials, LinearizationAgainstCentralDifferencesAndRotations) {
-  LinErrors floating, fixed;
+  LinErrors floating, fixed, mixed, mixed_fixed;
   for (unsigned seed : {1u, 2u, 3u}) {
     SCOPED_TRACE(seed);
     const Models models = make_models(seed);
@@ -443,11 +512,18 @@ TEST(SphericalJointPartials, LinearizationAgainstCentralDifferencesAndRotations)
     random_state(seed + 400u, motion);
     check_linearization(models.ball, motion, floating);
     check_linearization(welded(models.ball), joints_of(motion), fixed);
+    check_linearization(mixed_model<MixedTree>(seed + 20u), random_motion<MixedTree>(seed + 420u),
+                        mixed);
+    check_linearization(mixed_model<MixedFixedTree>(seed + 40u),
+                        random_motion<MixedFixedTree>(seed + 440u), mixed_fixed);
   }
-  EXPECT_EQ(floating.other_rows, 0.0);
-  EXPECT_EQ(fixed.other_rows, 0.0);
-  for (const auto& [what, w] : {std::pair<const char*, LinErrors>{"ball tree", floating},
-                                std::pair<const char*, LinErrors>{"fixed-base ball tree", fixed}})
+  for (const LinErrors* w : {&floating, &fixed, &mixed, &mixed_fixed})
+    EXPECT_EQ(w->other_rows, 0.0);
+  for (const auto& [what, w] :
+       {std::pair<const char*, LinErrors>{"ball tree", floating},
+        std::pair<const char*, LinErrors>{"fixed-base ball tree", fixed},
+        std::pair<const char*, LinErrors>{"mixed tree", mixed},
+        std::pair<const char*, LinErrors>{"fixed-base mixed tree", mixed_fixed}})
     std::printf(
         "  %s linearization: [A B] velocity rows vs central differences %.2e (relative), "
         "δ rows vs the rotations %.2e (absolute)\n",

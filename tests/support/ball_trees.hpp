@@ -131,6 +131,55 @@ void random_state(unsigned seed, BallMotion<MO>& m) {
       Eigen::AngleAxisd(M_PI - 1e-3, Vec3(g(gen), g(gen), g(gen)).normalized()).toRotationMatrix();
 }
 
+// Bodies out of depth-first order: 1 (ball) and 2 (prismatic) on the base;
+// 3 (helical) on 1; 4 (ball) on 2; 5 (ball) on 3 — a ball under a helical
+// joint under a ball; 6 (revolute about −x: sense −1) on 1; 7 (general
+// revolute) on 4. ν: 6 + 3 + 1 + 1 + 3 + 3 + 1 + 1 = 19.
+template <JointKind kRoot>
+struct MixedTreeOf {
+  static constexpr int kNumBodies = 8;
+  static constexpr std::array<int, 8> kParent{-1, 0, 0, 1, 2, 3, 1, 4};
+  static constexpr std::array<JointKind, 8> kJoint{kRoot,
+                                                   JointKind::kSpherical,
+                                                   JointKind::kPrismatic,
+                                                   JointKind::kHelical,
+                                                   JointKind::kSpherical,
+                                                   JointKind::kSpherical,
+                                                   JointKind::kRevoluteX,
+                                                   JointKind::kRevolute};
+};
+/// MixedTreeOf's bodies and joints, seeded random.
+template <class Tree>
+hodyn::Model<Tree, double> mixed_model(unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto vec = [&](double s) { return Vec3(s * u(gen), s * u(gen), s * u(gen)); };
+  hodyn::Model<Tree, double> model;
+  for (int j = 0; j < Tree::kNumBodies; ++j) {
+    Pose<double> home;
+    home.rotation = random_rotation(gen);
+    home.translation = vec(0.5);
+    const Mat3 q = random_rotation(gen);
+    const Vec3 d(0.01 + 0.01 * (u(gen) + 1), 0.01 + 0.01 * (u(gen) + 1),
+                 0.01 + 0.01 * (u(gen) + 1));
+    const Mat3 ic = q * Vec3(d(1) + d(2), d(0) + d(2), d(0) + d(1)).asDiagonal() * q.transpose();
+    EXPECT_EQ(model.set_body(j, home,
+                             hodyn::SpatialInertia<double>::from_mass_com_inertia(
+                                 1.0 + 0.5 * u(gen), vec(0.1), Mat3((ic + ic.transpose()) / 2))),
+              Status::kOk);
+  }
+  EXPECT_EQ(model.set_spherical_joint(1, vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_prismatic_axis(2, vec(1).normalized()), Status::kOk);
+  EXPECT_EQ(model.set_helical_axis(3, vec(1).normalized(), vec(0.5), 0.05), Status::kOk);
+  EXPECT_EQ(model.set_spherical_joint(4, vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_spherical_joint(5, vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_revolute_axis(6, Vec3(-1, 0, 0), vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_revolute_axis(7, vec(1).normalized(), vec(0.5)), Status::kOk);
+  EXPECT_EQ(model.set_gravity(Vec3(0, 0, -9.81)), Status::kOk);
+  EXPECT_EQ(model.joint_sense(6), -1.0);  // the sense path is exercised
+  return model;
+}
+
 }  // namespace ball_trees
 }  // namespace test
 }  // namespace hodyn
