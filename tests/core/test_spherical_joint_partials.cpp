@@ -537,13 +537,18 @@ TEST(SphericalJointPartials, BadRotationsAndHeapFree) {
   auto d = std::make_unique<hodyn::InverseDynamicsDerivativesData<BallTree, double>>();
   auto lin = std::make_unique<hodyn::LinearizationData<BallTree, double>>();
   Input<BallTree> in = input_from(motion);
+  auto kin = std::make_unique<hodyn::KinematicsData<BallTree, 0, double>>();
+  ASSERT_EQ(hodyn::forward_kinematics(models.ball, *kin, motion, 0), Status::kOk);
+  auto partial = std::make_unique<hodyn::JacobianMatrix<BallTree, double>>();
   {
     hodyn::test::HeapProbe probe;
     const Status s1 = hodyn::inverse_dynamics_derivatives(models.ball, *d, motion);
     const Status s2 = hodyn::linearize(models.ball, *lin, in);
+    const Status s3 = hodyn::spatial_jacobian_coordinate_partial(*kin, 3, 2, *partial);
     EXPECT_EQ(probe.count(), 0);
     EXPECT_EQ(s1, Status::kOk);
     EXPECT_EQ(s2, Status::kOk);
+    EXPECT_EQ(s3, Status::kOk);
   }
   const auto zero = [&]() {
     const auto& r = d->result;
