@@ -109,19 +109,21 @@ HODYN_ALWAYS_INLINE void store_chunk(const RowChunk<S, W>& chunk, S* lanes) {
 template <class Tree, int MaxOrder, class S>
 struct RegressorWorkspace {
   static constexpr int kNumBodies = TreeTraits<Tree>::kNumBodies;
-  /// The most joints on a path from the root.
+  /// The most joint entries (DoFs: 3 for a ball, 1 otherwise) on a path from
+  /// the root (the most joints with 1-DoF joints only).
   static constexpr int max_joint_depth() {
     int deepest = 0;
     for (int j = 0; j < kNumBodies; ++j) {
       int depth = 0;
-      for (int i = j; i > 0; i = Tree::kParent[i]) ++depth;
+      for (int i = j; i > 0; i = Tree::kParent[i]) depth += joint_dofs(Tree::kJoint[i]);
       deepest = depth > deepest ? depth : deepest;
     }
     return deepest;
   }
   /// A body's rows, as lanes: six world unit twists (Q₁, lanes 0..5), six
   /// base-frame unit twists (Ad_C₁ᵀ Q₁, lanes 6..11), then the screw of the
-  /// joint at each level of its path (τ, lanes 12..), padded to whole vectors.
+  /// joint at each level of its path (τ, lanes 12..; a ball's three screws in
+  /// three lanes), padded to whole vectors.
   static constexpr int kLanes = (12 + max_joint_depth() + 7) / 8 * 8;
   /// One Taylor coefficient of a body's rows, component-major:
   /// `component[c][l]` is component c (ω then v) of row l.
@@ -155,11 +157,10 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// Results and workspace of `inverse_dynamics_regressor` (fixed size, reusable).
 template <class Tree, int MaxOrder, class Scalar = double>
 struct RegressorData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "inverse_dynamics_regressor");
   static constexpr int kNumBodies = TreeTraits<Tree>::kNumBodies;
   static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
-  static constexpr int kRows = 6 + kNumJoints;      ///< (Q₁; τ)
-  static constexpr int kColumns = 10 * kNumBodies;  ///< π
+  static constexpr int kRows = 6 + TreeTraits<Tree>::kNumJointDofs;  ///< (Q₁; τ)
+  static constexpr int kColumns = 10 * kNumBodies;                   ///< π
   static constexpr int kMaxOrder = MaxOrder;
   using Matrix = Eigen::Matrix<Scalar, kRows, kColumns>;
   using BaseRows = Eigen::Matrix<Scalar, 6, kColumns>;
@@ -187,9 +188,8 @@ struct RegressorData {
 /// or memory.
 template <class Tree, int MaxOrder, class Scalar = double>
 struct BodyRegressorData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "the body regressor");
   static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
-  static constexpr int kRows = 6 + kNumJoints;  ///< (Q₁; τ)
+  static constexpr int kRows = 6 + TreeTraits<Tree>::kNumJointDofs;  ///< (Q₁; τ)
   static constexpr int kMaxOrder = MaxOrder;
   using Matrix = Eigen::Matrix<Scalar, kRows, 10>;
   using BaseRows = Eigen::Matrix<Scalar, 6, 10>;
@@ -468,7 +468,8 @@ void regressor_kinematics(int r, const Model<Tree, S>& model,
                           RegressorWorkspace<Tree, MaxOrder, S>& ws,
                           const MotionDerivatives<Tree, MaxOrder, S>& motion) {
   ws.finite.fill(S(0));
-  ws.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * motion.q[0](j - 1); });
+  ws.joint_sine_cosine.compute(
+      [&](int j) { return model.joint_sense(j) * motion.q[0](TreeTraits<Tree>::joint_entry(j)); });
   joint_frame_inverse_dynamics<FixedOrder, /*kKinematicsOnly=*/true>(
       r, model, ws.body, ws.torque, ws.base_frame, ws.base_series, ws.scratch, ws.joint_sine_cosine,
       motion, static_cast<const ExternalLoads<Tree, MaxOrder, S>*>(nullptr));
@@ -531,10 +532,62 @@ void regressor_base_rows(int run_order, const Model<Tree, S>& model,
   }
 }
 
-/// Body j's rows (j ≥ 1, `depth` joints on its path): its parent's through
-/// Ad_{X_j}⁻¹, and its own screw in the lane of its level, with the joint's
-/// sense (τ_j = s_j e·f_ang, revolute, s_j e·f_lin, prismatic, or
-/// e·f_ang + h e·f_lin, helical).
+/// A ball's rows: the parent's through Ad_{X_j}⁻¹ with X = T(d) R(t),
+/// coefficient k = Σ_i R_[i]ᵀ (ω; v − d × ω)_[k−i], R_[i] as inverse dynamics
+/// forms them (R_j exp([δ]), then Ṙ = R [ω]: detail/ball_joint.hpp). A plain
+/// loop over the lanes: trees with balls only.
+template <std::size_t N, class Tree, int MaxOrder, class S>
+void ball_rows(int r, const Model<Tree, S>& model, int j,
+               const RegressorWorkspace<Tree, MaxOrder, S>& ws,
+               const MotionDerivatives<Tree, MaxOrder, S>& motion,
+               const typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& parent,
+               typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows) {
+  constexpr int L = RegressorWorkspace<Tree, MaxOrder, S>::kLanes;
+  const int entry = TreeTraits<Tree>::joint_entry(j);
+  const auto ball =
+      static_cast<std::size_t>(TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)]);
+  std::array<M3<S>, N> rot{};
+  std::array<V3<S>, N> w{};  // ω_[m] = ω^(m)/m!
+  for (int m = 0; m < r; ++m) {
+    const auto& x = motion.q[static_cast<std::size_t>(m + 1)];
+    w[static_cast<std::size_t>(m)] =
+        ws.inverse_factorial[m] * V3<S>{x(entry), x(entry + 1), x(entry + 2)};
+  }
+  {
+    const auto& x = motion.q[0];
+    rot[0] = M3<S>::from(motion.joint_rotation[ball]) *
+             rotation_exponential(V3<S>{x(entry), x(entry + 1), x(entry + 2)});
+  }
+  if constexpr (N > 1)
+    for (int k = 0; k < r && k + 1 < static_cast<int>(N); ++k)
+      rot[static_cast<std::size_t>(k + 1)] = ball_rotation_next(k, rot, w);
+  const V3<S> d = V3<S>::from(model.local_offset(j));
+  for (int k = 0; k <= r; ++k) {
+    auto& y = rows[static_cast<std::size_t>(k)].component;
+    for (auto& comp : y) comp.fill(S(0));
+    for (int i = 0; i <= k; ++i) {
+      const M3<S>& ri = rot[static_cast<std::size_t>(i)];
+      const auto& x = parent[static_cast<std::size_t>(k - i)].component;
+      for (int l = 0; l < L; ++l) {
+        const V3<S> ang{x[0][l], x[1][l], x[2][l]};
+        const V3<S> a = ri.transpose_times(ang);
+        const V3<S> v = ri.transpose_times(V3<S>{x[3][l], x[4][l], x[5][l]} - cross(d, ang));
+        y[0][l] += a.x;
+        y[1][l] += a.y;
+        y[2][l] += a.z;
+        y[3][l] += v.x;
+        y[4][l] += v.y;
+        y[5][l] += v.z;
+      }
+    }
+  }
+}
+
+/// Body j's rows (j ≥ 1, `depth` joint entries on its path, its own
+/// included): its parent's through Ad_{X_j}⁻¹, and its own screw in the lane
+/// of its level, with the joint's sense (τ_j = s_j e·f_ang, revolute,
+/// s_j e·f_lin, prismatic, or e·f_ang + h e·f_lin, helical; a ball's three
+/// unit screws (e_a; 0) in its last three lanes, τ = f_ang).
 template <int FixedOrder, class Tree, int MaxOrder, class S>
 void regressor_child_rows(int run_order, const Model<Tree, S>& model, int j, int depth,
                           const RegressorWorkspace<Tree, MaxOrder, S>& ws,
@@ -546,11 +599,18 @@ void regressor_child_rows(int run_order, const Model<Tree, S>& model, int j, int
   const V3<S> d = V3<S>::from(model.local_offset(j));
   const V3<S> e = V3<S>::from(model.joint_axis(j));
   const S sense = model.joint_sense(j);
-  std::array<S, MaxOrder + 1> q{};  // θ_[i] = s q^(i)/i!
-  for (int i = 0; i <= r; ++i) q[i] = ws.inverse_factorial[i] * (sense * motion.q[i](j - 1));
+  const int entry = TreeTraits<Tree>::joint_entry(j);  // j − 1 with 1-DoF joints only
   auto inherit = [&](auto kind, int) {
     constexpr JointKind K = decltype(kind)::value;
     constexpr std::size_t kSeries = FixedOrder >= 0 ? FixedOrder + 1 : MaxOrder + 1;
+    if constexpr (is_spherical(K)) {  // X = T(d) R: rows Rᵀ ⊛ (offset w), S = [1; 0]
+      ball_rows<kSeries>(r, model, j, ws, motion, parent, rows);
+      for (int a = 0; a < 3; ++a)
+        rows[0].component[static_cast<std::size_t>(a)][kLevelLane + depth - 3 + a] = S(1);
+      return;
+    }
+    std::array<S, MaxOrder + 1> q{};  // θ_[i] = s q^(i)/i!
+    for (int i = 0; i <= r; ++i) q[i] = ws.inverse_factorial[i] * (sense * motion.q[i](entry));
     inherit_rows<K, kSeries>(r, parent, d, e, b.cos_q, b.sin_q, q, rows);
     if constexpr (is_helical(K)) helical_rows(r, model.joint_pitch(j), e, q, rows);
     const int offset = joint_rotates(K) ? 0 : 3;
@@ -703,13 +763,35 @@ constexpr int path_depth(int j) {
   return depth;
 }
 
+/// Joint entries (DoFs) on the path root → j (= path_depth with 1-DoF joints only).
 template <class Tree>
-constexpr std::array<int, Tree::kNumBodies> rows_of_levels(int j) {
-  std::array<int, Tree::kNumBodies> rows{};
-  const int depth = path_depth<Tree>(j);
+constexpr int path_dofs(int j) {
+  int depth = 0;
+  for (int i = j; i > 0; i = Tree::kParent[i]) depth += joint_dofs(Tree::kJoint[i]);
+  return depth;
+}
+
+/// Lanes per level: one per joint entry on the path (a ball's three in a row).
+template <class Tree>
+constexpr int max_path_dofs() {
+  int deepest = 0;
+  for (int j = 0; j < Tree::kNumBodies; ++j)
+    deepest = path_dofs<Tree>(j) > deepest ? path_dofs<Tree>(j) : deepest;
+  return deepest;
+}
+template <class Tree>
+constexpr int kMaxLevels = max_path_dofs<Tree>() > Tree::kNumBodies ? max_path_dofs<Tree>()
+                                                                    : Tree::kNumBodies;
+
+template <class Tree>
+constexpr std::array<int, kMaxLevels<Tree>> rows_of_levels(int j) {
+  std::array<int, kMaxLevels<Tree>> rows{};
+  const int depth = path_dofs<Tree>(j);
   int level = depth;
-  for (int i = j; i > 0; i = Tree::kParent[i]) rows[static_cast<std::size_t>(--level)] = 6 + i - 1;
-  for (int l = depth; l < Tree::kNumBodies; ++l)
+  for (int i = j; i > 0; i = Tree::kParent[i])
+    for (int a = joint_dofs(Tree::kJoint[i]) - 1; a >= 0; --a)
+      rows[static_cast<std::size_t>(--level)] = 6 + TreeTraits<Tree>::joint_entry(i) + a;
+  for (int l = depth; l < kMaxLevels<Tree>; ++l)
     rows[static_cast<std::size_t>(l)] = depth > 0 ? rows[0] : 6;
   return rows;
 }
@@ -722,14 +804,21 @@ struct TreeLevels {
     for (int j = 0; j < Tree::kNumBodies; ++j) d[static_cast<std::size_t>(j)] = path_depth<Tree>(j);
     return d;
   }
-  static constexpr std::array<std::array<int, Tree::kNumBodies>, Tree::kNumBodies> rows() {
-    std::array<std::array<int, Tree::kNumBodies>, Tree::kNumBodies> r{};
+  static constexpr std::array<int, Tree::kNumBodies> dof_depths() {
+    std::array<int, Tree::kNumBodies> d{};
+    for (int j = 0; j < Tree::kNumBodies; ++j) d[static_cast<std::size_t>(j)] = path_dofs<Tree>(j);
+    return d;
+  }
+  static constexpr std::array<std::array<int, kMaxLevels<Tree>>, Tree::kNumBodies> rows() {
+    std::array<std::array<int, kMaxLevels<Tree>>, Tree::kNumBodies> r{};
     for (int j = 0; j < Tree::kNumBodies; ++j)
       r[static_cast<std::size_t>(j)] = rows_of_levels<Tree>(j);
     return r;
   }
   static constexpr std::array<int, Tree::kNumBodies> kDepth = depths();
-  static constexpr std::array<std::array<int, Tree::kNumBodies>, Tree::kNumBodies> kRows = rows();
+  /// Joint entries on each path (= kDepth with 1-DoF joints only): the lanes.
+  static constexpr std::array<int, Tree::kNumBodies> kDofDepth = dof_depths();
+  static constexpr std::array<std::array<int, kMaxLevels<Tree>>, Tree::kNumBodies> kRows = rows();
 };
 
 /// The regressor kernel (FixedOrder ≥ 0: compiled for that order).
@@ -754,7 +843,7 @@ void regressor_kernel(int run_order, const Model<Tree, S>& model,
   if constexpr (Kind != RegressorKind::kSlotineLi)  // (Slotine–Li: its own forward pass, done)
     regressor_kinematics<FixedOrder>(r, model, ws, motion);
   for (int j = 0; j < Tree::kNumBodies; ++j) {
-    const int depth = TreeLevels<Tree>::kDepth[static_cast<std::size_t>(j)];
+    const int depth = TreeLevels<Tree>::kDofDepth[static_cast<std::size_t>(j)];
     if (j == 0)
       regressor_base_rows<FixedOrder>(r, model, ws, data.rows[0]);
     else
@@ -786,7 +875,10 @@ void body_regressor_kernel(int run_order, const Model<Tree, S>& model,
   regressor_base_rows<FixedOrder>(r, model, ws, data.rows[0]);
   int current = 0;
   for (int level = 1; level <= depth; ++level) {
-    regressor_child_rows<FixedOrder>(r, model, path[level], level, ws, motion, data.rows[current],
+    int lanes = level;  // joint entries on the path to path[level]
+    if constexpr (!TreeTraits<Tree>::kSingleDofJoints)
+      lanes = TreeLevels<Tree>::kDofDepth[static_cast<std::size_t>(path[level])];
+    regressor_child_rows<FixedOrder>(r, model, path[level], lanes, ws, motion, data.rows[current],
                                      data.rows[1 - current]);
     current = 1 - current;
   }
@@ -925,6 +1017,8 @@ Status momentum_regressor(const Model<Tree, Scalar>& model,
   }
   for (int k = 0; input == Status::kOk && k <= order + 1; ++k)
     if (!detail::all_finite(motion.q[k])) input = Status::kNonFiniteInput;
+  if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)
+    if (input == Status::kOk) input = detail::check_joint_rotations(motion.joint_rotation);
   if (input != Status::kOk) {
     data.clear_results();
     return input;
@@ -1049,6 +1143,7 @@ template <class Tree, int MaxOrder, class Scalar>
 Status slotine_li_regressor(const Model<Tree, Scalar>& model,
                             RegressorData<Tree, MaxOrder, Scalar>& data,
                             const SlotineLiInput<Tree, Scalar>& in) noexcept {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "slotine_li_regressor");
   Status input = Status::kOk;
   if constexpr (!TreeTraits<Tree>::kFixedBase) {
     input = detail::check_pose(in.base_pose);
@@ -1080,7 +1175,6 @@ Status slotine_li_regressor(const Model<Tree, Scalar>& model,
 /// Results and workspace of `energy_regressor`.
 template <class Tree, class Scalar = double>
 struct EnergyRegressorData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "the energy regressor");
   static constexpr int kColumns = 10 * TreeTraits<Tree>::kNumBodies;
   using Row = Eigen::Matrix<Scalar, 1, kColumns>;
   Row kinetic = Row::Zero();    ///< T = ½ νᵀ M̄ ν = kinetic π
@@ -1102,13 +1196,14 @@ Status energy_regressor(const Model<Tree, Scalar>& model, EnergyRegressorData<Tr
   at.base_twist[0] = motion.base_twist[0];
   at.q[0] = motion.q[0];
   at.q[1] = motion.q[1];
+  at.joint_rotation = motion.joint_rotation;  // ball joints (empty without one)
   data.kinetic.setZero();
   data.potential.setZero();
   Status s = momentum_regressor(model, data.momentum, at, 0);
   if (s == Status::kOk) s = forward_kinematics(model, data.kinematics, at, 0);
   if (s != Status::kOk) return s;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
-  constexpr int kJoints = TreeTraits<Tree>::kNumJoints;
+  constexpr int kJoints = TreeTraits<Tree>::kNumJointDofs;  // a ball's ω: three
   // ν = (V₁; q̇) against the rows (Q₁ rows for the base, none for a fixed one).
   Eigen::Matrix<Scalar, 6 + kJoints, 1> nu = Eigen::Matrix<Scalar, 6 + kJoints, 1>::Zero();
   if constexpr (kBase > 0) nu.template head<6>() = at.base_twist[0];

@@ -59,6 +59,11 @@ enum class CoulombModel : std::uint8_t {
   /// tanh(q̇/ε), ε = `smoothing_velocity` > 0: smooth, exact derivatives of
   /// every order everywhere; within ~2ε of rest it is not the sign.
   kTanh,
+  /// No Coulomb term: every Coulomb column zero (the viscous columns alone).
+  /// The only model a tree with a ball joint takes: a ball's Coulomb
+  /// friction is not per axis (it opposes ω as a whole), so kSign and kTanh
+  /// refuse such a tree with kInvalidArgument rather than give per-axis columns.
+  kNone,
 };
 
 /// Options of `joint_friction_regressor`.
@@ -71,10 +76,10 @@ struct FrictionRegressorOptions {
 /// Results of `joint_friction_regressor` (fixed size, reusable).
 template <class Tree, int MaxOrder, class Scalar = double>
 struct FrictionRegressorData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "joint_friction_regressor");
-  static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
+  /// Entries of τ: one per joint, three per ball (its ω axes, child frame).
+  static constexpr int kNumJoints = TreeTraits<Tree>::kNumJointDofs;
   static constexpr int kRows = 6 + kNumJoints;     ///< (Q₁; τ), as RegressorData
-  static constexpr int kColumns = 2 * kNumJoints;  ///< (f_v; f_c)
+  static constexpr int kColumns = 2 * kNumJoints;  ///< (f_v; f_c), one of each per entry
   static constexpr int kMaxOrder = MaxOrder;
   using Matrix = Eigen::Matrix<Scalar, kRows, kColumns>;
 
@@ -102,6 +107,8 @@ struct MotorAngleDerivatives {
 /// Results of `elastic_joint_motor_regressor` (fixed size, reusable).
 template <class Tree, int MaxOrder, class Scalar = double>
 struct MotorRegressorData {
+  // A ball is not motor-driven: its q[0] entries are δ about R_j, not angles a
+  // motor's θ could be compared with (docs/regressors.md, "Ball joints").
   HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "elastic_joint_motor_regressor");
   static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
   static constexpr int kRows = kNumJoints;         ///< u, one per joint
@@ -147,25 +154,31 @@ void tanh_series(const std::array<S, N>& x, int order, std::array<S, N>& y) {
 /// The friction columns Y_f^(0..order) along `motion` (see the file comment):
 /// column i of Y_f^(k) is q_i^(k+1) e_i (viscous), column n + i is
 /// σ(q̇_i)^(k) e_i (Coulomb), e_i the row of τ_i; the six Q₁ rows are zero.
-/// Reads q^(1..order+1). Errors: kOrderOutOfRange; kInvalidArgument (kTanh
-/// with ε not finite and > 0, or an unknown model); kNonFiniteInput;
+/// Reads q^(1..order+1). A ball's three entries of q̇ are ω in its child's
+/// axes: viscous friction per axis (τ_a = f_v,a ω_a), no Coulomb term (kNone
+/// only). Errors: kOrderOutOfRange; kInvalidArgument (kTanh
+/// with ε not finite and > 0, kSign or kTanh on a tree with a ball, or an
+/// unknown model); kNonFiniteInput;
 /// kNotDifferentiable (kSign, order ≥ 1 and some q̇_i = 0);
 /// kNonFiniteResult (kTanh derivatives overflowing for a tiny ε); outputs zero.
 template <class Tree, int MaxOrder, class Scalar>
 Status joint_friction_regressor(FrictionRegressorData<Tree, MaxOrder, Scalar>& data,
                                 const MotionDerivatives<Tree, MaxOrder, Scalar>& motion, int order,
                                 const FrictionRegressorOptions<Scalar>& options = {}) noexcept {
-  constexpr int n = TreeTraits<Tree>::kNumJoints;
+  constexpr int n = TreeTraits<Tree>::kNumJointDofs;
   data.clear_results();
   if (order < 0 || order > MaxOrder) return Status::kOrderOutOfRange;
   const bool smooth = options.coulomb == CoulombModel::kTanh;
-  if (!smooth && options.coulomb != CoulombModel::kSign) return Status::kInvalidArgument;
+  const bool coulomb = options.coulomb != CoulombModel::kNone;
+  if (!smooth && coulomb && options.coulomb != CoulombModel::kSign) return Status::kInvalidArgument;
+  if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)
+    if (coulomb) return Status::kInvalidArgument;  // not per axis on a ball
   if (smooth &&
       !(std::isfinite(options.smoothing_velocity) && options.smoothing_velocity > Scalar(0)))
     return Status::kInvalidArgument;
   for (int k = 1; k <= order + 1; ++k)
     if (!detail::all_finite(motion.q[static_cast<std::size_t>(k)])) return Status::kNonFiniteInput;
-  if (!smooth && order >= 1)
+  if (!smooth && coulomb && order >= 1)
     for (int i = 0; i < n; ++i)
       if (motion.q[1](i) == Scalar(0)) return Status::kNotDifferentiable;
 
@@ -173,6 +186,7 @@ Status joint_friction_regressor(FrictionRegressorData<Tree, MaxOrder, Scalar>& d
     for (int k = 0; k <= order; ++k)  // viscous: (q̇_i)^(k)
       data.regressor[static_cast<std::size_t>(k)](6 + i, i) =
           motion.q[static_cast<std::size_t>(k + 1)](i);
+    if (!coulomb) continue;
     if (!smooth) {  // sign: constant where q̇ ≠ 0, so only order 0
       const Scalar v = motion.q[1](i);
       data.regressor[0](6 + i, n + i) = v > Scalar(0)   ? Scalar(1)
