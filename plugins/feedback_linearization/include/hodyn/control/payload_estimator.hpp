@@ -90,6 +90,8 @@ struct PayloadEstimatorConfig {
 /// The estimator of a point-mass payload on one body of a `Tree`.
 template <class Tree, class Scalar = double>
 class PayloadEstimator {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "PayloadEstimator");  // rows per joint
+
  public:
   static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
   static constexpr int kRows = 6 + kNumJoints;

@@ -128,6 +128,7 @@ inline std::string base_parameter_name(const BaseParameters& bp, int i, int digi
 template <class Tree, int MaxOrder>
 void random_motion(std::mt19937_64& gen, const BaseParameterOptions& o,
                    MotionDerivatives<Tree, MaxOrder, double>& motion) {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "the identification tools");  // rows and columns per joint
   std::normal_distribution<double> gauss(0.0, 1.0);
   std::uniform_real_distribution<double> unif(-1.0, 1.0);
   motion = MotionDerivatives<Tree, MaxOrder, double>{};
@@ -159,6 +160,7 @@ template <class Tree>
 Status regressor_rows(const Model<Tree, double>& model, RegressorData<Tree, 0, double>& data,
                       const MotionDerivatives<Tree, 0, double>& motion, RegressorRows rows,
                       Eigen::MatrixXd& out) {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "the identification tools");  // rows and columns per joint
   const Status s = inverse_dynamics_regressor(model, data, motion, 0);
   if (s != Status::kOk) return s;
   out = selected_rows<Tree>(data.regressor[0], rows);
@@ -173,6 +175,7 @@ Status extended_regressor_rows(const Model<Tree, double>& model,
                                FrictionRegressorData<Tree, 0, double>& friction_data,
                                const MotionDerivatives<Tree, 0, double>& motion, RegressorRows rows,
                                FrictionColumns friction, Eigen::MatrixXd& out) {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "the identification tools");  // rows and columns per joint
   Eigen::MatrixXd y;
   Status s = regressor_rows(model, data, motion, rows, y);
   if (s != Status::kOk) return s;
@@ -299,6 +302,7 @@ inline Status base_parameters_from_stack(const Eigen::MatrixXd& w, double tolera
 template <class Tree>
 Status compute_base_parameters(const Model<Tree, double>& model,
                                const BaseParameterOptions& options, BaseParameters& out) {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "the identification tools");  // rows and columns per joint
   out = BaseParameters{};
   if (options.num_states < 1 || !(options.joint_range > 0.0) || !(options.rate_scale > 0.0))
     return Status::kInvalidArgument;

@@ -91,6 +91,7 @@ Status momentum_rows(const Model<Tree, double>& model, const LogSample& s,
                      RegressorData<Tree, 1, double>& momentum,
                      RegressorData<Tree, 0, double>& inverse, Eigen::MatrixXd& yp,
                      Eigen::MatrixXd& g) {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "the identification tools");  // rows and columns per joint
   constexpr int n = TreeTraits<Tree>::kNumJoints;
   if (s.q.size() != n || s.q_dot.size() != n || s.joint_torque.size() != n)
     return Status::kInvalidArgument;
@@ -122,6 +123,7 @@ Status extended_momentum_rows(const Model<Tree, double>& model, const BaseParame
                               RegressorData<Tree, 0, double>& inverse,
                               FrictionRegressorData<Tree, 0, double>& friction, Eigen::MatrixXd& yp,
                               Eigen::MatrixXd& g) {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "the identification tools");  // rows and columns per joint
   Status st = momentum_rows(model, s, momentum, inverse, yp, g);
   if (st != Status::kOk) return st;
   const Eigen::Index inertial = yp.cols();
@@ -154,6 +156,7 @@ Status identify_base_parameters(const Model<Tree, double>& model, const BasePara
                                 const std::vector<LogSample>& log,
                                 const MomentumIdentificationOptions& o,
                                 MomentumIdentificationResult& out) {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "the identification tools");  // rows and columns per joint
   out = MomentumIdentificationResult{};
   constexpr int kRows = 6 + TreeTraits<Tree>::kNumJoints;
   const int inertial = 10 * TreeTraits<Tree>::kNumBodies;
