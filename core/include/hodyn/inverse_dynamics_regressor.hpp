@@ -753,9 +753,10 @@ HODYN_ALWAYS_INLINE void scatter_regressor_column(const std::array<int, N>& row_
   for (int l = 0; l < 6; ++l) base[l] = lanes[kBaseFrameLane + l];
 }
 
-/// The output row (6 + joint − 1) of the joint at each level of body j's path;
-/// the levels below its end: the first level's row, or (the root, no path)
-/// the first joint's, which the root's columns leave zero.
+/// The output row (6 + joint entry) of each level of body j's path (one level
+/// per joint entry: a ball's three rows in three levels); the levels below
+/// its end: the first level's row, or (the root, no path) the first joint's,
+/// which the root's columns leave zero.
 template <class Tree>
 constexpr int path_depth(int j) {
   int depth = 0;
@@ -771,7 +772,7 @@ constexpr int path_dofs(int j) {
   return depth;
 }
 
-/// Lanes per level: one per joint entry on the path (a ball's three in a row).
+/// The most joint entries on a path (RegressorWorkspace::max_joint_depth).
 template <class Tree>
 constexpr int max_path_dofs() {
   int deepest = 0;
@@ -779,6 +780,8 @@ constexpr int max_path_dofs() {
     deepest = path_dofs<Tree>(j) > deepest ? path_dofs<Tree>(j) : deepest;
   return deepest;
 }
+/// Levels (lanes 12..) of the rows tables: one per joint entry on a path (a
+/// ball's three in a row), at least N (the tables' size with 1-DoF joints).
 template <class Tree>
 constexpr int kMaxLevels = max_path_dofs<Tree>() > Tree::kNumBodies ? max_path_dofs<Tree>()
                                                                     : Tree::kNumBodies;
