@@ -44,29 +44,9 @@ using Vec3 = Eigen::Vector3d;
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 using Mat3 = Eigen::Matrix3d;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
-using Vec14 = Eigen::Matrix<double, 14, 1>;
-using Mat14 = Eigen::Matrix<double, 14, 14>;
 
-using namespace hodyn::test::ball_trees;  // BallTree, EulerTree, make_models, random_state
-
-template <int MO>
-Vec14 nu(const BallMotion<MO>& m, int k) {  // ν^(k) = (V1^(k); q^(k+1))
-  Vec14 v;
-  v << m.base_twist[static_cast<std::size_t>(k)], m.q[static_cast<std::size_t>(k + 1)];
-  return v;
-}
-
-/// τ̄ = (Q₁; τ) of order-0 inverse dynamics with ν̇ replaced by `nu_dot`.
-Vec14 generalized_force(const hodyn::Model<BallTree, double>& model, BallMotion<0> m,
-                        const Vec14& nu_dot) {
-  m.base_twist[1] = nu_dot.head<6>();
-  m.q[2] = nu_dot.tail<8>();
-  auto id = std::make_unique<hodyn::InverseDynamicsData<BallTree, 0, double>>();
-  EXPECT_EQ(hodyn::inverse_dynamics(model, *id, m, 0), Status::kOk);
-  Vec14 f;
-  f << id->base_wrench[0], id->joint_torque[0];
-  return f;
-}
+using namespace hodyn::test::ball_trees;  // BallTree, EulerTree, make_models, random_state, nu,
+                                          // euler_pair
 
 /// The world-frame 6 × 6 inertias of the bodies at the kinematics' poses.
 template <class Tree, int MO>
@@ -111,50 +91,6 @@ TEST(SphericalJointMassMatrix, ColumnsAreInverseDynamicsAndEnergyIsKinetic) {
   }
   std::cout << "ball M̄: columns vs inverse dynamics " << worst_columns
             << ", kinetic energy (relative) " << worst_energy << std::endl;
-}
-
-/// The Euler tree's state at the ball tree's configuration R_j = Rx(a) Ry(b) Rz(c)
-/// (δ = 0), with a random ν_euler, and B: ν_ball = B ν_euler.
-struct EulerPair {
-  BallMotion<1> ball;
-  hodyn::MotionDerivatives<EulerTree, 1, double> euler;
-  Mat14 b = Mat14::Zero();
-};
-
-Mat3 rot(int axis, double angle) { return Eigen::AngleAxisd(angle, Vec3::Unit(axis)).matrix(); }
-
-EulerPair euler_pair(unsigned seed, double middle_angle) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<double> g(0.0, 1.0);
-  EulerPair p;
-  p.euler.base_pose.rotation = random_rotation(gen);
-  p.euler.base_pose.translation = Vec3(g(gen), g(gen), g(gen));
-  for (auto& v : p.euler.base_twist)
-    for (int i = 0; i < 6; ++i) v(i) = g(gen);
-  for (auto& q : p.euler.q)
-    for (int i = 0; i < 8; ++i) q(i) = g(gen);
-  p.euler.q[0](2) = middle_angle;  // b of the first ball, away from ±π/2
-  p.ball.base_pose = p.euler.base_pose;
-  p.ball.base_twist = p.euler.base_twist;
-  p.b.topLeftCorner<6, 6>().setIdentity();
-  p.b(6, 6) = p.b(10, 10) = 1;
-  for (auto& q : p.ball.q) q.setZero();
-  p.ball.q[0](0) = p.euler.q[0](0);
-  p.ball.q[0](4) = p.euler.q[0](4);
-  for (int ball = 0; ball < 2; ++ball) {
-    const int first = 1 + 4 * ball;  // a, b, c in q; the ball's ω in the same entries
-    const double a = p.euler.q[0](first), b = p.euler.q[0](first + 1), c = p.euler.q[0](first + 2);
-    p.ball.joint_rotation[static_cast<std::size_t>(ball)] = rot(0, a) * rot(1, b) * rot(2, c);
-    // ω = E (ȧ, ḃ, ċ), columns Rz(c)ᵀ Ry(b)ᵀ x, Rz(c)ᵀ y, z (child frame).
-    Mat3 e;
-    e.col(0) = rot(2, c).transpose() * rot(1, b).transpose() * Vec3::UnitX();
-    e.col(1) = rot(2, c).transpose() * Vec3::UnitY();
-    e.col(2) = Vec3::UnitZ();
-    p.b.block<3, 3>(6 + first, 6 + first) = e;
-  }
-  const Vec14 nu_ball = p.b * (Vec14() << p.euler.base_twist[0], p.euler.q[1]).finished();
-  p.ball.q[1] = nu_ball.tail<8>();
-  return p;
 }
 
 TEST(SphericalJointMassMatrix, EqualsThreeRevoluteJointsThroughMasslessLinks) {

@@ -2,17 +2,20 @@
 // BallTree (a floating base, a revolute joint, a ball with a revolute child
 // under it, a ball at a leaf: ν has 6 + 8 entries), EulerTree (each ball as
 // revolute joints about x, y, z through its centre with massless links),
-// both with the same seeded random bodies, and a random ball-tree state.
+// both with the same seeded random bodies, a random ball-tree state, ν and τ̄
+// of a ball-tree state, and the Euler twin of a ball-tree state (euler_pair).
 #pragma once
 
 #include <hodyn/hodyn.hpp>
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>
 #include <Eigen/Geometry>
 
 #include <array>
 #include <cmath>
+#include <memory>
 #include <random>
 
 namespace hodyn {
@@ -178,6 +181,88 @@ hodyn::Model<Tree, double> mixed_model(unsigned seed) {
   EXPECT_EQ(model.set_gravity(Vec3(0, 0, -9.81)), Status::kOk);
   EXPECT_EQ(model.joint_sense(6), -1.0);  // the sense path is exercised
   return model;
+}
+
+using Vec14 = Eigen::Matrix<double, 14, 1>;
+using Mat14 = Eigen::Matrix<double, 14, 14>;
+
+template <int MO>
+Vec14 nu(const BallMotion<MO>& m, int k) {  // ν^(k) = (V1^(k); q^(k+1))
+  Vec14 v;
+  v << m.base_twist[static_cast<std::size_t>(k)], m.q[static_cast<std::size_t>(k + 1)];
+  return v;
+}
+
+/// τ̄ = (Q₁; τ) of order-0 inverse dynamics with ν̇ replaced by `nu_dot`.
+inline Vec14 generalized_force(const hodyn::Model<BallTree, double>& model, BallMotion<0> m,
+                               const Vec14& nu_dot) {
+  m.base_twist[1] = nu_dot.head<6>();
+  m.q[2] = nu_dot.tail<8>();
+  auto id = std::make_unique<hodyn::InverseDynamicsData<BallTree, 0, double>>();
+  EXPECT_EQ(hodyn::inverse_dynamics(model, *id, m, 0), Status::kOk);
+  Vec14 f;
+  f << id->base_wrench[0], id->joint_torque[0];
+  return f;
+}
+
+/// ω = E (ȧ, ḃ, ċ) for R = Rx(a) Ry(b) Rz(c): columns Rz(c)ᵀ Ry(b)ᵀ x,
+/// Rz(c)ᵀ y, z (child frame); any scalar (series give Ė).
+template <class S>
+Eigen::Matrix<S, 3, 3> euler_rate_map(const S& b, const S& c) {
+  using std::cos;
+  using std::sin;
+  Eigen::Matrix<S, 3, 3> e;
+  // Rz(c)ᵀ Ry(b)ᵀ x = Rz(c)ᵀ (cos b, 0, sin b), Rz(c)ᵀ y = (sin c, cos c, 0).
+  e << cos(b) * cos(c), sin(c), S(0),  //
+      -cos(b) * sin(c), cos(c), S(0),  //
+      sin(b), S(0), S(1);
+  return e;
+}
+
+/// The Euler tree's state at the ball tree's configuration R_j = Rx(a) Ry(b) Rz(c)
+/// (δ = 0), with a random ν_euler, and B: ν_ball = B ν_euler.
+struct EulerPair {
+  BallMotion<1> ball;
+  hodyn::MotionDerivatives<EulerTree, 1, double> euler;
+  Mat14 b = Mat14::Zero();
+};
+
+inline Mat3 rot(int axis, double angle) {
+  return Eigen::AngleAxisd(angle, Vec3::Unit(axis)).matrix();
+}
+
+inline EulerPair euler_pair(unsigned seed, double middle_angle) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> g(0.0, 1.0);
+  EulerPair p;
+  p.euler.base_pose.rotation = random_rotation(gen);
+  p.euler.base_pose.translation = Vec3(g(gen), g(gen), g(gen));
+  for (auto& v : p.euler.base_twist)
+    for (int i = 0; i < 6; ++i) v(i) = g(gen);
+  for (auto& q : p.euler.q)
+    for (int i = 0; i < 8; ++i) q(i) = g(gen);
+  p.euler.q[0](2) = middle_angle;  // b of the first ball, away from ±π/2
+  p.ball.base_pose = p.euler.base_pose;
+  p.ball.base_twist = p.euler.base_twist;
+  p.b.topLeftCorner<6, 6>().setIdentity();
+  p.b(6, 6) = p.b(10, 10) = 1;
+  for (auto& q : p.ball.q) q.setZero();
+  p.ball.q[0](0) = p.euler.q[0](0);
+  p.ball.q[0](4) = p.euler.q[0](4);
+  for (int ball = 0; ball < 2; ++ball) {
+    const int first = 1 + 4 * ball;  // a, b, c in q; the ball's ω in the same entries
+    const double a = p.euler.q[0](first), b = p.euler.q[0](first + 1), c = p.euler.q[0](first + 2);
+    p.ball.joint_rotation[static_cast<std::size_t>(ball)] = rot(0, a) * rot(1, b) * rot(2, c);
+    // ω = E (ȧ, ḃ, ċ), columns Rz(c)ᵀ Ry(b)ᵀ x, Rz(c)ᵀ y, z (child frame).
+    Mat3 e;
+    e.col(0) = rot(2, c).transpose() * rot(1, b).transpose() * Vec3::UnitX();
+    e.col(1) = rot(2, c).transpose() * Vec3::UnitY();
+    e.col(2) = Vec3::UnitZ();
+    p.b.block<3, 3>(6 + first, 6 + first) = e;
+  }
+  const Vec14 nu_ball = p.b * (Vec14() << p.euler.base_twist[0], p.euler.q[1]).finished();
+  p.ball.q[1] = nu_ball.tail<8>();
+  return p;
 }
 
 }  // namespace ball_trees

@@ -21,6 +21,12 @@
 // so that τ̄^(n) = Σ_i C(n,i) M̄^(i) ν^(n−i+1) + h^(n) + g^(n) (seed 001 eq. 49),
 // what inverse dynamics of order n returns: the test checks exactly that.
 //
+// Ball joints: their three columns of J_j are their three screws S_x, S_y, S_z
+// and the screws' derivatives (Ṡ_i = ad_{V_j} S_i, kinematics.hpp), their
+// rotations R_j exp([δ]) are read from the motion as the kinematics read them,
+// so nothing here depends on the kind of joint; a bad R_j gives the
+// kinematics' status and zero outputs.
+//
 // Dense and O(N n² D²) (D = 6 + joints; joints alone for a fixed base): for analysis, controller
 // design and tests, not for the innermost loop (the recursions are). Reads the motion as inverse
 // dynamics does (order n: V₁^(0..n+1), q^(0..n+2)); no heap; a Status and zero outputs on bad
@@ -44,7 +50,6 @@ HODYN_ISA_NAMESPACE_BEGIN
 
 template <class Tree, int MaxOrder, class Scalar = double>
 struct ClosedFormDerivativesData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "closed_form_derivatives");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   using Matrix = Eigen::Matrix<Scalar, kDofs, kDofs>;
@@ -90,7 +95,7 @@ Status closed_form_derivatives(const Model<Tree, Scalar>& model,
   for (int k = 0; k <= r + 1; ++k) {
     if constexpr (!TreeTraits<Tree>::kFixedBase)
       data.velocity[k].template head<6>() = motion.base_twist[k];
-    data.velocity[k].template tail<Tree::kNumBodies - 1>() = motion.q[k + 1];
+    data.velocity[k].template tail<TreeTraits<Tree>::kNumJointDofs>() = motion.q[k + 1];
   }
   Twist<S> gravity_twist = Twist<S>::Zero();
   linear(gravity_twist) = model.gravity();

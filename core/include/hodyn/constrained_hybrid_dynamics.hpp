@@ -16,7 +16,9 @@
 // 12-DoF robot). With nothing prescribed this is constrained_forward_dynamics.
 // It needs m ≤ n_v and A_v of full row rank (else kSingularConstraint; with
 // m > n_v the prescribed ν̇_u must itself be consistent: use
-// constrained_inverse_dynamics, digest §3.3).
+// constrained_inverse_dynamics, digest §3.3). A ball joint is prescribed or
+// free as a whole (its three entries of ν); its R_j is the input's
+// joint_rotation, as for hybrid_dynamics.
 #pragma once
 
 #include <array>
@@ -35,7 +37,6 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// Workspace and results of constrained hybrid dynamics.
 template <class Tree, std::size_t NumClosures, class Scalar = double>
 struct ConstrainedHybridDynamicsData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "constrained_hybrid_dynamics");
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   static constexpr int kMaxRows = LoopClosureData<Tree, NumClosures, 0, Scalar>::kRowCapacity;
   using Closure = LoopClosureData<Tree, NumClosures, 0, Scalar>;
@@ -84,7 +85,7 @@ Status constrained_hybrid_dynamics(
   using Data = ConstrainedHybridDynamicsData<Tree, NumClosures, Scalar>;
   constexpr int kDofs = Data::kDofs;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
-  constexpr int kJoints = TreeTraits<Tree>::kNumJoints;
+  constexpr int kJointDofs = TreeTraits<Tree>::kNumJointDofs;  // entries of q̇
   data.clear_results();
   const auto fail = [&](Status s) {
     data.clear_results();
@@ -103,11 +104,12 @@ Status constrained_hybrid_dynamics(
     for (int l = 0; l < 6; ++l)
       prescribed[static_cast<std::size_t>(l)] = input.base_input == BaseInput::kMotion;
   }
-  for (int j = 0; j < kJoints; ++j) {
-    acceleration(kBase + j) = hm.q[2](j);
-    force(kBase + j) = data.hybrid.joint_torque[0](j);
-    prescribed[static_cast<std::size_t>(kBase + j)] =
-        input.motion_prescribed[static_cast<std::size_t>(j)];
+  for (int e = 0; e < kJointDofs; ++e) {  // entry e of q̇ belongs to body dof_body(kBase + e)
+    acceleration(kBase + e) = hm.q[2](e);
+    force(kBase + e) = data.hybrid.joint_torque[0](e);
+    prescribed[static_cast<std::size_t>(kBase + e)] =
+        input
+            .motion_prescribed[static_cast<std::size_t>(TreeTraits<Tree>::dof_body(kBase + e) - 1)];
   }
   int free_count = 0;
   for (int l = 0; l < kDofs; ++l)
@@ -124,7 +126,7 @@ Status constrained_hybrid_dynamics(
   const int m = closure.rows;
   if (m > free_count) return fail(Status::kSingularConstraint);
   const auto& a = closure.jacobian[0];
-  s = mass_matrix(model, data.equations, input.base_pose, input.q);
+  s = mass_matrix(model, data.equations, motion);  // base_pose, q and the balls' R_j
   if (s != Status::kOk) return fail(s);
   const auto& mass = data.equations.result.mass_matrix;
   auto& mvv = data.free_block;

@@ -40,7 +40,6 @@ struct ConstrainedInverseDynamicsRates {
 /// Workspace and results of constrained_inverse_dynamics_rate.
 template <class Tree, std::size_t NumClosures, class Scalar = double>
 struct ConstrainedInverseDynamicsRateData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "constrained_inverse_dynamics_rate");
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   using Closure = LoopClosureData<Tree, NumClosures, 0, Scalar>;
   using Vector = Eigen::Matrix<Scalar, kDofs, 1>;
@@ -98,6 +97,7 @@ Status constrained_inverse_dynamics_rate(
   state.base_twist[0] = motion.base_twist[0];
   state.q[0] = motion.q[0];
   state.q[1] = motion.q[1];
+  state.joint_rotation = motion.joint_rotation;  // ball joints (empty without one)
   s = forward_kinematics(model, data.kinematics, state, 0);
   if (s != Status::kOk) return fail(s);
   s = loop_closure_kinematics(data.kinematics, closures, data.closure, 0);

@@ -219,10 +219,10 @@ struct EquationsOfMotion {
   void set_zero() { *this = EquationsOfMotion{}; }
 };
 
-/// Workspace and results of the closed forms. `mass_matrix` takes trees with
-/// ball joints (a ball's joint_rotation entry is its R_j exp([δ]));
-/// `equations_of_motion` does not yet and refuses them at compile time
-/// (docs/joint-kinds.md).
+/// Workspace and results of the closed forms. Both `mass_matrix` (on a
+/// MotionDerivatives) and `equations_of_motion` take trees with ball joints
+/// (a ball's configuration is its joint_rotation entry R_j times exp([δ]),
+/// its three entries of ν the child-frame ω; docs/joint-kinds.md).
 template <class Tree, class Scalar = double>
 struct EquationsOfMotionData {
   static constexpr int kNumBodies = Tree::kNumBodies;
@@ -237,6 +237,11 @@ struct EquationsOfMotionData {
   std::array<Matrix6<Scalar>, kNumBodies> composite_coriolis_rate{};  ///< Ṗ^C
   std::array<Wrench<Scalar>, kNumBodies> composite_applied{};         ///< W^C_app
   std::array<Wrench<Scalar>, kNumBodies> composite_applied_rate{};    ///< Ẇ^C_app
+  /// Taylor coefficients S_i,[k], k = 0..2, of every ball's three screws
+  /// (i = x, y, z of the child's joint frame; empty without a ball).
+  std::array<std::array<std::array<detail::SV<Scalar>, 3>, 3>,
+             TreeTraits<Tree>::kNumSphericalJoints>
+      ball_screw{};
 };
 
 HODYN_ISA_NAMESPACE_END
@@ -253,14 +258,63 @@ constexpr auto ancestor_table() {
   return t;
 }
 
+/// A ball joint j's body: F_j = F_p T(c) R T(−c) (c its centre at home,
+/// R = R_j exp([δ]) the child's rotation relative to the parent, both frames
+/// parallel to the world at home), its three screws S_i = (F_j e_i; c_w × F_j e_i)
+/// through the moved centre c_w = F_p c, and (k ≤ `kinematic_order`) the
+/// coefficients V_[k] = V_p,[k] + Σ_i Σ_{m≤k} S_i,[m] ω_i,[k−m] and
+/// S_i,[k+1] = Σ_{m≤k} ad(V_[m], S_i,[k−m]) / (k+1): the screws turn with the
+/// child (Ṡ_i = ad_{V_j} S_i, as in the kinematics).
+template <class Tree, class Scalar, class Screws>
+void place_and_move_ball(const Model<Tree, Scalar>& model, int j,
+                         const MotionDerivatives<Tree, 1, Scalar>& motion, int kinematic_order,
+                         const BodySeries<1, Scalar>& parent, BodySeries<1, Scalar>& b,
+                         Screws& screw) {
+  using S = Scalar;
+  const int entry = TreeTraits<Tree>::joint_entry(j);
+  const auto ball =
+      static_cast<std::size_t>(TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)]);
+  const auto& d = motion.q[0];
+  const M3<S> r = M3<S>::from(motion.joint_rotation[ball]) *
+                  rotation_exponential(V3<S>{d(entry), d(entry + 1), d(entry + 2)});
+  const V3<S> c = V3<S>::from(model.joint_axis_point(j));
+  const V3<S> c_world = parent.rotation * c + parent.translation;
+  b.rotation = parent.rotation * r;
+  b.translation = c_world - b.rotation * c;
+  b.com[0] = b.rotation * V3<S>::from(model.com_from_axis_point(j)) + c_world;
+  b.inertia[0] = model.home_inertia(j).congruence(b.rotation);
+  auto& s = screw[ball];
+  for (int i = 0; i < 3; ++i) {
+    const V3<S> axis = b.rotation.col(i);
+    s[static_cast<std::size_t>(i)][0] = {axis, cross(c_world, axis)};
+  }
+  for (int k = 0; k <= kinematic_order; ++k) {
+    SV<S> v = parent.twist[k];
+    for (int m = 0; m <= k; ++m)
+      for (int i = 0; i < 3; ++i)
+        v += (inverse_factorial<S>(k - m) *
+              motion.q[static_cast<std::size_t>(k - m + 1)](entry + i)) *
+             s[static_cast<std::size_t>(i)][static_cast<std::size_t>(m)];
+    b.twist[k] = v;
+    for (auto& si : s) {
+      SV<S> sum{};
+      for (int m = 0; m <= k; ++m) sum += ad(b.twist[m], si[static_cast<std::size_t>(k - m)]);
+      si[static_cast<std::size_t>(k + 1)] = reciprocal<S>(k + 1) * sum;
+    }
+  }
+}
+
 /// Poses, screws and (when `motion` is given) the Taylor coefficients of
-/// twists to `kinematic_order` and screws to `kinematic_order` + 1.
-template <class Tree, class Scalar>
+/// twists to `kinematic_order` and screws to `kinematic_order` + 1; a ball's
+/// three screws go to `ball_screw` (a tree with a ball needs `motion`, which
+/// holds the balls' rotations).
+template <class Tree, class Scalar, class BallScrews>
 void place_and_move(const Model<Tree, Scalar>& model,
                     std::array<BodySeries<1, Scalar>, Tree::kNumBodies>& body,
                     const Pose<Scalar>& base_pose,
                     const typename Model<Tree, Scalar>::JointVector& q,
-                    const MotionDerivatives<Tree, 1, Scalar>* motion, int kinematic_order) {
+                    const MotionDerivatives<Tree, 1, Scalar>* motion, int kinematic_order,
+                    BallScrews& ball_screw) {
   place_base(model, root_pose(model, base_pose), body[0]);
   if (motion != nullptr)
     for (int k = 0; k <= kinematic_order; ++k)
@@ -270,16 +324,22 @@ void place_and_move(const Model<Tree, Scalar>& model,
     constexpr JointKind K = decltype(kind)::value;
     auto& b = body[j];
     const auto& parent = body[Tree::kParent[j]];
-    place_body<K>(model, j, parent, q(j - 1), b);
-    if (motion == nullptr) return;
-    const auto qd = [&](int n) -> Scalar {
-      return inverse_factorial<Scalar>(n) * motion->q[n + 1](j - 1);
-    };
-    for (int k = 0; k <= kinematic_order; ++k) {
-      if (k > 0) screw_coefficient<K>(k, b);
-      twist_coefficient<K>(k, parent.twist[k], qd, b);
+    if constexpr (is_spherical(K)) {
+      place_and_move_ball(model, j, *motion, kinematic_order, parent, b, ball_screw);
+    } else {
+      (void)ball_screw;
+      const int entry = TreeTraits<Tree>::joint_entry(j);  // j − 1 without a ball
+      place_body<K>(model, j, parent, q(entry), b);
+      if (motion == nullptr) return;
+      const auto qd = [&](int n) -> Scalar {
+        return inverse_factorial<Scalar>(n) * motion->q[n + 1](entry);
+      };
+      for (int k = 0; k <= kinematic_order; ++k) {
+        if (k > 0) screw_coefficient<K>(k, b);
+        twist_coefficient<K>(k, parent.twist[k], qd, b);
+      }
+      screw_coefficient<K>(kinematic_order + 1, b);
     }
-    screw_coefficient<K>(kinematic_order + 1, b);
   });
 }
 
@@ -592,7 +652,6 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
                            EquationsOfMotionData<Tree, Scalar>& data,
                            const MotionDerivatives<Tree, 1, Scalar>& motion,
                            const ExternalLoads<Tree, 1, Scalar>* loads, bool with_rates) noexcept {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "equations_of_motion");
   constexpr int n = Tree::kNumBodies;
   constexpr int dofs = TreeTraits<Tree>::kNumDofs;
   auto& out = data.result;
@@ -611,12 +670,14 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
         if ((loads->has_world_wrench[j] && !detail::all_finite(loads->world_wrench[j][k])) ||
             (loads->has_body_wrench[j] && !detail::all_finite(loads->body_wrench[j][k])))
           s = Status::kNonFiniteInput;
+  if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)  // R_j of the balls
+    if (s == Status::kOk) s = detail::check_joint_rotations(motion.joint_rotation);
   if (s != Status::kOk) {
     out.set_zero();
     return s;
   }
   detail::place_and_move<Tree, Scalar>(model, data.body, motion.base_pose, motion.q[0], &motion,
-                                       kin);
+                                       kin, data.ball_screw);
 
   Wrench<Scalar> gravity_twist = Wrench<Scalar>::Zero();
   linear(gravity_twist) = model.gravity();
@@ -667,9 +728,19 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
 
   // Screws of the generalized velocities: unit twists for the base, S_j for joints.
   // S^(k) = k! S_[k]: the screw, its rate and its second derivative.
+  // A ball's three entries of ν have its three screws S_x, S_y, S_z.
   const auto screw = [&](int l, int order) -> Twist<Scalar> {
     if (l < TreeTraits<Tree>::kBaseDofs)
       return order == 0 ? Twist<Scalar>(Twist<Scalar>::Unit(l)) : Twist<Scalar>::Zero();
+    if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0) {
+      const int body = TreeTraits<Tree>::dof_body(l);
+      const int ball = TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(body)];
+      if (ball >= 0)
+        return detail::factorial<Scalar>(order) *
+               data.ball_screw[static_cast<std::size_t>(ball)][static_cast<std::size_t>(
+                   l - TreeTraits<Tree>::joint_dof(body))][static_cast<std::size_t>(order)]
+                   .eigen();
+    }
     return detail::factorial<Scalar>(order) *
            data.body[TreeTraits<Tree>::dof_body(l)].screw[order].eigen();
   };

@@ -19,6 +19,10 @@
 // joints), against O(N n² D²) for the dense closed forms
 // (closed_form_derivatives.hpp), which also give C^(n), h^(n), g^(n).
 //
+// Ball joints: each of a ball's three screws S_x, S_y, S_z (the kinematics'
+// ball_screw, turning with the child: Ṡ_i = ad_{V_j} S_i) is a column of its
+// own, with the same sums; a tree of 1-DoF joints keeps its own loop.
+//
 // Reads KinematicsData of order ≥ max(order − 1, 0) (S^(0..order),
 // V^(0..order−1)). No heap; a Status and zero outputs on bad arguments.
 #pragma once
@@ -45,7 +49,6 @@ HODYN_ISA_NAMESPACE_BEGIN
 
 template <class Tree, int MaxOrder, class Scalar = double>
 struct MassMatrixDerivativesData {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "mass_matrix_derivatives");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
   using Matrix = Eigen::Matrix<Scalar, kDofs, kDofs>;
@@ -171,40 +174,81 @@ Status mass_matrix_derivatives_kernel(int run_order, const Model<Tree, Scalar>& 
     }
   }
   // Joint columns: F_i^(p), then S_l^(a)ᵀ F_i^(n−a) up the ancestors.
-  for (int i = 1; i < kN; ++i) {
-    const auto& s = kinematics.joint_screw[i];
-    const auto& c = data.composite[i];
-    for (int p = 0; p <= order; ++p) {
-      SV<S> f = detail::composite_times(c[0], SV<S>::from(s[p]));
-      for (int b = 1; b <= p; ++b) {
-        const SV<S> x = detail::composite_times(c[b], SV<S>::from(s[p - b]));
-        const S w = binomial<S>(p, b);
-        f.ang += w * x.ang;
-        f.lin += w * x.lin;
+  if constexpr (Traits::kSingleDofJoints) {
+    for (int i = 1; i < kN; ++i) {
+      const auto& s = kinematics.joint_screw[i];
+      const auto& c = data.composite[i];
+      for (int p = 0; p <= order; ++p) {
+        SV<S> f = detail::composite_times(c[0], SV<S>::from(s[p]));
+        for (int b = 1; b <= p; ++b) {
+          const SV<S> x = detail::composite_times(c[b], SV<S>::from(s[p - b]));
+          const S w = binomial<S>(p, b);
+          f.ang += w * x.ang;
+          f.lin += w * x.lin;
+        }
+        data.force[p] = f.eigen();
       }
-      data.force[p] = f.eigen();
-    }
-    const int col = Traits::joint_dof(i);
-    for (int l = i; l > 0; l = Tree::kParent[l]) {
-      const int row = Traits::joint_dof(l);
-      const auto& sl = kinematics.joint_screw[l];
-      for (int n = 0; n <= order; ++n) {
-        S sum = sl[0].dot(data.force[n]);
-        for (int a = 1; a <= n; ++a) sum += binomial<S>(n, a) * sl[a].dot(data.force[n - a]);
-        data.mass_matrix[n](row, col) = sum;
-        data.mass_matrix[n](col, row) = sum;
+      const int col = Traits::joint_dof(i);
+      for (int l = i; l > 0; l = Tree::kParent[l]) {
+        const int row = Traits::joint_dof(l);
+        const auto& sl = kinematics.joint_screw[l];
+        for (int n = 0; n <= order; ++n) {
+          S sum = sl[0].dot(data.force[n]);
+          for (int a = 1; a <= n; ++a) sum += binomial<S>(n, a) * sl[a].dot(data.force[n - a]);
+          data.mass_matrix[n](row, col) = sum;
+          data.mass_matrix[n](col, row) = sum;
+        }
       }
+      // Joints on other branches: no shared subtree, M̄_{l,i} = 0.
+      constexpr auto kRelated = detail::related_joints<Tree>();
+      for (int l = 1; l < kN; ++l)
+        if (!kRelated[l][i])
+          for (int n = 0; n <= order; ++n) data.mass_matrix[n](Traits::joint_dof(l), col) = S(0);
+      if constexpr (!Traits::kFixedBase)  // base rows: S_base = unit twists, constant
+        for (int n = 0; n <= order; ++n) {
+          data.mass_matrix[n].template block<6, 1>(0, col) = data.force[n];
+          data.mass_matrix[n].template block<1, 6>(col, 0) = data.force[n].transpose();
+        }
     }
-    // Joints on other branches: no shared subtree, M̄_{l,i} = 0.
+  } else {
+    // The same with several columns per joint: a ball's three screws S_x, S_y,
+    // S_z (kinematics' ball_screw, Ṡ_i = ad_{V_j} S_i), each a column of its
+    // own and, at every ancestor ball, three rows.
     constexpr auto kRelated = detail::related_joints<Tree>();
-    for (int l = 1; l < kN; ++l)
-      if (!kRelated[l][i])
-        for (int n = 0; n <= order; ++n) data.mass_matrix[n](Traits::joint_dof(l), col) = S(0);
-    if constexpr (!Traits::kFixedBase)  // base rows: S_base = unit twists, constant
-      for (int n = 0; n <= order; ++n) {
-        data.mass_matrix[n].template block<6, 1>(0, col) = data.force[n];
-        data.mass_matrix[n].template block<1, 6>(col, 0) = data.force[n].transpose();
-      }
+    for (int i = 1; i < kN; ++i) {
+      const auto& c = data.composite[i];
+      detail::for_each_joint_screw(kinematics, i, [&](const auto& s, int col) {
+        for (int p = 0; p <= order; ++p) {
+          SV<S> f = detail::composite_times(c[0], SV<S>::from(s[p]));
+          for (int b = 1; b <= p; ++b) {
+            const SV<S> x = detail::composite_times(c[b], SV<S>::from(s[p - b]));
+            const S w = binomial<S>(p, b);
+            f.ang += w * x.ang;
+            f.lin += w * x.lin;
+          }
+          data.force[p] = f.eigen();
+        }
+        for (int l = i; l > 0; l = Tree::kParent[l])
+          detail::for_each_joint_screw(kinematics, l, [&](const auto& sl, int row) {
+            for (int n = 0; n <= order; ++n) {
+              S sum = sl[0].dot(data.force[n]);
+              for (int a = 1; a <= n; ++a) sum += binomial<S>(n, a) * sl[a].dot(data.force[n - a]);
+              data.mass_matrix[n](row, col) = sum;
+              data.mass_matrix[n](col, row) = sum;
+            }
+          });
+        for (int l = 1; l < kN; ++l)
+          if (!kRelated[l][i])
+            for (int e = 0; e < joint_dofs(Tree::kJoint[l]); ++e)
+              for (int n = 0; n <= order; ++n)
+                data.mass_matrix[n](Traits::joint_dof(l) + e, col) = S(0);
+        if constexpr (!Traits::kFixedBase)
+          for (int n = 0; n <= order; ++n) {
+            data.mass_matrix[n].template block<6, 1>(0, col) = data.force[n];
+            data.mass_matrix[n].template block<1, 6>(col, 0) = data.force[n].transpose();
+          }
+      });
+    }
   }
   if constexpr (!Traits::kFixedBase)
     for (int n = 0; n <= order; ++n) {
