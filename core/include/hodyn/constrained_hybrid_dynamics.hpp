@@ -107,9 +107,12 @@ Status constrained_hybrid_dynamics(
   for (int e = 0; e < kJointDofs; ++e) {  // entry e of q̇ belongs to body dof_body(kBase + e)
     acceleration(kBase + e) = hm.q[2](e);
     force(kBase + e) = data.hybrid.joint_torque[0](e);
+    // The body's index among the joints (e itself with 1-DoF joints only).
+    int joint = e;
+    if constexpr (!TreeTraits<Tree>::kSingleDofJoints)
+      joint = TreeTraits<Tree>::dof_body(kBase + e) - 1;
     prescribed[static_cast<std::size_t>(kBase + e)] =
-        input
-            .motion_prescribed[static_cast<std::size_t>(TreeTraits<Tree>::dof_body(kBase + e) - 1)];
+        input.motion_prescribed[static_cast<std::size_t>(joint)];
   }
   int free_count = 0;
   for (int l = 0; l < kDofs; ++l)
@@ -126,7 +129,10 @@ Status constrained_hybrid_dynamics(
   const int m = closure.rows;
   if (m > free_count) return fail(Status::kSingularConstraint);
   const auto& a = closure.jacobian[0];
-  s = mass_matrix(model, data.equations, motion);  // base_pose, q and the balls' R_j
+  if constexpr (TreeTraits<Tree>::kSingleDofJoints)
+    s = mass_matrix(model, data.equations, input.base_pose, input.q);
+  else
+    s = mass_matrix(model, data.equations, motion);  // base_pose, q and the balls' R_j
   if (s != Status::kOk) return fail(s);
   const auto& mass = data.equations.result.mass_matrix;
   auto& mvv = data.free_block;

@@ -305,16 +305,14 @@ void place_and_move_ball(const Model<Tree, Scalar>& model, int j,
 }
 
 /// Poses, screws and (when `motion` is given) the Taylor coefficients of
-/// twists to `kinematic_order` and screws to `kinematic_order` + 1; a ball's
-/// three screws go to `ball_screw` (a tree with a ball needs `motion`, which
-/// holds the balls' rotations).
-template <class Tree, class Scalar, class BallScrews>
+/// twists to `kinematic_order` and screws to `kinematic_order` + 1 (a tree of
+/// 1-DoF joints).
+template <class Tree, class Scalar>
 void place_and_move(const Model<Tree, Scalar>& model,
                     std::array<BodySeries<1, Scalar>, Tree::kNumBodies>& body,
                     const Pose<Scalar>& base_pose,
                     const typename Model<Tree, Scalar>::JointVector& q,
-                    const MotionDerivatives<Tree, 1, Scalar>* motion, int kinematic_order,
-                    BallScrews& ball_screw) {
+                    const MotionDerivatives<Tree, 1, Scalar>* motion, int kinematic_order) {
   place_base(model, root_pose(model, base_pose), body[0]);
   if (motion != nullptr)
     for (int k = 0; k <= kinematic_order; ++k)
@@ -324,15 +322,42 @@ void place_and_move(const Model<Tree, Scalar>& model,
     constexpr JointKind K = decltype(kind)::value;
     auto& b = body[j];
     const auto& parent = body[Tree::kParent[j]];
+    place_body<K>(model, j, parent, q(j - 1), b);
+    if (motion == nullptr) return;
+    const auto qd = [&](int n) -> Scalar {
+      return inverse_factorial<Scalar>(n) * motion->q[n + 1](j - 1);
+    };
+    for (int k = 0; k <= kinematic_order; ++k) {
+      if (k > 0) screw_coefficient<K>(k, b);
+      twist_coefficient<K>(k, parent.twist[k], qd, b);
+    }
+    screw_coefficient<K>(kinematic_order + 1, b);
+  });
+}
+
+/// The same for a tree with ball joints: a 1-DoF joint reads its entry of
+/// q (TreeTraits::joint_entry), a ball's body and three screws come from
+/// place_and_move_ball (its screws into `ball_screw`).
+template <class Tree, class Scalar, class BallScrews>
+void place_and_move_with_balls(const Model<Tree, Scalar>& model,
+                               std::array<BodySeries<1, Scalar>, Tree::kNumBodies>& body,
+                               const MotionDerivatives<Tree, 1, Scalar>& motion,
+                               int kinematic_order, BallScrews& ball_screw) {
+  place_base(model, root_pose(model, motion.base_pose), body[0]);
+  for (int k = 0; k <= kinematic_order; ++k)
+    body[0].twist[k] =
+        inverse_factorial<Scalar>(k) * SV<Scalar>::from(root_twist<Tree>(motion.base_twist[k]));
+  for_each_joint<Tree>([&](auto kind, int j) {
+    constexpr JointKind K = decltype(kind)::value;
+    auto& b = body[j];
+    const auto& parent = body[Tree::kParent[j]];
     if constexpr (is_spherical(K)) {
-      place_and_move_ball(model, j, *motion, kinematic_order, parent, b, ball_screw);
+      place_and_move_ball(model, j, motion, kinematic_order, parent, b, ball_screw);
     } else {
-      (void)ball_screw;
-      const int entry = TreeTraits<Tree>::joint_entry(j);  // j − 1 without a ball
-      place_body<K>(model, j, parent, q(entry), b);
-      if (motion == nullptr) return;
+      const int entry = TreeTraits<Tree>::joint_entry(j);
+      place_body<K>(model, j, parent, motion.q[0](entry), b);
       const auto qd = [&](int n) -> Scalar {
-        return inverse_factorial<Scalar>(n) * motion->q[n + 1](entry);
+        return inverse_factorial<Scalar>(n) * motion.q[n + 1](entry);
       };
       for (int k = 0; k <= kinematic_order; ++k) {
         if (k > 0) screw_coefficient<K>(k, b);
@@ -676,8 +701,11 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
     out.set_zero();
     return s;
   }
-  detail::place_and_move<Tree, Scalar>(model, data.body, motion.base_pose, motion.q[0], &motion,
-                                       kin, data.ball_screw);
+  if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)
+    detail::place_and_move_with_balls(model, data.body, motion, kin, data.ball_screw);
+  else
+    detail::place_and_move<Tree, Scalar>(model, data.body, motion.base_pose, motion.q[0], &motion,
+                                         kin);
 
   Wrench<Scalar> gravity_twist = Wrench<Scalar>::Zero();
   linear(gravity_twist) = model.gravity();
