@@ -19,6 +19,7 @@
 // under the base (a leaf).
 #include <hodyn/hodyn.hpp>
 
+#include "support/ball_trees.hpp"
 #include "support/error_metrics.hpp"
 #include "support/reference_dynamics.hpp"
 #include "support/taylor.hpp"
@@ -52,22 +53,8 @@ using M3 = Eigen::Matrix<S, 3, 3>;
 template <class S>
 using V3 = Eigen::Matrix<S, 3, 1>;
 
-struct BallTree {
-  static constexpr int kNumBodies = 5;
-  static constexpr std::array<int, 5> kParent{-1, 0, 1, 2, 0};
-  static constexpr std::array<JointKind, 5> kJoint{JointKind::kFloatingBase, JointKind::kRevolute,
-                                                   JointKind::kSpherical, JointKind::kRevolute,
-                                                   JointKind::kSpherical};
-};
-// Each ball as revolute x, y, z through its centre; bodies 2, 3 and 6, 7 massless.
-struct EulerTree {
-  static constexpr int kNumBodies = 9;
-  static constexpr std::array<int, 9> kParent{-1, 0, 1, 2, 3, 4, 0, 6, 7};
-  static constexpr std::array<JointKind, 9> kJoint{
-      JointKind::kFloatingBase, JointKind::kRevolute,  JointKind::kRevoluteX,
-      JointKind::kRevoluteY,    JointKind::kRevoluteZ, JointKind::kRevolute,
-      JointKind::kRevoluteX,    JointKind::kRevoluteY, JointKind::kRevoluteZ};
-};
+using hodyn::test::ball_trees::BallTree;   // a floating base, a revolute joint, two balls
+using hodyn::test::ball_trees::EulerTree;  // each ball as revolute x, y, z joints
 using BallTraits = hodyn::TreeTraits<BallTree>;
 static_assert(BallTraits::kNumDofs == 14 && BallTraits::kNumJointDofs == 8);
 static_assert(BallTraits::joint_entry(2) == 1 && BallTraits::joint_entry(3) == 4 &&

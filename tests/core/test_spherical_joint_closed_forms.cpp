@@ -443,20 +443,6 @@ TEST(SphericalJointClosedForms, EqualThreeRevoluteJointsThroughMasslessLinks) {
 // (d) constrained hybrid dynamics, (e) the constrained ID rate
 // ---------------------------------------------------------------------------
 
-LoopClosure<double> closure(LoopClosureKind kind, int a, int b, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-0.2, 0.2);
-  LoopClosure<double> c;
-  c.kind = kind;
-  c.frame_a.body = a;
-  c.frame_a.placement.rotation = random_rotation(gen);
-  c.frame_a.placement.translation = Vec3(u(gen), u(gen), u(gen));
-  c.frame_b.body = b;
-  c.frame_b.placement.rotation = random_rotation(gen);
-  c.frame_b.placement.translation = Vec3(u(gen), u(gen), u(gen));
-  return c;
-}
-
 /// Hybrid input from random_state: torques, prescribed accelerations (q̈, V̇₁).
 hodyn::HybridDynamicsInput<BallTree, 0, double> hybrid_input(unsigned seed,
                                                              std::array<bool, 4> prescribed,

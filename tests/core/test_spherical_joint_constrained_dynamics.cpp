@@ -18,6 +18,7 @@
 #include <hodyn/constrained_dynamics.hpp>
 #include <hodyn/hodyn.hpp>
 
+#include "support/ball_trees.hpp"
 #include "support/heap_counter.hpp"
 #include "support/oracle_models.hpp"
 
@@ -33,6 +34,8 @@
 #include <random>
 
 namespace {
+
+using hodyn::test::ball_trees::closure;  // a random loop closure
 
 using hodyn::LoopClosure;
 using hodyn::LoopClosureKind;
@@ -53,20 +56,6 @@ constexpr int kJointDofs = TreeTraits<TwoBallTree>::kNumJointDofs;
 Mat3 random_rotation(std::mt19937& gen) {
   std::normal_distribution<double> g(0.0, 1.0);
   return Eigen::Quaterniond(g(gen), g(gen), g(gen), g(gen)).normalized().toRotationMatrix();
-}
-
-LoopClosure<double> closure(LoopClosureKind kind, int a, int b, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-0.2, 0.2);
-  LoopClosure<double> c;
-  c.kind = kind;
-  c.frame_a.body = a;
-  c.frame_a.placement.rotation = random_rotation(gen);
-  c.frame_a.placement.translation = Vec3(u(gen), u(gen), u(gen));
-  c.frame_b.body = b;
-  c.frame_b.placement.rotation = random_rotation(gen);
-  c.frame_b.placement.translation = Vec3(u(gen), u(gen), u(gen));
-  return c;
 }
 
 /// A random state: pose, twist, q (δ ≠ 0), q̇ (a ball's: ω), random R_j,

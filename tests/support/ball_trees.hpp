@@ -6,6 +6,7 @@
 // of a ball-tree state, and the Euler twin of a ball-tree state (euler_pair).
 #pragma once
 
+#include <hodyn/constrained_dynamics.hpp>
 #include <hodyn/hodyn.hpp>
 
 #include <gtest/gtest.h>
@@ -59,6 +60,23 @@ struct Models {
 inline Mat3 random_rotation(std::mt19937& gen) {
   std::normal_distribution<double> g(0.0, 1.0);
   return Eigen::Quaterniond(g(gen), g(gen), g(gen), g(gen)).normalized().toRotationMatrix();
+}
+
+/// A loop closure of `kind` between bodies a and b, its two frames at random
+/// placements (offsets within ±0.2 m) drawn from `seed`.
+inline hodyn::LoopClosure<double> closure(hodyn::LoopClosureKind kind, int a, int b,
+                                          unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-0.2, 0.2);
+  hodyn::LoopClosure<double> c;
+  c.kind = kind;
+  c.frame_a.body = a;
+  c.frame_a.placement.rotation = random_rotation(gen);
+  c.frame_a.placement.translation = Vec3(u(gen), u(gen), u(gen));
+  c.frame_b.body = b;
+  c.frame_b.placement.rotation = random_rotation(gen);
+  c.frame_b.placement.translation = Vec3(u(gen), u(gen), u(gen));
+  return c;
 }
 
 /// Both trees with the same bodies (seeded random parameters).
