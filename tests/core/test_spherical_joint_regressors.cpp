@@ -16,6 +16,11 @@
 //     kinematics' poses and twists, written out here;
 //   - joint friction: viscous per entry of q̇ (a ball's ω axes) against ID
 //     plus f_v ⊙ q^(k+1) written out; Coulomb (kSign, kTanh) refused on a ball tree;
+//   - Slotine–Li: Y(q, ν, ν_r, ν̇_r) π = M̄ ν̇_r + C ν_r + g with M̄, C, g from
+//     `equations_of_motion` (world-frame composite sums, ball-aware, checked
+//     in test_spherical_joint_closed_forms) at random ν, ν_r, ν̇_r, all
+//     different; without gravity, Y(q, 0, 0, x) π = M̄ x and Y(q, ν, y, 0) π
+//     = C y; Y(ν_r = ν, ν̇_r = ν̇) π = (Q₁; τ) of inverse dynamics;
 //   - bad joint_rotation (off orthonormal, NaN, det −1): the statuses the
 //     other ball calls give, zero outputs; the calls are heap-free.
 #include <hodyn/hodyn.hpp>
@@ -301,6 +306,166 @@ TEST(SphericalJointRegressors, ViscousFrictionPerAxisCoulombRefused) {
   }
   EXPECT_LE(worst, 1e-12);
   std::printf("  ball friction: [Y Y_f](pi; f_v; f_c) vs ID + viscous %.2e (relative)\n", worst);
+}
+
+/// The Slotine–Li input of `motion`'s state (q, ν) with the reference
+/// ν_r = (V₁; q̇) and ν̇_r = (V̇₁; q̈) of `reference`.
+template <class Tree, int MO, int MR>
+hodyn::SlotineLiInput<Tree, double> slotine_li_input(
+    const hodyn::MotionDerivatives<Tree, MO, double>& motion,
+    const hodyn::MotionDerivatives<Tree, MR, double>& reference) {
+  hodyn::SlotineLiInput<Tree, double> in;
+  in.base_pose = motion.base_pose;
+  in.base_twist = motion.base_twist[0];
+  in.q = motion.q[0];
+  in.q_dot = motion.q[1];
+  in.joint_rotation = motion.joint_rotation;
+  in.reference_base_twist = reference.base_twist[0];
+  in.reference_q_dot = reference.q[1];
+  in.reference_base_acceleration = reference.base_twist[1];
+  in.reference_q_ddot = reference.q[2];
+  return in;
+}
+
+struct SlotineLiErrors {
+  double closed_forms = 0, mass = 0, coriolis = 0, id = 0, id_base = 0;
+};
+
+template <class Tree>
+SlotineLiErrors slotine_li_errors(const hodyn::Model<Tree, double>& model, unsigned seed) {
+  constexpr int kBase = hodyn::TreeTraits<Tree>::kBaseDofs;
+  constexpr int kDofs = hodyn::TreeTraits<Tree>::kNumDofs;
+  using Nu = Eigen::Matrix<double, kDofs, 1>;
+  SlotineLiErrors e;
+  auto motion = std::make_unique<hodyn::MotionDerivatives<Tree, kMaxOrder, double>>();
+  auto reference = std::make_unique<hodyn::MotionDerivatives<Tree, kMaxOrder, double>>();
+  random_motion(seed, *motion);
+  random_motion(seed + 500u, *reference);  // ν_r, ν̇_r ≠ ν, ν̇
+  const auto nu_of = [](const hodyn::MotionDerivatives<Tree, kMaxOrder, double>& m, int k) {
+    Nu nu;
+    if constexpr (kBase > 0) nu.template head<6>() = m.base_twist[static_cast<std::size_t>(k)];
+    nu.template tail<kDofs - kBase>() = m.q[static_cast<std::size_t>(k + 1)];
+    return nu;
+  };
+  // The closed forms at the state (q, ν).
+  auto state = std::make_unique<hodyn::MotionDerivatives<Tree, 1, double>>();
+  state->base_pose = motion->base_pose;
+  state->base_twist[0] = motion->base_twist[0];
+  state->q[0] = motion->q[0];
+  state->q[1] = motion->q[1];
+  state->joint_rotation = motion->joint_rotation;
+  auto eom = std::make_unique<hodyn::EquationsOfMotionData<Tree, double>>();
+  EXPECT_EQ(hodyn::equations_of_motion(model, *eom, *state, false), Status::kOk);
+  const auto& cf = eom->result;
+  const Nu nu_r = nu_of(*reference, 0), nu_r_dot = nu_of(*reference, 1);
+  const auto pi = hodyn::model_parameters(model);
+  auto y = std::make_unique<hodyn::RegressorData<Tree, 0, double>>();
+  auto in =
+      std::make_unique<hodyn::SlotineLiInput<Tree, double>>(slotine_li_input(*motion, *reference));
+  // The ν rows (a fixed base's first six rows are the mount's wrench, not in ν).
+  const auto nu_rows = [&]() {
+    return Nu(Rows<Tree>(y->regressor[0] * pi).template tail<kDofs>());
+  };
+  EXPECT_EQ(hodyn::slotine_li_regressor(model, *y, *in), Status::kOk);
+  EXPECT_EQ(y->order, 0);
+  e.closed_forms =
+      rel_err(nu_rows(), Nu(cf.mass_matrix * nu_r_dot + cf.coriolis_matrix * nu_r + cf.gravity));
+  // The parameter derivatives of the closed forms: ∂(M̄ x)/∂π, ∂(C y)/∂π.
+  in->gravity = false;
+  {
+    auto m = std::make_unique<hodyn::SlotineLiInput<Tree, double>>(*in);
+    m->base_twist.setZero();
+    m->q_dot.setZero();
+    m->reference_base_twist.setZero();
+    m->reference_q_dot.setZero();
+    EXPECT_EQ(hodyn::slotine_li_regressor(model, *y, *m), Status::kOk);
+    e.mass = rel_err(nu_rows(), Nu(cf.mass_matrix * nu_r_dot));
+  }
+  in->reference_base_acceleration.setZero();
+  in->reference_q_ddot.setZero();
+  EXPECT_EQ(hodyn::slotine_li_regressor(model, *y, *in), Status::kOk);
+  e.coriolis = rel_err(nu_rows(), Nu(cf.coriolis_matrix * nu_r));
+  // With the actual velocities and accelerations: inverse dynamics (every row).
+  in = std::make_unique<hodyn::SlotineLiInput<Tree, double>>(slotine_li_input(*motion, *motion));
+  EXPECT_EQ(hodyn::slotine_li_regressor(model, *y, *in), Status::kOk);
+  const IdOutputs<Tree> id = id_outputs(model, *motion);
+  e.id = rel_err(Rows<Tree>(y->regressor[0] * pi), id.world[0]);
+  if constexpr (kBase > 0)
+    e.id_base = rel_err(Eigen::Matrix<double, 6, 1>(y->base_frame_regressor[0] * pi), id.base[0]);
+  return e;
+}
+
+TEST(SphericalJointRegressors, SlotineLiIsMassMatrixCoriolisAndGravityOfTheClosedForms) {
+  SlotineLiErrors worst;
+  const auto keep = [&](const SlotineLiErrors& e) {
+    worst.closed_forms = std::max(worst.closed_forms, e.closed_forms);
+    worst.mass = std::max(worst.mass, e.mass);
+    worst.coriolis = std::max(worst.coriolis, e.coriolis);
+    worst.id = std::max(worst.id, e.id);
+    worst.id_base = std::max(worst.id_base, e.id_base);
+  };
+  for (unsigned seed : {3u, 17u, 29u}) {
+    const Models models = make_models(seed);
+    keep(slotine_li_errors(models.ball, seed + 1u));
+    keep(slotine_li_errors(mixed_model<MixedTree>(seed + 20u), seed + 2u));
+    keep(slotine_li_errors(mixed_model<MixedFixedTree>(seed + 40u), seed + 3u));
+  }
+  EXPECT_LE(worst.closed_forms, 1e-12);
+  EXPECT_LE(worst.mass, 1e-12);
+  EXPECT_LE(worst.coriolis, 1e-12);
+  EXPECT_LE(worst.id, 1e-12);
+  EXPECT_LE(worst.id_base, 1e-12);
+  std::printf(
+      "  ball Slotine-Li (relative to the largest entry): Y pi vs Mbar nu_r' + C nu_r + g %.2e, "
+      "M x %.2e, C y %.2e; with nu_r = nu: vs ID %.2e, base-frame rows %.2e\n",
+      worst.closed_forms, worst.mass, worst.coriolis, worst.id, worst.id_base);
+}
+
+TEST(SphericalJointRegressors, SlotineLiBadRotationsAndHeapFree) {
+  const Models models = make_models(7u);
+  auto motion = std::make_unique<hodyn::MotionDerivatives<BallTree, kMaxOrder, double>>();
+  auto reference = std::make_unique<hodyn::MotionDerivatives<BallTree, kMaxOrder, double>>();
+  random_motion(8u, *motion);
+  random_motion(9u, *reference);
+  const auto in = std::make_unique<hodyn::SlotineLiInput<BallTree, double>>(
+      slotine_li_input(*motion, *reference));
+  auto y = std::make_unique<hodyn::RegressorData<BallTree, 1, double>>();
+  {
+    hodyn::test::HeapProbe probe;
+    const Status s = hodyn::slotine_li_regressor(models.ball, *y, *in);
+    EXPECT_EQ(probe.count(), 0);
+    EXPECT_EQ(s, Status::kOk);
+  }
+  struct Case {
+    Mat3 rotation;
+    Status status;
+  };
+  Mat3 skewed = in->joint_rotation[1];
+  skewed(0, 1) += 1e-3;
+  Mat3 nan = in->joint_rotation[1];
+  nan(2, 2) = std::numeric_limits<double>::quiet_NaN();
+  const Mat3 mirror = -in->joint_rotation[1];
+  for (const Case& c :
+       {Case{skewed, Status::kNonOrthonormalRotation}, Case{nan, Status::kNonFiniteInput},
+        Case{mirror, Status::kNonOrthonormalRotation}}) {
+    auto bad = std::make_unique<hodyn::SlotineLiInput<BallTree, double>>(*in);
+    bad->joint_rotation[1] = c.rotation;
+    ASSERT_EQ(hodyn::slotine_li_regressor(models.ball, *y, *in), Status::kOk);
+    ASSERT_GT(y->regressor[0].cwiseAbs().maxCoeff(), 0.0);
+    EXPECT_EQ(hodyn::slotine_li_regressor(models.ball, *y, *bad), c.status);
+    EXPECT_EQ(y->order, -1);
+    for (int k = 0; k <= 1; ++k) {
+      EXPECT_EQ(y->regressor[k].cwiseAbs().maxCoeff(), 0.0);
+      EXPECT_EQ(y->base_frame_regressor[k].cwiseAbs().maxCoeff(), 0.0);
+    }
+  }
+  // A NaN in a ball's entry of the reference: kNonFiniteInput, zero outputs.
+  auto bad = std::make_unique<hodyn::SlotineLiInput<BallTree, double>>(*in);
+  bad->reference_q_ddot(hodyn::TreeTraits<BallTree>::joint_entry(2) + 1) =
+      std::numeric_limits<double>::quiet_NaN();
+  ASSERT_EQ(hodyn::slotine_li_regressor(models.ball, *y, *in), Status::kOk);
+  EXPECT_EQ(hodyn::slotine_li_regressor(models.ball, *y, *bad), Status::kNonFiniteInput);
+  EXPECT_EQ(y->regressor[0].cwiseAbs().maxCoeff(), 0.0);
 }
 
 TEST(SphericalJointRegressors, BadRotationsAndHeapFree) {

@@ -1053,11 +1053,53 @@ struct SlotineLiInput {
   Twist<Scalar> reference_base_acceleration = Twist<Scalar>::Zero();  ///< V̇_r (spatial)
   JointVector reference_q_ddot = JointVector::Zero();                 ///< q̈_r
   bool gravity = true;  ///< include g (false: M̄ ν̇_r + C ν_r only)
+  /// Ball joints: R_j of each, as `MotionDerivatives::joint_rotation` (the
+  /// ball's entries of q are δ, R = R_j exp([δ]); of q̇, q̇_r, q̈_r the
+  /// child-frame ω, ω_r, ω̇_r). Empty for a tree without a ball.
+  std::array<Matrix3<Scalar>, TreeTraits<Tree>::kNumSphericalJoints> joint_rotation = [] {
+    std::array<Matrix3<Scalar>, TreeTraits<Tree>::kNumSphericalJoints> r{};
+    for (auto& x : r) x.setIdentity();
+    return r;
+  }();
 };
 
 HODYN_ISA_NAMESPACE_END
 namespace detail {
 HODYN_ISA_NAMESPACE_BEGIN
+
+/// A ball's step of the Slotine–Li forward pass (slotine_li_kinematics):
+/// X = T(d) R, R = R_j exp([δ]), s = [1; 0]:
+///   u = Ad_{X_j}⁻¹ v_p,  v_j = u + (ω; 0),  v_r,j = Ad_{X_j}⁻¹ v_r,p + (ω_r; 0),
+///   a_r,j = Ad_{X_j}⁻¹ a_r,p + v_j × (ω_r; 0) + (ω̇_r; 0)
+/// (Σ_a Ṡ_a ω_r,a with Ṡ_a = ad_{V_j} S_a, V_j the child's twist: the three
+/// screws turn with the child; with ω_r = ω it is inverse dynamics' −ω × u).
+template <class Tree, int MaxOrder, class S>
+void slotine_li_ball(const Model<Tree, S>& model, RegressorWorkspace<Tree, MaxOrder, S>& ws,
+                     const SlotineLiInput<Tree, S>& in, int j) {
+  const int entry = TreeTraits<Tree>::joint_entry(j);
+  const auto ball =
+      static_cast<std::size_t>(TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)]);
+  const M3<S> rot = M3<S>::from(in.joint_rotation[ball]) *
+                    rotation_exponential(V3<S>{in.q(entry), in.q(entry + 1), in.q(entry + 2)});
+  const V3<S> d = V3<S>::from(model.local_offset(j));
+  const auto into = [&](const SV<S>& w) {  // Ad_{X_j}⁻¹ w = (Rᵀ ω; Rᵀ (v − d × ω))
+    return SV<S>{rot.transpose_times(w.ang), rot.transpose_times(w.lin - cross(d, w.ang))};
+  };
+  const auto three = [&](const auto& x) { return V3<S>{x(entry), x(entry + 1), x(entry + 2)}; };
+  const V3<S> wr = three(in.reference_q_dot);
+  const int parent = Tree::kParent[j];
+  auto& b = ws.body[j];
+  SV<S> v = into(ws.body[parent].twist[0]);
+  v.ang += three(in.q_dot);
+  b.twist[0] = v;
+  SV<S> vr = into(ws.reference_twist[parent]);
+  vr.ang += wr;
+  ws.reference_twist[j] = vr;
+  SV<S> a = into(ws.body[parent].acceleration[0]);
+  a.ang += cross(v.ang, wr) + three(in.reference_q_ddot);
+  a.lin += cross(v.lin, wr);
+  b.acceleration[0] = a;
+}
 
 /// The Slotine–Li forward pass in joint frames: every body's twist v, reference
 /// twist v_r (the twist recursion with ν_r) and reference acceleration
@@ -1065,12 +1107,15 @@ HODYN_ISA_NAMESPACE_BEGIN
 ///   a_r,0 = Ad_{P₀}⁻¹ (V̇_r − G)
 /// — the acceleration recursion with the reference rates multiplying the
 /// actual velocities' products, which is what C of Lemma 1 does (ṡ_i = ad_{V_i} s_i
-/// times ν_r,i; the base's screws are constant).
+/// times ν_r,i; the base's screws are constant). A ball (X = T(d) R,
+/// R = R_j exp([δ]), s = [1; 0]) has Ṡ_a = ad_{V_j} S_a with V_j its child's
+/// twist, so its term is ad_{v_j} (ω_r; 0): slotine_li_ball.
 template <class Tree, int MaxOrder, class S>
 void slotine_li_kinematics(const Model<Tree, S>& model, RegressorWorkspace<Tree, MaxOrder, S>& ws,
                            const SlotineLiInput<Tree, S>& in) {
   ws.finite.fill(S(0));
-  ws.joint_sine_cosine.compute([&](int j) { return model.joint_sense(j) * in.q(j - 1); });
+  ws.joint_sine_cosine.compute(
+      [&](int j) { return model.joint_sense(j) * in.q(TreeTraits<Tree>::joint_entry(j)); });
   const Pose<S> p0 = root_pose(model, in.base_pose) * model.base_home_pose_inverse();
   const M3<S> r0 = M3<S>::from(p0.rotation);
   const V3<S> x0 = V3<S>::from(p0.translation);
@@ -1093,12 +1138,18 @@ void slotine_li_kinematics(const Model<Tree, S>& model, RegressorWorkspace<Tree,
     constexpr JointKind K = decltype(kind)::value;
     auto& b = ws.body[j];
     const auto& parent = ws.body[Tree::kParent[j]];
+    if constexpr (is_spherical(K)) {
+      slotine_li_ball(model, ws, in, j);
+      return;
+    }
     b.cos_q[0] = ws.joint_sine_cosine.cosine[static_cast<std::size_t>(j)];
     b.sin_q[0] = ws.joint_sine_cosine.sine[static_cast<std::size_t>(j)];
+    // q's entry of joint j, TreeTraits::joint_entry(j) (j − 1 with 1-DoF joints only), is
+    // written at each use: a local changed the 1-DoF trees' object code (register choice).
     const S sense = model.joint_sense(j);
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
-    const S theta = sense * in.q(j - 1);
+    const S theta = sense * in.q(TreeTraits<Tree>::joint_entry(j));
     const auto into = [&](const SV<S>& w) {  // Ad_{X_j}⁻¹ w
       if constexpr (joint_rotates(K)) {
         const M3<S> rot = axis_rotation<K>(e, S(1), b.cos_q[0], b.sin_q[0]);
@@ -1116,15 +1167,15 @@ void slotine_li_kinematics(const Model<Tree, S>& model, RegressorWorkspace<Tree,
       return is_revolute(K) ? SV<S>{rate * e, V3<S>{}} : SV<S>{V3<S>{}, rate * e};
     };
     const SV<S> u = into(parent.twist[0]);
-    b.twist[0] = u + along(sense * in.q_dot(j - 1));
-    ws.reference_twist[j] =
-        into(ws.reference_twist[Tree::kParent[j]]) + along(sense * in.reference_q_dot(j - 1));
+    b.twist[0] = u + along(sense * in.q_dot(TreeTraits<Tree>::joint_entry(j)));
+    ws.reference_twist[j] = into(ws.reference_twist[Tree::kParent[j]]) +
+                            along(sense * in.reference_q_dot(TreeTraits<Tree>::joint_entry(j)));
     SV<S> ad_s_u = joint_rotates(K) ? SV<S>{cross(e, u.ang), cross(e, u.lin)}
                                     : SV<S>{V3<S>{}, cross(e, u.ang)};
     if constexpr (is_helical(K)) ad_s_u.lin += pitch * ad_s_u.ang;  // s = (e; h e)
     b.acceleration[0] = into(parent.acceleration[0]) -
-                        (sense * in.reference_q_dot(j - 1)) * ad_s_u +
-                        along(sense * in.reference_q_ddot(j - 1));
+                        (sense * in.reference_q_dot(TreeTraits<Tree>::joint_entry(j))) * ad_s_u +
+                        along(sense * in.reference_q_ddot(TreeTraits<Tree>::joint_entry(j)));
   });
   ws.factorial[0] = ws.inverse_factorial[0] = S(1);
 }
@@ -1141,12 +1192,16 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// the parameter derivatives of the closed forms, applied to a vector:
 ///   ∂(M̄ x)/∂π = Y(q, 0, 0, x) without gravity,  ∂(C y)/∂π = Y(q, ν, y, 0)
 ///   without gravity,  ∂g/∂π = Y(q, 0, 0, 0) with gravity.
-/// Errors: kNonOrthonormalRotation, kNonFiniteInput, kNonFiniteResult; outputs zero.
+/// Ball joints: R_j in `in.joint_rotation`, δ in q, child-frame ω, ω_r, ω̇_r
+/// in q̇, q̇_r, q̈_r (docs/regressors.md, "Ball joints"); C is then the one
+/// whose ball columns move with the child (Ṡ_a = ad_{V_j} S_a), as
+/// equations_of_motion's.
+/// Errors: kNonOrthonormalRotation (base pose, a ball's R_j), kNonFiniteInput,
+/// kNonFiniteResult; outputs zero.
 template <class Tree, int MaxOrder, class Scalar>
 Status slotine_li_regressor(const Model<Tree, Scalar>& model,
                             RegressorData<Tree, MaxOrder, Scalar>& data,
                             const SlotineLiInput<Tree, Scalar>& in) noexcept {
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "slotine_li_regressor");
   Status input = Status::kOk;
   if constexpr (!TreeTraits<Tree>::kFixedBase) {
     input = detail::check_pose(in.base_pose);
@@ -1159,6 +1214,8 @@ Status slotine_li_regressor(const Model<Tree, Scalar>& model,
       (!detail::all_finite(in.q) || !detail::all_finite(in.q_dot) ||
        !detail::all_finite(in.reference_q_dot) || !detail::all_finite(in.reference_q_ddot)))
     input = Status::kNonFiniteInput;
+  if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)  // R_j of the balls
+    if (input == Status::kOk) input = detail::check_joint_rotations(in.joint_rotation);
   if (input != Status::kOk) {
     data.clear_results();
     return input;
@@ -1166,6 +1223,8 @@ Status slotine_li_regressor(const Model<Tree, Scalar>& model,
   detail::slotine_li_kinematics(model, data.workspace, in);
   MotionDerivatives<Tree, MaxOrder, Scalar> at;  // q for the rows of prismatic joints
   at.q[0] = in.q;
+  if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)  // and R_j, δ for a ball's
+    at.joint_rotation = in.joint_rotation;
   detail::regressor_kernel<0, detail::RegressorKind::kSlotineLi>(0, model, data, at);
   if (!detail::regressor_outputs_finite(data.workspace)) {
     data.clear_results();
