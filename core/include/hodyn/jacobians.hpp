@@ -111,26 +111,6 @@ Status local_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, 
   return local_jacobian(kinematics, frame, jacobian, derivative);
 }
 
-/// ∂J_j/∂q_k of the spatial Jacobian (joint k ≥ 1, entry k − 1 of q): column
-/// of joint i is ad_{S_k} S_i when k is a proper ancestor joint of i, else 0
-/// (the base block does not depend on q).
-template <class Tree, int MaxOrder, class Scalar>
-Status spatial_jacobian_partial(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, int body,
-                                int joint, JacobianMatrix<Tree, Scalar>& partial) noexcept {
-  static_assert(TreeTraits<Tree>::kSingleDofJoints,
-                "spatial_jacobian_partial takes a joint; a tree with a ball joint differentiates "
-                "by a coordinate of q: spatial_jacobian_coordinate_partial (docs/kinematics.md)");
-  partial.setZero();
-  if (!detail::jacobian_arguments_valid(kinematics, body, 0) || joint < 1 ||
-      joint >= Tree::kNumBodies)
-    return Status::kInvalidArgument;
-  const Twist<Scalar>& sk = kinematics.joint_screw[joint][0];
-  for (int b = body; b > 0; b = Tree::kParent[b])
-    if (b != joint && joint_moves_body<Tree>(joint, b))
-      partial.col(TreeTraits<Tree>::joint_dof(b)) = ad<Scalar>(sk, kinematics.joint_screw[b][0]);
-  return Status::kOk;
-}
-
 /// ∂J_j/∂q_c of the spatial Jacobian by coordinate c of q (0 ≤ c <
 /// kNumJointDofs, q[0]'s entries: a 1-DoF joint k is coordinate
 /// joint_entry(k), a ball's three are its δ, R = R exp([δ]) at δ = 0). With S
@@ -165,6 +145,24 @@ Status spatial_jacobian_coordinate_partial(const KinematicsData<Tree, MaxOrder, 
         partial.col(col) = ad<Scalar>(sk, screw[0]);
       });
   return Status::kOk;
+}
+
+/// ∂J_j/∂q_k of the spatial Jacobian (joint k ≥ 1, entry k − 1 of q): column
+/// of joint i is ad_{S_k} S_i when k is a proper ancestor joint of i, else 0
+/// (the base block does not depend on q).
+template <class Tree, int MaxOrder, class Scalar>
+Status spatial_jacobian_partial(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, int body,
+                                int joint, JacobianMatrix<Tree, Scalar>& partial) noexcept {
+  static_assert(TreeTraits<Tree>::kSingleDofJoints,
+                "spatial_jacobian_partial takes a joint; a tree with a ball joint differentiates "
+                "by a coordinate of q: spatial_jacobian_coordinate_partial (docs/kinematics.md)");
+  if (joint < 1 || joint >= Tree::kNumBodies) {
+    partial.setZero();
+    return Status::kInvalidArgument;
+  }
+  // A 1-DoF joint is the one coordinate of q it owns.
+  return spatial_jacobian_coordinate_partial(kinematics, body, TreeTraits<Tree>::joint_entry(joint),
+                                             partial);
 }
 
 HODYN_ISA_NAMESPACE_END
