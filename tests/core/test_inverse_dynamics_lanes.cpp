@@ -10,8 +10,9 @@
 // flags (on x86-64 no AVX: lanes for float up to order 3 only) and, where the
 // build machine has them, with AVX2 (double up to order 3) and AVX-512
 // (double up to order 7, float beyond); each binary prints which orders its
-// lanes serve. The Taylor-series oracle suite is built with the same flags,
-// so the lane kernel is checked against exact derivatives too.
+// lanes serve. The scalar kernels are checked against the Taylor-series
+// oracle in the default build; HODYN_TEST_EXTRA_ISA_ORACLES=ON (by hand)
+// builds that oracle suite with the AVX flags too.
 #include <hodyn/hodyn.hpp>
 
 #include "support/oracle_models.hpp"
