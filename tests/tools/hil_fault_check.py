@@ -60,15 +60,20 @@ def load_events(path):
 
 def recovery(rows, t_end):
     """Seconds after t_end until the position error stays within 1 cm (0 when
-    it never left it), and the largest error after t_end."""
+    it never left it; infinity when the trace ends outside 1 cm), and the
+    largest error after t_end."""
     last_out = None
     worst = 0.0
+    last_e = 0.0
     for _, t, e, _, _, _ in rows:
         if t < t_end:
             continue
         worst = max(worst, e)
+        last_e = e
         if e > TRACK_M:
             last_out = t
+    if last_e > TRACK_M:
+        return float("inf"), worst
     return (0.0 if last_out is None else last_out + 1.0 / RATE - t_end), worst
 
 
@@ -225,7 +230,10 @@ def main():
         rec, worst = recovery(rows, end)
         print(f"     worst position error during the fault {during * 1e3:.2f} mm; after it: "
               f"worst {worst * 1e3:.2f} mm, within 1 cm after {rec:.3f} s")
-        check(rec <= RECOVERY_S, f"tracking within 1 cm {rec:.3f} s after the fault (<= 2 s)")
+        # recovery_s: octo_arm's link loss (its reference runs ~1.9 m away in
+        # the 2 s, and the controller clamps the position error to 0.25 m).
+        bound = float(opts.get("recovery_s", RECOVERY_S))
+        check(rec <= bound, f"tracking within 1 cm {rec:.3f} s after the fault (<= {bound:g} s)")
     else:
         print("unknown case " + case)
         sys.exit(2)

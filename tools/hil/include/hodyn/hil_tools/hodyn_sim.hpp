@@ -584,14 +584,15 @@ class SimHost {
       if (safe_active_) {
         ++c_.safe_input_periods;
         source = 2;
+        servo_hold_joints();
       } else {
         ++c_.held_periods;
         source = 1;
       }
     }
     if (trace_ != nullptr)
-      std::fprintf(trace_, "%ld,%.4f,%.6e,%d,%d,%d\n", period_,
-                   static_cast<double>(period_) * dt_, position_error_, source, command_.mode,
+      std::fprintf(trace_, "%ld,%.4f,%.6e,%d,%d,%d\n", period_, static_cast<double>(period_) * dt_,
+                   position_error_, source, command_.mode,
                    (applied_bits_ & link::controller_status::kWatchdogEngaged) != 0u ? 1 : 0);
     stats_.add_command(command_);
     sim::RobotPlantInput<Robot> input;
@@ -817,9 +818,11 @@ class SimHost {
 
   // The safe input (docs/hil.md): the plant's hover input — inverse dynamics
   // at rest, sim::hover_state — at its position, its yaw (roll and pitch
-  // level) and its joint angles: rotor speeds that carry the weight,
-  // joint torques that hold the arm against gravity. Open loop: it keeps
-  // the robot near still for a while, it does not stabilise it.
+  // level) and its joint angles: rotor speeds that carry the weight (open
+  // loop: an ESC knows no attitude; it keeps the base near still for a while,
+  // it does not stabilise it), and joint torques that hold the arm against
+  // gravity plus each joint's servo holding the position of that moment
+  // (servo_hold_joints), as a servo drive does on a lost link.
   bool apply_safe_input() {
     const sim::RobotPlantState<Robot>& x = plant_.state();
     Pose<double> pose = x.base_pose;
@@ -837,7 +840,49 @@ class SimHost {
     for (int i = 0; i < kNumRotors; ++i) command_.rotor_speed[i] = input.rotor_speed_command(i);
     for (int j = 0; j < kNumJoints; ++j) command_.motor_torque[j] = input.motor_torque(j);
     applied_bits_ = 0;
+    return set_servo_hold(x, input);
+  }
+
+  // Each joint's servo on the safe input: a PD loop on the drive's own
+  // position (the joint for a rigid drive, the motor θ for an elastic one)
+  // about the position at engagement, around the gravity-holding torque, at
+  // kServoBandwidth (rad/s, critically damped) for the inertia the drive
+  // moves there (the joint's diagonal entry of M̄ for a rigid drive, B for
+  // an elastic one), limited to ±u_max. Without it a joint held by a constant
+  // torque drifts as the base tilts (octo_arm's slide ran 2.5 m out of its
+  // range in a 2 s link loss, and the controller then refused every frame).
+  static constexpr double kServoBandwidth = 25.0;
+  bool set_servo_hold(const sim::RobotPlantState<Robot>& x,
+                      const sim::RobotPlantInput<Robot>& input) {
+    typename sim::PlantTraits<Robot>::Model model;
+    if (sim::make_plant_model(setup_.plant, model) != Status::kOk) return false;
+    EquationsOfMotionData<typename Robot::Tree> data;
+    if (mass_matrix(model, data, x.base_pose, x.q) != Status::kOk) return false;
+    for (int j = 0; j < kNumJoints; ++j) {
+      const JointActuator& a = setup_.plant.robot.actuators[static_cast<std::size_t>(j)];
+      const bool elastic = a.drive == JointDrive::kElastic;
+      const double inertia = elastic ? a.motor_inertia : data.result.mass_matrix(6 + j, 6 + j);
+      if (!std::isfinite(inertia) || !(inertia > 0.0)) return false;
+      servo_target_(j) = elastic ? x.motor_position(j) : x.q(j);
+      servo_torque_(j) = input.motor_torque(j);
+      servo_kp_(j) = inertia * kServoBandwidth * kServoBandwidth;
+      servo_kd_(j) = 2.0 * inertia * kServoBandwidth;
+      servo_limit_(j) = a.torque_limit;
+    }
     return true;
+  }
+
+  void servo_hold_joints() {
+    const sim::RobotPlantState<Robot>& x = plant_.state();
+    for (int j = 0; j < kNumJoints; ++j) {
+      const bool elastic =
+          setup_.plant.robot.actuators[static_cast<std::size_t>(j)].drive == JointDrive::kElastic;
+      const double position = elastic ? x.motor_position(j) : x.q(j);
+      const double velocity = elastic ? x.motor_velocity(j) : x.q_dot(j);
+      const double u =
+          servo_torque_(j) + servo_kp_(j) * (servo_target_(j) - position) - servo_kd_(j) * velocity;
+      command_.motor_torque[j] = std::clamp(u, -servo_limit_(j), servo_limit_(j));
+    }
   }
 
   // --garbage: inside its window, with probability P per period, 1-32 random
@@ -906,6 +951,9 @@ class SimHost {
   std::uint32_t candidate_bits_ = 0, applied_bits_ = 0;
   std::uint64_t consecutive_timeouts_ = 0;
   bool safe_active_ = false, controller_lost_ = false, refused_since_answer_ = false;
+  // The joints' servo hold on the safe input (set_servo_hold).
+  typename sim::PlantTraits<Robot>::JointVector servo_target_, servo_torque_, servo_kp_, servo_kd_,
+      servo_limit_;
   bool heard_command_ = false;  ///< a COMMAND frame (any) arrived in this wait
   bool running_ = false;        ///< the run started (after the first answer)
   std::int64_t last_send_ns_ = 0;
