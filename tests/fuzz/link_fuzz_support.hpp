@@ -64,10 +64,18 @@ inline bool values_valid(const hl::Message& m) {
   return false;
 }
 
+/// Entries [count, size) of `a` set to 0.
+inline void zero_past(double* a, std::uint32_t count, std::uint32_t size) {
+  for (std::uint32_t k = count; k < size; ++k) a[k] = 0.0;
+}
+
 /// A message an encoder accepts, from the input: type, header fields, and
 /// `n` input bytes at an input-chosen offset of the payload (zeros elsewhere);
 /// then made what a receiver would decode (counts and mode in range, a valid
-/// role and name, reserved fields and the fields the type does not carry zero).
+/// role and name, reserved fields and the fields the type does not carry
+/// zero, and, since protocol 4 sends arrays for the counts in use only, the
+/// entries past the counts zero).
+
 inline hl::Message message_from(FuzzInput& in) {
   hl::Message m{};
   m.type = static_cast<hl::MessageType>(1 + in.byte() % 4);
@@ -99,20 +107,29 @@ inline hl::Message message_from(FuzzInput& in) {
   if (n > size - offset) n = size - offset;
   in.bytes(payload + offset, n);
   switch (m.type) {
-    case hl::MessageType::kSensors:
-      m.sensors.num_joints %= HODYN_MAX_JOINTS + 1;
-      m.sensors.num_rotors %= HODYN_MAX_ROTORS + 1;
-      m.sensors.reserved = 0;
+    case hl::MessageType::kSensors: {
+      hodyn_sensors& x = m.sensors;
+      x.num_joints %= HODYN_MAX_JOINTS + 1;
+      x.num_rotors %= HODYN_MAX_ROTORS + 1;
+      x.reserved = 0;
+      for (double* a : {x.joint_position, x.joint_velocity, x.motor_position, x.motor_velocity})
+        zero_past(a, x.num_joints, HODYN_MAX_JOINTS);
+      zero_past(x.rotor_speed, x.num_rotors, HODYN_MAX_ROTORS);
       m.answered_sequence = 0;
       break;
+    }
     case hl::MessageType::kCommand:
       m.command.num_joints %= HODYN_MAX_JOINTS + 1;
       m.command.num_rotors %= HODYN_MAX_ROTORS + 1;
       m.command.mode %= HODYN_MODE_HOVER + 1;
+      zero_past(m.command.motor_torque, m.command.num_joints, HODYN_MAX_JOINTS);
+      zero_past(m.command.rotor_speed, m.command.num_rotors, HODYN_MAX_ROTORS);
       break;
     case hl::MessageType::kReference:
       m.reference.num_joints %= HODYN_MAX_JOINTS + 1;
       m.reference.reserved = 0;
+      for (auto& row : m.reference.joint_position)
+        zero_past(row, m.reference.num_joints, HODYN_MAX_JOINTS);
       m.status_bits = 0;
       m.answered_sequence = 0;
       break;
