@@ -1,5 +1,6 @@
 # hodyn_urdf_generate(<target> URDF <file.urdf> NAME <ns> [ROOT <link>]
 #                     [FIXED_BASE] [HELICAL <joint>=<pitch>...]
+#                     [SPHERICAL <j1>,<j2>,<j3>...]
 #                     [ROTORS <rotors.json> [ACTUATORS <actuators.json>]])
 #
 # Runs hodyn-urdf (docs/urdf.md) at build time and creates the INTERFACE
@@ -30,6 +31,13 @@
 # advancing <pitch> metres per radian along its axis (URDF has no screw
 # joint; docs/urdf.md, "Helical joints"). The tool checks the entries.
 #
+# SPHERICAL runs hodyn-urdf --spherical <j1>,<j2>,<j3> for each entry: that
+# chain of three revolute or continuous URDF joints, whose axes meet in one
+# point and whose two links between them are massless, becomes one
+# JointKind::kSpherical joint about that point (URDF has no ball joint;
+# docs/urdf.md, "Spherical joints"). The tool checks the entries. Not with
+# ROTORS: the flying runtime does not take ball joints yet.
+#
 # Which hodyn-urdf runs: the cache variable HODYN_URDF_EXECUTABLE if set (a
 # host build of the tool; required when cross-compiling, since the generator
 # runs on the build machine); otherwise the imported target hodyn::hodyn-urdf
@@ -43,7 +51,8 @@ set(HODYN_URDF_EXECUTABLE "" CACHE FILEPATH
   "hodyn-urdf run by hodyn_urdf_generate() (a host executable; needed when cross-compiling)")
 
 function(hodyn_urdf_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "FIXED_BASE" "URDF;NAME;ROOT;ROTORS;ACTUATORS" "HELICAL")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "FIXED_BASE" "URDF;NAME;ROOT;ROTORS;ACTUATORS"
+    "HELICAL;SPHERICAL")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): unexpected arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -59,6 +68,13 @@ function(hodyn_urdf_generate target)
   endif()
   if("HELICAL" IN_LIST arg_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): HELICAL needs <joint>=<pitch> entries")
+  endif()
+  if("SPHERICAL" IN_LIST arg_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "hodyn_urdf_generate(${target}): SPHERICAL needs <j1>,<j2>,<j3> entries")
+  endif()
+  if(arg_SPHERICAL AND (DEFINED arg_ROTORS OR "ROTORS" IN_LIST arg_KEYWORDS_MISSING_VALUES))
+    message(FATAL_ERROR "hodyn_urdf_generate(${target}): SPHERICAL is not with ROTORS (the "
+      "flying runtime does not take ball joints yet)")
   endif()
   get_filename_component(urdf "${arg_URDF}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
   if(NOT EXISTS "${urdf}")
@@ -118,6 +134,9 @@ function(hodyn_urdf_generate target)
   foreach(helical IN LISTS arg_HELICAL)
     list(APPEND root_args --helical "${helical}")
   endforeach()
+  foreach(spherical IN LISTS arg_SPHERICAL)
+    list(APPEND root_args --spherical "${spherical}")
+  endforeach()
   # One run writes every output, all or nothing (docs/urdf.md), so a rotor
   # file change regenerates the robot header too (with the same text).
   set(outputs "${header}" "${parameters}")
@@ -129,6 +148,9 @@ function(hodyn_urdf_generate target)
   endif()
   if(arg_HELICAL)
     string(APPEND comment " (helical: ${arg_HELICAL})")
+  endif()
+  if(arg_SPHERICAL)
+    string(APPEND comment " (spherical: ${arg_SPHERICAL})")
   endif()
   if(arg_ROTORS)
     set(rotor_header "${out_dir}/${arg_NAME}_rotors.hpp")

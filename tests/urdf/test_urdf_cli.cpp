@@ -458,12 +458,210 @@ TEST(UrdfCli, HelicalBadOptionsAreBadInput) {
                   {"'lead_screw'", "twice"});
 }
 
+// ---------------------------------------------------------------------------
+// Ball joints (--spherical; docs/urdf.md, "Spherical joints")
+// ---------------------------------------------------------------------------
+
+const char* const kWrist = "--spherical wrist_1,wrist_2,wrist_3 ";
+
+/// ball_wrist.urdf with `from` replaced by `to` (exactly once), written to `dir`.
+std::string spoilt_wrist(const fs::path& dir, const std::string& name, const std::string& from,
+                         const std::string& to) {
+  std::string text = read_file(kData / "ball_wrist.urdf");
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  EXPECT_EQ(text.find(from, at + 1), std::string::npos) << from << " twice";
+  text.replace(at, from.size(), to);
+  write_file(dir / name, text);
+  return "'" + (dir / name).string() + "'";
+}
+
+TEST(UrdfCli, SphericalCollapsesThreeRevoluteJointsIntoOneBall) {
+  const fs::path dir = fresh_dir("spherical_wrist");
+  const Result r =
+      run(dir, std::string(kWrist) + "--name bw --header bw.hpp --parameters bw.json --report " +
+                   data("ball_wrist.urdf"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const json rep = json::parse(r.out);
+  EXPECT_EQ(rep["bodies"], json({"base", "upper_arm", "hand", "finger_link"}));
+  EXPECT_EQ(rep["joints"], json({"shoulder", "wrist_1", "finger"}));
+  EXPECT_EQ(rep["parents"], json({-1, 0, 1, 2}));
+  EXPECT_EQ(rep["joint_kinds"], json({"floating_base", "revolute", "spherical", "revolute"}));
+  EXPECT_EQ(rep["dof"], 6 + 1 + 3 + 1);
+  EXPECT_EQ(rep["lumped_into"], json({{"camera", "hand"}}));
+  EXPECT_EQ(rep["massless_bodies"], json::array());  // the two wrist links are gone
+  const json p = json::parse(read_file(dir / "bw.json"));
+  const json plain = parameters("ball_wrist.urdf");
+  // The hand and what it carries are the bodies of the plain robot, unchanged.
+  EXPECT_EQ(p["bodies"][2]["home_pose"], plain["bodies"][4]["home_pose"]);
+  EXPECT_EQ(p["bodies"][2]["mass"], plain["bodies"][4]["mass"]);
+  EXPECT_EQ(p["bodies"][3]["home_pose"], plain["bodies"][5]["home_pose"]);
+  EXPECT_EQ(p["joints"][2]["axis"], plain["joints"][4]["axis"]);
+  const json& ball = p["joints"][1];
+  EXPECT_EQ(ball["kind"], "spherical");
+  EXPECT_EQ(ball["name"], "wrist_1");
+  EXPECT_EQ(ball["body"], 2);
+  EXPECT_EQ(ball["urdf_joints"], json({"wrist_1", "wrist_2", "wrist_3"}));
+  EXPECT_FALSE(ball.contains("axis"));
+  EXPECT_EQ(ball["limits"], json({{"bounded", false},
+                                  {"lower", nullptr},
+                                  {"upper", nullptr},
+                                  {"velocity", nullptr},
+                                  {"effort", nullptr}}));
+  // The centre lies on each of the plain robot's three wrist axes.
+  const std::vector<double> c = vec(ball["centre"]);
+  for (std::size_t i = 1; i <= 3; ++i) {
+    const std::vector<double> e = vec(plain["joints"][i]["axis"]),
+                              a = vec(plain["joints"][i]["point"]);
+    const double d[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    const double along = d[0] * e[0] + d[1] * e[1] + d[2] * e[2];
+    double miss = 0;
+    for (int k = 0; k < 3; ++k) miss += std::pow(d[k] - along * e[static_cast<std::size_t>(k)], 2);
+    EXPECT_LE(std::sqrt(miss), 1e-15) << "wrist axis " << i;
+  }
+  std::vector<std::string> links;
+  for (const json& l : p["links"]) links.push_back(l["name"].get<std::string>());
+  EXPECT_EQ(links,
+            (std::vector<std::string>{"base", "upper_arm", "hand", "camera", "finger_link"}));
+  const std::string header = read_file(dir / "bw.hpp");
+  EXPECT_NE(header.find("hodyn::JointKind::kSpherical,"), std::string::npos);
+  EXPECT_NE(header.find("model.set_spherical_joint(body, point)"), std::string::npos);
+  EXPECT_NE(header.find("{2, {\"wrist_1\", \"wrist_2\", \"wrist_3\"}}"), std::string::npos);
+  // Without --spherical the header has no ball code at all.
+  const Result r2 = run(dir, "--name pw --header pw.hpp " + data("ball_wrist.urdf"));
+  ASSERT_EQ(r2.status, 0) << r2.err;
+  EXPECT_EQ(read_file(dir / "pw.hpp").find("pherical"), std::string::npos);
+}
+
+/// base → three wrist joints about x, y, z through (0, 0, 0.1) → a hand with
+/// `hand_inertial` (a leaf): a ball on the base.
+std::string ball_on_base(const std::string& hand_inertial) {
+  std::string u =
+      "<robot name=\"b\"><link name=\"base\"><inertial><mass value=\"1\"/><inertia ixx=\"1e-2\" "
+      "ixy=\"0\" ixz=\"0\" iyy=\"1e-2\" iyz=\"0\" izz=\"1e-2\"/></inertial></link>\n";
+  const char* axes[3] = {"1 0 0", "0 1 0", "0 0 1"};
+  const char* parents[3] = {"base", "l1", "l2"};
+  const char* children[3] = {"l1", "l2", "hand"};
+  for (int i = 0; i < 3; ++i)
+    u += std::string("<joint name=\"j") + std::to_string(i + 1) +
+         "\" type=\"continuous\"><parent link=\"" + parents[i] + "\"/><child link=\"" +
+         children[i] + "\"/><origin xyz=\"0 0 " + (i == 0 ? "0.1" : "0") + "\"/><axis xyz=\"" +
+         axes[i] + "\"/></joint>\n" +
+         (i < 2 ? "<link name=\"" + std::string(children[i]) + "\"/>\n" : "");
+  return u + "<link name=\"hand\">" + hand_inertial + "</link></robot>\n";
+}
+
+TEST(UrdfCli, SphericalBallOnTheBaseAtALeaf) {
+  const fs::path dir = fresh_dir("spherical_leaf");
+  write_file(dir / "leaf.urdf",
+             ball_on_base("<inertial><origin xyz=\"0 0 0.05\"/><mass value=\"0.2\"/><inertia "
+                          "ixx=\"1e-4\" ixy=\"0\" ixz=\"0\" iyy=\"1e-4\" iyz=\"0\" izz=\"1e-4\"/>"
+                          "</inertial>"));
+  const Result r = run(dir,
+                       "--spherical j1,j2,j3 --name leaf --parameters leaf.json --report "
+                       "leaf.urdf");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["joint_kinds"], json({"floating_base", "spherical"}));
+  EXPECT_EQ(json::parse(r.out)["dof"], 9);
+  expect_near(json::parse(read_file(dir / "leaf.json"))["joints"][0]["centre"], {0, 0, 0.1}, 0,
+              "centre");
+  // A point mass at the centre: no inertia about any axis through it.
+  write_file(
+      dir / "point.urdf",
+      ball_on_base("<inertial><origin xyz=\"0 0 0\"/><mass value=\"0.2\"/><inertia "
+                   "ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"/></inertial>"));
+  expect_rejected("spherical_point_mass",
+                  "--spherical j1,j2,j3 '" + (dir / "point.urdf").string() + "'",
+                  {"ball joint 'j1'", "'hand'", "singular"});
+  write_file(dir / "massless.urdf", ball_on_base(""));
+  expect_rejected("spherical_massless_hand",
+                  "--spherical j1,j2,j3 '" + (dir / "massless.urdf").string() + "'",
+                  {"'hand'", "massless", "ball joint 'j1'"});
+}
+
+TEST(UrdfCli, SphericalBadOptionsAreBadInput) {
+  const fs::path dir = fresh_dir("spherical_spoilt");
+  const std::string wrist = data("ball_wrist.urdf");
+  // Usage.
+  expect_rejected("spherical_two_names", "--spherical wrist_1,wrist_2 " + wrist,
+                  {"--spherical 'wrist_1,wrist_2'", "J1,J2,J3"});
+  expect_rejected("spherical_four_names", "--spherical a,b,c,d " + wrist,
+                  {"'a,b,c,d'", "J1,J2,J3"});
+  expect_rejected("spherical_empty_name", "--spherical wrist_1,,wrist_3 " + wrist, {"J1,J2,J3"});
+  expect_rejected("spherical_no_value", wrist + " --spherical", {"--spherical needs a value"});
+  for (const char* runtime :
+       {"--rotors r.json --rotor-header r_rotors.hpp", "--actuators a.json",
+        "--rotors r.json --rotor-header r_rotors.hpp --robot-header r_robot.hpp"})
+    expect_rejected(std::string("spherical_runtime_") + runtime,
+                    std::string(kWrist) + runtime + " " + wrist,
+                    {"--spherical", "does not take ball joints yet"});
+  // The joints.
+  expect_rejected("spherical_unknown_joint", "--spherical wrist_1,wrist_2,wrist_9 " + wrist,
+                  {"--spherical 'wrist_1,wrist_2,wrist_9'", "no joint 'wrist_9'"});
+  expect_rejected("spherical_not_a_chain", "--spherical wrist_1,wrist_3,wrist_2 " + wrist,
+                  {"not a chain", "'wrist_3'", "'wrist_link_2'", "'wrist_link_1'"});
+  expect_rejected("spherical_not_a_chain_shoulder", "--spherical shoulder,wrist_2,wrist_3 " + wrist,
+                  {"not a chain", "'wrist_2'", "'upper_arm'"});
+  expect_rejected("spherical_named_twice", "--spherical wrist_1,wrist_2,wrist_2 " + wrist,
+                  {"'wrist_2'", "twice"});
+  expect_rejected("spherical_two_balls_share",
+                  std::string(kWrist) + "--spherical wrist_3,finger,shoulder " + wrist,
+                  {"'wrist_3'", "twice"});
+  expect_rejected("spherical_and_helical", "--helical wrist_2=0.01 " + std::string(kWrist) + wrist,
+                  {"'wrist_2'", "twice", "--helical"});
+  expect_rejected("spherical_prismatic",
+                  std::string(kWrist) + spoilt_wrist(dir, "prismatic.urdf",
+                                                     "name=\"wrist_2\" type=\"revolute\"",
+                                                     "name=\"wrist_2\" type=\"prismatic\""),
+                  {"'wrist_2'", "prismatic", "revolute or continuous"});
+  expect_rejected(
+      "spherical_fixed",
+      std::string(kWrist) + spoilt_wrist(dir, "fixed.urdf", "name=\"wrist_3\" type=\"continuous\"",
+                                         "name=\"wrist_3\" type=\"fixed\""),
+      {"'wrist_3'", "fixed", "revolute or continuous"});
+  // The links between the joints.
+  expect_rejected("spherical_link_mass",
+                  std::string(kWrist) + spoilt_wrist(dir, "mass.urdf", "<mass value=\"0\"/>",
+                                                     "<mass value=\"0.01\"/>"),
+                  {"link 'wrist_link_2'", "'wrist_2'", "'wrist_3'", "mass or inertia"});
+  expect_rejected("spherical_link_inertia",
+                  std::string(kWrist) + spoilt_wrist(dir, "inertia.urdf",
+                                                     "<inertia ixx=\"0\" ixy=\"0\" ixz=\"0\" "
+                                                     "iyy=\"0\" iyz=\"0\" izz=\"0\"/>",
+                                                     "<inertia ixx=\"1e-6\" ixy=\"0\" ixz=\"0\" "
+                                                     "iyy=\"1e-6\" iyz=\"0\" izz=\"1e-6\"/>"),
+                  {"link 'wrist_link_2'", "mass or inertia"});
+  expect_rejected(
+      "spherical_link_child",
+      std::string(kWrist) +
+          spoilt_wrist(dir, "child.urdf", "<link name=\"wrist_link_1\"/>",
+                       "<link name=\"wrist_link_1\"/><joint name=\"marker_mount\" type=\"fixed\">"
+                       "<parent link=\"wrist_link_1\"/><child link=\"marker\"/></joint>"
+                       "<link name=\"marker\"/>"),
+      {"link 'wrist_link_1'", "'wrist_1'", "'wrist_2'", "other child joints"});
+  // The axes: wrist_3's origin 1e-8 m off its line (a miss of 2e-9 m from the
+  // least-squares point; moving wrist_2's origin would move wrist_3 with it).
+  expect_rejected("spherical_axes_miss",
+                  std::string(kWrist) + spoilt_wrist(dir, "miss.urdf", "xyz=\"-0.02 0.01 0.03\"",
+                                                     "xyz=\"-0.02 0.01 0.03000001\""),
+                  {"do not meet in one point", "tolerance 1e-09 m"});
+  expect_rejected("spherical_axes_dependent",
+                  std::string(kWrist) + spoilt_wrist(dir, "dependent.urdf", "<axis xyz=\"0 1 1\"/>",
+                                                     "<axis xyz=\"1 1 1\"/>"),
+                  {"'wrist_1', 'wrist_2' and 'wrist_3'", "linearly dependent", "span"});
+  // Unspoilt, the same robot converts (each case above fails for its one change).
+  const Result ok = run(dir, std::string(kWrist) + "--report " + wrist);
+  EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
 TEST(UrdfCli, HelpDocumentsEveryOption) {
   const Result r = run(fresh_dir("help"), "--help");
   EXPECT_EQ(r.status, 0);
   for (const char* option :
-       {"--root", "--fixed-base", "--helical JOINT=PITCH", "--name", "--header", "--parameters",
-        "--rotors", "--rotor-header", "--actuators", "--robot-header", "--report"})
+       {"--root", "--fixed-base", "--helical JOINT=PITCH", "--spherical J1,J2,J3", "--name",
+        "--header", "--parameters", "--rotors", "--rotor-header", "--actuators", "--robot-header",
+        "--report"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }
 

@@ -4,6 +4,7 @@
 #include "tool_error.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/LU>
 
 namespace hodyn_urdf {
 
@@ -56,13 +57,36 @@ void check_articulated_inertias(const RobotModel& model) {
   for (std::size_t j = n; j-- > 1;) {
     const RobotBody& b = model.bodies[j];
     const auto p = static_cast<std::size_t>(b.parent);
+    const Matrix6& ma = articulated[j];
+    if (hodyn::is_spherical(b.kind)) {
+      // A ball: the screws (e_k; c × e_k) of the three world axes through its
+      // centre c; D = Sᵀ M^A S (3 × 3) must be positive definite.
+      Eigen::Matrix<double, 6, 3> s;
+      s.topRows<3>().setIdentity();
+      s.bottomRows<3>() = skew(b.point);  // c × e_k
+      const Eigen::Matrix<double, 6, 3> u = ma * s;
+      const Eigen::Matrix3d d = s.transpose() * u;
+      const double scale = about_point(ma, b.point).topLeftCorner<3, 3>().trace();
+      if (!positive_definite(d, scale)) {
+        if (subtree_mass[j] == 0)
+          throw ToolError("link " + quoted(b.link) +
+                          " is massless and so is everything it carries: ball joint " +
+                          quoted(b.joint) + " moves no inertia");
+        throw ToolError("ball joint " + quoted(b.joint) + ": link " + quoted(b.link) +
+                        " and what it carries have no inertia about some axis through the "
+                        "ball's centre at home (point masses at the centre): the dynamics are "
+                        "singular");
+      }
+      articulated[p] += ma - u * d.inverse() * u.transpose();
+      subtree_mass[p] += subtree_mass[j];
+      continue;
+    }
     // The home screw: (e; a × e) revolute, (0; e) prismatic, (e; a × e + h e) helical.
     Vector6 s;
     if (hodyn::joint_rotates(b.kind))
       s << b.axis, b.point.cross(b.axis) + b.pitch * b.axis;
     else
       s << Eigen::Vector3d::Zero(), b.axis;
-    const Matrix6& ma = articulated[j];
     const Matrix6 local = about_point(ma, b.home.translation);
     // D's scale: the rotational inertia for a turn, the mass for a slide;
     // a screw does both, the slide weighted by h² (m²/rad²).

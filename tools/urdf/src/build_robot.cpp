@@ -6,6 +6,9 @@
 #include "articulated_check.hpp"
 #include "tool_error.hpp"
 
+#include <Eigen/Dense>
+
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -43,10 +46,17 @@ MassPart lump(const std::vector<MassPart>& parts) {
   return total;
 }
 
+/// A checked --spherical chain: its three joints and the ball's centre (world, home).
+struct BallChain {
+  std::array<const UrdfJoint*, 3> joints{};
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+};
+
 class Builder {
  public:
-  Builder(const UrdfDocument& doc, const std::map<std::string, double>& helical_pitches)
-      : doc_(doc), helical_pitches_(helical_pitches) {
+  Builder(const UrdfDocument& doc, const std::map<std::string, double>& helical_pitches,
+          const std::map<std::string, BallChain>& balls)
+      : doc_(doc), helical_pitches_(helical_pitches), balls_(balls) {
     for (const UrdfJoint& j : doc.joints) children_[j.parent].push_back(&j);
     for (const UrdfLink& l : doc.links) links_[l.name] = &l;
   }
@@ -68,7 +78,9 @@ class Builder {
       model_.total_mass += m.mass;
       for (const std::string& l : b.lumped_links) model_.lumped_links.push_back(l);
     }
-    for (const UrdfLink& l : doc_.links) model_.links.push_back(frame_of_.at(l.name));
+    // The links between a ball's joints are no bodies' and move with no body.
+    for (const UrdfLink& l : doc_.links)
+      if (frame_of_.count(l.name) != 0) model_.links.push_back(frame_of_.at(l.name));
     return model_;
   }
 
@@ -78,6 +90,7 @@ class Builder {
     int bodies = 1;
     for (const UrdfJoint& j : doc_.joints)
       if (j.type != UrdfJointType::kFixed) ++bodies;
+    bodies -= 2 * static_cast<int>(balls_.size());  // three joints, one ball body
     if (bodies > kMaxBodies)
       throw ToolError("the robot has " + std::to_string(bodies) +
                       " bodies (the root and one per movable joint); hodyn-urdf generates at "
@@ -106,14 +119,25 @@ class Builder {
       }
       const int child = static_cast<int>(model_.bodies.size());
       RobotBody c;
-      c.link = joint->child;
       c.parent = body;
-      c.home = model_.bodies[static_cast<std::size_t>(body)].home * child_in_body;
-      const auto helical = helical_pitches_.find(joint->name);
-      set_joint(*joint, helical == helical_pitches_.end() ? 0.0 : helical->second, c);
+      const auto ball = balls_.find(joint->name);
+      if (ball != balls_.end()) {
+        // J1 → J2 → J3 as one ball: the body is J3's child link at its home
+        // pose; the two links between them are skipped.
+        const BallChain& chain = ball->second;
+        c.link = chain.joints[2]->child;
+        c.home = model_.bodies[static_cast<std::size_t>(body)].home * child_in_body *
+                 chain.joints[1]->origin * chain.joints[2]->origin;
+        set_ball(chain, c);
+      } else {
+        c.link = joint->child;
+        c.home = model_.bodies[static_cast<std::size_t>(body)].home * child_in_body;
+        const auto helical = helical_pitches_.find(joint->name);
+        set_joint(*joint, helical == helical_pitches_.end() ? 0.0 : helical->second, c);
+      }
       model_.bodies.push_back(c);
       parts_.emplace_back();
-      visit(joint->child, child, Transform{});
+      visit(c.link, child, Transform{});
     }
   }
 
@@ -162,8 +186,28 @@ class Builder {
     }
   }
 
+  /// A ball (--spherical): named after J1, about the chain's centre; no axis
+  /// and no limits (the URDF's limits of the three joints bound Euler angles,
+  /// which a ball does not have).
+  static void set_ball(const BallChain& chain, RobotBody& c) {
+    c.kind = hodyn::JointKind::kSpherical;
+    c.joint = chain.joints[0]->name;
+    for (const UrdfJoint* j : chain.joints) c.ball_joints.push_back(j->name);
+    c.axis.setZero();
+    c.point = chain.centre;
+    c.pitch = 0;
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    c.limits = hodyn::JointLimits{};
+    c.limits.bounded = false;
+    c.limits.lower = -inf;
+    c.limits.upper = inf;
+    c.limits.velocity = inf;
+    c.limits.effort = inf;
+  }
+
   const UrdfDocument& doc_;
   const std::map<std::string, double>& helical_pitches_;
+  const std::map<std::string, BallChain>& balls_;
   std::map<std::string, std::vector<const UrdfJoint*>> children_;
   std::map<std::string, const UrdfLink*> links_;
   std::map<std::string, LinkFrame> frame_of_;
@@ -199,10 +243,134 @@ std::map<std::string, double> helical_pitches(const UrdfDocument& doc,
   return pitches;
 }
 
+/// Every link's frame in the world at home (the root's is the identity).
+std::map<std::string, Transform> home_frames(const UrdfDocument& doc) {
+  std::map<std::string, std::vector<const UrdfJoint*>> children;
+  for (const UrdfJoint& j : doc.joints) children[j.parent].push_back(&j);
+  std::map<std::string, Transform> home{{doc.root, Transform{}}};
+  std::vector<std::string> todo{doc.root};
+  while (!todo.empty()) {
+    const std::string link = todo.back();
+    todo.pop_back();
+    for (const UrdfJoint* j : children[link]) {
+      home[j->child] = home.at(link) * j->origin;
+      todo.push_back(j->child);
+    }
+  }
+  return home;
+}
+
+/// The --spherical chains by the name of their first joint, each checked (see
+/// build_robot); `helical` names joints no chain may use.
+std::map<std::string, BallChain> ball_chains(const UrdfDocument& doc,
+                                             const std::vector<SphericalJoint>& spherical,
+                                             const std::vector<HelicalJoint>& helical) {
+  std::map<std::string, BallChain> chains;
+  if (spherical.empty()) return chains;
+  std::map<std::string, const UrdfJoint*> by_name;
+  std::map<std::string, int> child_joints;
+  for (const UrdfJoint& j : doc.joints) {
+    by_name[j.name] = &j;
+    ++child_joints[j.parent];
+  }
+  std::map<std::string, const UrdfLink*> links;
+  for (const UrdfLink& l : doc.links) links[l.name] = &l;
+  const std::map<std::string, Transform> home = home_frames(doc);
+  std::map<std::string, std::string> used;  // joint -> the option that took it
+  for (const HelicalJoint& h : helical) used.emplace(h.joint, "--helical");
+  for (const SphericalJoint& s : spherical) {
+    const std::string option =
+        "--spherical " + quoted(s.joints[0] + "," + s.joints[1] + "," + s.joints[2]);
+    BallChain chain;
+    for (std::size_t i = 0; i < 3; ++i) {
+      const std::string& name = s.joints[i];
+      const auto found = by_name.find(name);
+      if (found == by_name.end())
+        throw ToolError(option + ": the URDF has no joint " + quoted(name));
+      const UrdfJoint& j = *found->second;
+      if (j.type != UrdfJointType::kRevolute && j.type != UrdfJointType::kContinuous)
+        throw ToolError(option + ": joint " + quoted(name) + " is " +
+                        (j.type == UrdfJointType::kPrismatic ? "prismatic" : "fixed") +
+                        "; a ball is made from three revolute or continuous joints");
+      const auto taken = used.emplace(name, "--spherical");
+      if (!taken.second)
+        throw ToolError(option + ": joint " + quoted(name) + " is named twice (" +
+                        taken.first->second + " has it already)");
+      chain.joints[i] = &j;
+    }
+    for (std::size_t i = 1; i < 3; ++i) {
+      const UrdfJoint& before = *chain.joints[i - 1];
+      const UrdfJoint& j = *chain.joints[i];
+      if (j.parent != before.child)
+        throw ToolError(option + ": not a chain: joint " + quoted(j.name) + " hangs from link " +
+                        quoted(j.parent) + ", not from " + quoted(before.child) +
+                        ", the child link of " + quoted(before.name));
+    }
+    for (std::size_t i = 0; i < 2; ++i) {
+      const std::string& link = chain.joints[i]->child;
+      const UrdfLink& l = *links.at(link);
+      if (l.inertial && (l.inertial->mass != 0 || !l.inertial->inertia.isZero(0.0)))
+        throw ToolError(option + ": link " + quoted(link) + " between " +
+                        quoted(chain.joints[i]->name) + " and " +
+                        quoted(chain.joints[i + 1]->name) +
+                        " has mass or inertia; the links inside a ball must be massless (or "
+                        "keep the three joints: leave out --spherical)");
+      if (child_joints[link] != 1)
+        throw ToolError(option + ": link " + quoted(link) + " between " +
+                        quoted(chain.joints[i]->name) + " and " +
+                        quoted(chain.joints[i + 1]->name) +
+                        " has other child joints; the links inside a ball carry nothing else (or "
+                        "keep the three joints: leave out --spherical)");
+    }
+    // Axes e_i and points p_i (the child link origins) in the world at home.
+    Eigen::Matrix3d e;
+    Eigen::Matrix3d p;
+    for (int i = 0; i < 3; ++i) {
+      const UrdfJoint& j = *chain.joints[static_cast<std::size_t>(i)];
+      const Transform& frame = home.at(j.child);
+      e.col(i) = (frame.rotation * j.axis.normalized()).normalized();
+      p.col(i) = frame.translation;
+    }
+    const double det = e.determinant();
+    if (!(std::abs(det) > kBallAxesSpanTolerance)) {
+      std::ostringstream m;
+      m << option << ": the axes of " << quoted(s.joints[0]) << ", " << quoted(s.joints[1])
+        << " and " << quoted(s.joints[2])
+        << " are linearly dependent at home (|det| = " << std::abs(det)
+        << " <= " << kBallAxesSpanTolerance << "): they do not span 3D";
+      throw ToolError(m.str());
+    }
+    // The point nearest to the three lines: Σ (1 − e eᵀ)(c − p) = 0.
+    Eigen::Matrix3d a = Eigen::Matrix3d::Zero();
+    Eigen::Vector3d b = Eigen::Vector3d::Zero();
+    for (int i = 0; i < 3; ++i) {
+      const Eigen::Matrix3d off = Eigen::Matrix3d::Identity() - e.col(i) * e.col(i).transpose();
+      a += off;
+      b += off * p.col(i);
+    }
+    chain.centre = a.ldlt().solve(b);
+    for (int i = 0; i < 3; ++i) {
+      const Eigen::Vector3d d = chain.centre - p.col(i);
+      const double miss = (d - e.col(i) * e.col(i).dot(d)).norm();
+      if (!(miss <= kBallAxesMeetTolerance)) {
+        std::ostringstream m;
+        m << option << ": the axes do not meet in one point: the axis of "
+          << quoted(s.joints[static_cast<std::size_t>(i)]) << " passes " << miss
+          << " m from the point nearest to all three (tolerance " << kBallAxesMeetTolerance
+          << " m)";
+        throw ToolError(m.str());
+      }
+    }
+    chains.emplace(s.joints[0], chain);
+  }
+  return chains;
+}
+
 }  // namespace
 
 RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root, bool fixed_base,
-                       const std::vector<HelicalJoint>& helical) {
+                       const std::vector<HelicalJoint>& helical,
+                       const std::vector<SphericalJoint>& spherical) {
   if (!requested_root.empty() && requested_root != doc.root) {
     bool exists = false;
     for (const UrdfLink& l : doc.links) exists = exists || l.name == requested_root;
@@ -213,7 +381,8 @@ RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_roo
                     quoted(doc.root) + " (hodyn-urdf does not re-root a tree)");
   }
   const std::map<std::string, double> pitches = helical_pitches(doc, helical);
-  RobotModel model = Builder(doc, pitches).build();
+  const std::map<std::string, BallChain> balls = ball_chains(doc, spherical, helical);
+  RobotModel model = Builder(doc, pitches, balls).build();
   if (fixed_base) {
     model.fixed_base = true;
     model.bodies[0].kind = hodyn::JointKind::kFixedBase;

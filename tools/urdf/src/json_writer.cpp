@@ -94,9 +94,17 @@ std::string parameters_json(const RobotModel& model, const Provenance& from) {
     });
     if (j == 0) continue;
     json joint = {
-        {"index", j - 1},          {"name", b.joint}, {"body", j}, {"kind", kind_name(b.kind)},
-        {"axis", vector3(b.axis)},
+        {"index", j - 1},
+        {"name", b.joint},
+        {"body", j},
+        {"kind", kind_name(b.kind)},
     };
+    if (hodyn::is_spherical(b.kind)) {  // a ball has no axis: its centre, its URDF joints
+      joint["centre"] = vector3(b.point);
+      joint["urdf_joints"] = b.ball_joints;
+    } else {
+      joint["axis"] = vector3(b.axis);
+    }
     if (hodyn::joint_rotates(b.kind)) joint["point"] = vector3(b.point);
     if (hodyn::is_helical(b.kind)) joint["pitch"] = b.pitch;
     joint["limits"] = {{"bounded", b.limits.bounded},

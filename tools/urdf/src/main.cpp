@@ -31,6 +31,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: hodyn-urdf [--root LINK] [--fixed-base] [--helical JOINT=PITCH]...\n"
+    "                  [--spherical J1,J2,J3]...\n"
     "                  [--name NAME] [--header OUT.hpp]\n"
     "                  [--parameters OUT.json]\n"
     "                  [--rotors ROTORS.json --rotor-header OUT_ROTORS.hpp]\n"
@@ -60,6 +61,13 @@ constexpr const char* kUsage =
     "                       about its URDF axis through its origin and advances PITCH metres\n"
     "                       along that axis per radian (finite, non-zero; a negative pitch\n"
     "                       is a left-handed screw). Repeat for more joints, each once\n"
+    "  --spherical J1,J2,J3  make the chain of revolute or continuous URDF joints\n"
+    "                       J1 -> J2 -> J3, whose axes meet in one point and whose two links\n"
+    "                       between them are massless and carry nothing else, one ball joint\n"
+    "                       (JointKind::kSpherical; URDF has none) about that point, moving\n"
+    "                       J3's child link. Repeat for more balls. Not with --rotors,\n"
+    "                       --actuators or --robot-header (the flying runtime does not take\n"
+    "                       ball joints yet)\n"
     "Bad input (URDF, rotor or actuators file): one line on stderr, exit status 2, no output file\n"
     "written or replaced.\n"
     "Conventions: docs/urdf.md.\n";
@@ -68,7 +76,8 @@ struct Options {
   std::string name, header, parameters, root, urdf, rotors, rotor_header, actuators, robot_header;
   bool report = false;
   bool fixed_base = false;
-  std::vector<HelicalJoint> helical;  ///< --helical, in the order given
+  std::vector<HelicalJoint> helical;      ///< --helical, in the order given
+  std::vector<SphericalJoint> spherical;  ///< --spherical, in the order given
 };
 
 /// "JOINT=PITCH" of --helical; the pitch is any number text (strtod, all of
@@ -88,6 +97,23 @@ HelicalJoint helical_joint(const std::string& value) {
     throw ToolError("--helical " + hodyn_urdf::quoted(h.joint) + ": the pitch " +
                     hodyn_urdf::quoted(number) + " is not a number (metres per radian)");
   return h;
+}
+
+/// "J1,J2,J3" of --spherical: three non-empty joint names. Whether they are
+/// joints, a chain, and so on is checked by build_robot.
+SphericalJoint spherical_joint(const std::string& value) {
+  SphericalJoint s;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::size_t comma = value.find(',', start);
+    const bool last = i == 2;
+    if (last != (comma == std::string::npos) || (last ? value.size() : comma) == start)
+      throw ToolError("--spherical " + hodyn_urdf::quoted(value) +
+                      ": expected J1,J2,J3, three joint names (see --help)");
+    s.joints[i] = value.substr(start, last ? std::string::npos : comma - start);
+    start = comma + 1;
+  }
+  return s;
 }
 
 bool is_identifier(const std::string& s) {
@@ -131,6 +157,10 @@ Options parse(int argc, char** argv) {
       std::string v;
       value(v);
       o.helical.push_back(helical_joint(v));
+    } else if (a == "--spherical") {
+      std::string v;
+      value(v);
+      o.spherical.push_back(spherical_joint(v));
     } else if (a == "--report")
       o.report = true;
     else if (a.size() > 1 && a[0] == '-')
@@ -149,6 +179,11 @@ Options parse(int argc, char** argv) {
     throw ToolError(
         "--fixed-base is for arms welded to the world: not with --rotors or --robot-header "
         "(the flying runtime needs a floating base)");
+  if (!o.spherical.empty() &&
+      (!o.rotors.empty() || !o.actuators.empty() || !o.robot_header.empty()))
+    throw ToolError(
+        "--spherical: the flying runtime does not take ball joints yet (its payload estimator "
+        "and identification refuse them): not with --rotors, --actuators or --robot-header");
   if (!o.robot_header.empty() && (o.header.empty() || o.rotor_header.empty()))
     throw ToolError("--robot-header needs --header and --rotors/--rotor-header (see --help)");
   if (o.header.empty() && o.parameters.empty() && o.rotor_header.empty() && !o.report)
@@ -224,7 +259,7 @@ hodyn::robot_description::JointActuators read_actuators(const Options& o, const 
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const UrdfDocument doc = read_urdf(o.urdf);
-  const RobotModel model = build_robot(doc, o.root, o.fixed_base, o.helical);
+  const RobotModel model = build_robot(doc, o.root, o.fixed_base, o.helical, o.spherical);
   const Provenance from{o.name.empty() ? model.robot_name : o.name, file_name(o.urdf)};
   std::vector<std::pair<std::string, std::string>> files;
   if (!o.header.empty()) files.emplace_back(o.header, generated_header(model, from));

@@ -11,6 +11,7 @@
 
 #include "urdf_document.hpp"
 
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,11 +39,14 @@ struct RobotBody {
   std::vector<std::string> lumped_links;              ///< merged in by fixed joints
   // The joint that moves this body (bodies j ≥ 1):
   std::string joint;
-  Eigen::Vector3d axis = Eigen::Vector3d::Zero();  ///< unit, world at home (±1 exact if aligned)
-  Eigen::Vector3d point =
-      Eigen::Vector3d::Zero();  ///< revolute, helical: the link origin, world at home
+  Eigen::Vector3d axis =
+      Eigen::Vector3d::Zero();  ///< unit, world at home (±1 exact if aligned); zero for a ball
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();  ///< revolute, helical: the link origin; a
+                                                    ///< ball: its centre; world at home
   double pitch = 0;  ///< helical: metres along `axis` per radian turned (--helical); else 0
   hodyn::JointLimits limits;
+  /// A ball (--spherical): the three URDF joints it replaces, J1 (= `joint`), J2, J3.
+  std::vector<std::string> ball_joints;
 };
 
 /// --helical JOINT=PITCH: a URDF revolute or continuous joint that hodyn-urdf
@@ -51,6 +55,19 @@ struct HelicalJoint {
   std::string joint;  ///< the URDF joint's name
   double pitch = 0;   ///< metres per radian, finite and non-zero; the sign is the handedness
 };
+
+/// --spherical J1,J2,J3: a chain of three revolute or continuous URDF joints
+/// with intersecting axes and massless links between them that hodyn-urdf
+/// makes one JointKind::kSpherical joint (URDF has no ball joint).
+struct SphericalJoint {
+  std::array<std::string, 3> joints;  ///< J1 (on the parent link), J2, J3 (moves the child)
+};
+
+/// The axes of a --spherical chain must pass within this distance (m) of
+/// their common point (the least-squares point of the three lines).
+inline constexpr double kBallAxesMeetTolerance = 1e-9;
+/// |det[e1 e2 e3]| of the three unit axes at home must exceed this (they span 3D).
+inline constexpr double kBallAxesSpanTolerance = 1e-6;
 
 /// A URDF link: the body it belongs to and its frame in that body's frame
 /// (identity for the body's own link; the composed fixed origins for a lumped one).
@@ -72,8 +89,16 @@ struct RobotModel {
   bool fixed_base = false;
 
   int num_joints() const { return static_cast<int>(bodies.size()) - 1; }
+  /// Ball joints (--spherical).
+  int num_balls() const {
+    int n = 0;
+    for (const RobotBody& b : bodies) n += hodyn::is_spherical(b.kind) ? 1 : 0;
+    return n;
+  }
+  /// Entries of q̇ (a ball has three).
+  int num_joint_dofs() const { return num_joints() + 2 * num_balls(); }
   /// Entries of ν: (V₁; q̇) for a floating base, q̇ for a fixed one.
-  int num_dofs() const { return (fixed_base ? 0 : 6) + num_joints(); }
+  int num_dofs() const { return (fixed_base ? 0 : 6) + num_joint_dofs(); }
 };
 
 /// Builds the hodyn bodies of `doc`. `requested_root` (may be empty) must be
@@ -83,8 +108,16 @@ struct RobotModel {
 /// hodyn cannot represent or whose dynamics are singular, and for a `helical`
 /// entry that names no joint of `doc`, a joint that is neither revolute nor
 /// continuous, a pitch that is not finite and non-zero, or a joint named twice.
+/// Each of `spherical` collapses its chain J1 → J2 → J3 into one ball joint
+/// about the axes' intersection, moving J3's child link; the two links between
+/// them disappear. Throws ToolError (naming the option and the joint or link)
+/// for an unknown joint, a joint that is neither revolute nor continuous, a
+/// joint named twice (in any --spherical or --helical), joints that are not a
+/// chain, an intermediate link with mass, inertia or another child joint, axes
+/// that do not span 3D or do not meet in one point.
 RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root,
-                       bool fixed_base = false, const std::vector<HelicalJoint>& helical = {});
+                       bool fixed_base = false, const std::vector<HelicalJoint>& helical = {},
+                       const std::vector<SphericalJoint>& spherical = {});
 
 /// The joint kind's name in the JSON files ("floating_base", "revolute_x", …).
 const char* kind_name(hodyn::JointKind kind);

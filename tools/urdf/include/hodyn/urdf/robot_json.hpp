@@ -66,7 +66,7 @@ constexpr const char* joint_kind_name(JointKind kind) {
       return "fixed_base";
     case JointKind::kHelical:
       return "helical";
-    case JointKind::kSpherical:  // no URDF joint maps to it (docs/joint-kinds.md)
+    case JointKind::kSpherical:  // hodyn-urdf --spherical J1,J2,J3 (docs/urdf.md)
       return "spherical";
   }
   return "unknown";
@@ -226,13 +226,15 @@ void in(const std::string& where, F&& step) {
 /// unchanged and `error` (if given) holds one line saying what and where:
 ///   kInvalidArgument  not a hodyn-urdf parameters file, a missing key ("point"
 ///                     of a revolute or helical joint, "pitch" of a helical
-///                     one, …), an unknown key (any object; "point" on a
-///                     prismatic joint, "pitch" on any joint but a helical
-///                     one), a value of the wrong type, units other than SI;
+///                     one, "centre" of a spherical one, …), an unknown key
+///                     (any object; "point" on a prismatic or spherical joint,
+///                     "pitch" on any joint but a helical one, "axis" on a
+///                     spherical joint, "centre" on any other), a value of
+///                     the wrong type, units other than SI;
 ///   kInvalidModel     the topology differs from the compiled tree (body count,
 ///                     a name, a parent, a joint kind), or a value the Model
 ///                     rejects (negative mass, axis not unit, a helical
-///                     pitch that is not finite, …).
+///                     pitch or a ball's centre that is not finite, …).
 template <class Tree, class Scalar>
 Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
                        const std::array<const char*, Tree::kNumBodies>& body_names,
@@ -295,12 +297,23 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
           throw LoadError{Status::kInvalidArgument,
                           "point: only revolute and helical joints have one (the compiled "
                           "kind is " +
-                              std::string(joint_kind_name(kind)) + ")"};
+                              std::string(joint_kind_name(kind)) +
+                              (is_spherical(kind) ? "; a ball has \"centre\")" : ")")};
         if (jt.is_object() && jt.contains("pitch") && !is_helical(kind))
           throw LoadError{Status::kInvalidArgument,
                           "pitch: only helical joints have one (the compiled kind is " +
                               std::string(joint_kind_name(kind)) + ")"};
-        if (is_helical(kind))
+        if (jt.is_object() && jt.contains("axis") && is_spherical(kind))
+          throw LoadError{Status::kInvalidArgument,
+                          "axis: a spherical joint has none (its \"centre\" fixes it)"};
+        if (jt.is_object() && jt.contains("centre") && !is_spherical(kind))
+          throw LoadError{Status::kInvalidArgument,
+                          "centre: only spherical joints have one (the compiled kind is " +
+                              std::string(joint_kind_name(kind)) + ")"};
+        if (is_spherical(kind))
+          detail::only_keys(jt,
+                            {"index", "name", "body", "kind", "centre", "urdf_joints", "limits"});
+        else if (is_helical(kind))
           detail::only_keys(jt,
                             {"index", "name", "body", "kind", "axis", "point", "pitch", "limits"});
         else if (is_revolute(kind))
@@ -311,16 +324,23 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
         detail::expect_same(jt.at("body").get<int>(), body, "body");
         detail::expect_same(jt.at("kind").get<std::string>(), std::string(joint_kind_name(kind)),
                             "kind");
-        const Vector3<Scalar> axis = detail::vector3<Scalar>(jt.at("axis"));
-        const Status s =
-            is_helical(kind)
-                ? loaded.set_helical_axis(body, axis, detail::vector3<Scalar>(jt.at("point")),
-                                          Scalar(jt.at("pitch").get<double>()))
-            : is_revolute(kind)
-                ? loaded.set_revolute_axis(body, axis, detail::vector3<Scalar>(jt.at("point")))
-                : loaded.set_prismatic_axis(body, axis);
+        if (jt.contains("urdf_joints"))  // informative: not compared, but strings
+          (void)jt.at("urdf_joints").get<std::vector<std::string>>();
+        Status s = Status::kOk;
+        if (is_spherical(kind)) {
+          s = loaded.set_spherical_joint(body, detail::vector3<Scalar>(jt.at("centre")));
+        } else {
+          const Vector3<Scalar> axis = detail::vector3<Scalar>(jt.at("axis"));
+          s = is_helical(kind)
+                  ? loaded.set_helical_axis(body, axis, detail::vector3<Scalar>(jt.at("point")),
+                                            Scalar(jt.at("pitch").get<double>()))
+              : is_revolute(kind)
+                  ? loaded.set_revolute_axis(body, axis, detail::vector3<Scalar>(jt.at("point")))
+                  : loaded.set_prismatic_axis(body, axis);
+        }
         if (s != Status::kOk)
-          throw LoadError{s, "axis rejected by the Model (" + std::string(to_string(s)) + ")"};
+          throw LoadError{s, std::string(is_spherical(kind) ? "centre" : "axis") +
+                                 " rejected by the Model (" + std::string(to_string(s)) + ")"};
         const nlohmann::json& l = jt.at("limits");
         detail::only_keys(l, {"bounded", "lower", "upper", "velocity", "effort"}, "limits: ");
         constexpr double inf = std::numeric_limits<double>::infinity();
