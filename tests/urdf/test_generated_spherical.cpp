@@ -5,7 +5,7 @@
 // between them, then a hand (a camera lumped into it) and a finger — generated
 // twice at build time (tests/urdf/CMakeLists.txt): as it is (three revolute
 // joints, the oracle) and with SPHERICAL wrist_1,wrist_2,wrist_3 (one ball).
-// Both headers compile with -Werror in double.
+// Both headers compile with -Werror (the ball's in double and float).
 //
 //   - the axes and the centre by hand from the URDF's numbers (its comment),
 //     not from the tool: the plain robot's three wrist axes, and the ball's
@@ -243,6 +243,10 @@ TEST(GeneratedSpherical, AxesAndCentreByHand) {
             1e-16);
   EXPECT_LE((robots->ball.home_pose(2).rotation - robots->plain.home_pose(4).rotation).norm(),
             1e-16);
+  // The header in float: make_model sets the same ball.
+  auto single = std::make_unique<hodyn::Model<ball::Tree, float>>();
+  ASSERT_EQ(ball::make_model(*single), Status::kOk);
+  EXPECT_LE((single->joint_axis_point(2).cast<double>() - w.centre).norm(), 1e-7);
   std::cout << "axes and centre by hand: worst " << std::max(worst, ec) << " m" << std::endl;
 }
 
