@@ -12,12 +12,15 @@
 // set_revolute_axis / set_prismatic_axis / set_helical_axis); the parameters
 // JSON and the report are JSON, and the parameters JSON holds the model's
 // numbers exactly. The same again with the first revolute or continuous joint
-// made helical (hodyn-urdf --helical JOINT=0.01).
+// made helical (hodyn-urdf --helical JOINT=0.01), and with the first chain of
+// three revolute or continuous joints made a ball (hodyn-urdf --spherical
+// J1,J2,J3; refused unless its axes meet and its inner links are massless).
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <hodyn/model.hpp>
 #include <hodyn/robot_description/actuator_file.hpp>
@@ -39,13 +42,13 @@ using hodyn::JointKind;
 /// A floating base with one child of every joint kind: body k has kind
 /// kJoint[k], so a URDF body of kind K is checked in the slot of K.
 struct ProbeTree {
-  static constexpr int kNumBodies = 10;
-  static constexpr std::array<int, kNumBodies> kParent{-1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  static constexpr int kNumBodies = 11;
+  static constexpr std::array<int, kNumBodies> kParent{-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   static constexpr std::array<JointKind, kNumBodies> kJoint{
       JointKind::kFloatingBase, JointKind::kRevolute,   JointKind::kRevoluteX,
       JointKind::kRevoluteY,    JointKind::kRevoluteZ,  JointKind::kPrismatic,
       JointKind::kPrismaticX,   JointKind::kPrismaticY, JointKind::kPrismaticZ,
-      JointKind::kHelical};
+      JointKind::kHelical,      JointKind::kSpherical};
 };
 
 int slot_of(JointKind kind) {
@@ -83,8 +86,14 @@ void check_model(const hodyn_urdf::RobotModel& model) {
                                     hodyn::SpatialInertia<double>::from_mass_com_inertia(
                                         b.mass, b.com, b.inertia)) == hodyn::Status::kOk);
     if (j == 0) continue;
-    HODYN_FUZZ_CHECK(b.axis.allFinite() && std::abs(b.axis.norm() - 1.0) <= 1e-12);
     HODYN_FUZZ_CHECK(b.point.allFinite());
+    if (hodyn::is_spherical(b.kind)) {  // a ball: no axis, its centre; no limits
+      HODYN_FUZZ_CHECK(b.axis.isZero(0.0) && b.pitch == 0 && b.ball_joints.size() == 3 &&
+                       b.ball_joints[0] == b.joint && !b.limits.bounded);
+      HODYN_FUZZ_CHECK(probe.set_spherical_joint(slot, b.point) == hodyn::Status::kOk);
+      continue;
+    }
+    HODYN_FUZZ_CHECK(b.axis.allFinite() && std::abs(b.axis.norm() - 1.0) <= 1e-12);
     HODYN_FUZZ_CHECK(hodyn::is_helical(b.kind) == (b.pitch != 0) && std::isfinite(b.pitch));
     const hodyn::Status axis =
         hodyn::is_helical(b.kind)    ? probe.set_helical_axis(slot, b.axis, b.point, b.pitch)
@@ -131,6 +140,13 @@ void check_parameters_json(const hodyn_urdf::RobotModel& model, const std::strin
     if (j == 0) continue;
     const auto& jj = joints.at(j - 1);
     HODYN_FUZZ_CHECK(jj.at("name").get<std::string>() == b.joint);
+    HODYN_FUZZ_CHECK(jj.contains("centre") == hodyn::is_spherical(b.kind) &&
+                     jj.contains("axis") != hodyn::is_spherical(b.kind));
+    if (hodyn::is_spherical(b.kind)) {
+      HODYN_FUZZ_CHECK(vector3(jj.at("centre")) == b.point);
+      HODYN_FUZZ_CHECK(jj.at("urdf_joints").get<std::vector<std::string>>() == b.ball_joints);
+      continue;
+    }
     HODYN_FUZZ_CHECK(vector3(jj.at("axis")) == b.axis);
     HODYN_FUZZ_CHECK(jj.contains("point") == hodyn::joint_rotates(b.kind));
     if (hodyn::joint_rotates(b.kind)) HODYN_FUZZ_CHECK(vector3(jj.at("point")) == b.point);
@@ -156,6 +172,44 @@ hodyn::robot_description::JointList joint_list(const hodyn_urdf::UrdfDocument& d
 /// Every text hodyn-urdf writes for `model`, checked; 0 as the fuzzer wants.
 int check_outputs(const hodyn_urdf::UrdfDocument& doc, const hodyn_urdf::RobotModel& model);
 
+namespace {
+
+bool turns(const hodyn_urdf::UrdfJoint& j) {
+  return j.type == hodyn_urdf::UrdfJointType::kRevolute ||
+         j.type == hodyn_urdf::UrdfJointType::kContinuous;
+}
+
+/// --spherical on each chain J1 → J2 → J3 of revolute or continuous joints
+/// (document order, at most 8 tries) until one is accepted: a ToolError, or a
+/// model with one ball, two bodies fewer, as many DoF, and checked outputs.
+void check_ball(const hodyn_urdf::UrdfDocument& doc) {
+  int tries = 0;
+  for (const hodyn_urdf::UrdfJoint& j1 : doc.joints) {
+    if (!turns(j1)) continue;
+    for (const hodyn_urdf::UrdfJoint& j2 : doc.joints) {
+      if (!turns(j2) || j2.parent != j1.child) continue;
+      for (const hodyn_urdf::UrdfJoint& j3 : doc.joints) {
+        if (!turns(j3) || j3.parent != j2.child) continue;
+        if (++tries > 8) return;
+        hodyn_urdf::RobotModel plain, ball;
+        try {
+          plain = hodyn_urdf::build_robot(doc, "");
+          ball = hodyn_urdf::build_robot(doc, "", false, {}, {{{j1.name, j2.name, j3.name}}});
+        } catch (const hodyn_urdf::ToolError& e) {
+          HODYN_FUZZ_CHECK(std::string(e.what()).size() > 0);
+          continue;
+        }
+        HODYN_FUZZ_CHECK(ball.num_balls() == 1 && ball.bodies.size() + 2 == plain.bodies.size() &&
+                         ball.num_dofs() == plain.num_dofs());
+        check_outputs(doc, ball);
+        return;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   hodyn_urdf::UrdfDocument doc;
@@ -168,6 +222,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   check_outputs(doc, model);
+  check_ball(doc);
   // --helical on the first revolute or continuous joint.
   for (const hodyn_urdf::UrdfJoint& j : doc.joints) {
     if (j.type != hodyn_urdf::UrdfJointType::kRevolute &&
