@@ -4,8 +4,9 @@
 // wrist_3 about non-orthogonal axes that meet in one point, with massless links
 // between them, then a hand (a camera lumped into it) and a finger — generated
 // twice at build time (tests/urdf/CMakeLists.txt): as it is (three revolute
-// joints, the oracle) and with SPHERICAL wrist_1,wrist_2,wrist_3 (one ball).
-// Both headers compile with -Werror (the ball's in double and float).
+// joints, the oracle) and with SPHERICAL wrist_1,wrist_2,wrist_3 (one ball),
+// and once more with FIXED_BASE SPHERICAL. The headers compile with -Werror
+// (the ball's in double and float).
 //
 //   - the axes and the centre by hand from the URDF's numbers (its comment),
 //     not from the tool: the plain robot's three wrist axes, and the ball's
@@ -30,6 +31,7 @@
 #include <hodyn/taylor_series.hpp>
 #include <hodyn/urdf/robot_json.hpp>
 
+#include <ball_wrist_fixed_urdf.hpp>
 #include <ball_wrist_plain_urdf.hpp>
 #include <ball_wrist_urdf.hpp>
 
@@ -76,6 +78,10 @@ static_assert(ball::body_index("hand") == 2 && ball::body_index("camera") == 2 &
               ball::body_index("wrist_link_1") == -1 && ball::body_index("wrist_link_2") == -1);
 static_assert(ball::kBallJoints.size() == 1 && ball::kBallJoints[0].body == 2);
 static_assert(!ball::kJointLimits[1].bounded && plain::kJointLimits[2].bounded);
+// With FIXED_BASE too: ν = q̇, 1 + 3 + 1 entries.
+static_assert(ball_wrist_fixed_urdf::Tree::kJoint[0] == JointKind::kFixedBase &&
+              ball_wrist_fixed_urdf::Tree::kJoint[2] == JointKind::kSpherical &&
+              ball_wrist_fixed_urdf::kNumDofs == 5);
 
 Mat3 rpy(double r, double p, double y) {  // URDF: Rz(yaw) Ry(pitch) Rx(roll)
   return (Eigen::AngleAxisd(y, Vec3::UnitZ()) * Eigen::AngleAxisd(p, Vec3::UnitY()) *
@@ -243,6 +249,10 @@ TEST(GeneratedSpherical, AxesAndCentreByHand) {
             1e-16);
   EXPECT_LE((robots->ball.home_pose(2).rotation - robots->plain.home_pose(4).rotation).norm(),
             1e-16);
+  // The fixed-base header sets the same ball.
+  auto fixed = std::make_unique<hodyn::Model<ball_wrist_fixed_urdf::Tree, double>>();
+  ASSERT_EQ(ball_wrist_fixed_urdf::make_model(*fixed), Status::kOk);
+  EXPECT_EQ(fixed->joint_axis_point(2), robots->ball.joint_axis_point(2));
   // The header in float: make_model sets the same ball.
   auto single = std::make_unique<hodyn::Model<ball::Tree, float>>();
   ASSERT_EQ(ball::make_model(*single), Status::kOk);

@@ -580,6 +580,46 @@ TEST(UrdfCli, SphericalBallOnTheBaseAtALeaf) {
                   {"'hand'", "massless", "ball joint 'j1'"});
 }
 
+// J1 on a link lumped into its body (a flange fixed to the upper arm), and a
+// welded root: the centre still lies on the three-joint robot's wrist axes.
+TEST(UrdfCli, SphericalBelowALumpedLinkAndOnAFixedBase) {
+  const fs::path dir = fresh_dir("spherical_flange");
+  const std::string flanged = spoilt_wrist(
+      dir, "flange.urdf", "<parent link=\"upper_arm\"/>\n    <child link=\"wrist_link_1\"/>",
+      "<parent link=\"flange\"/>\n    <child link=\"wrist_link_1\"/>");
+  std::string text = read_file(dir / "flange.urdf");
+  const std::string flange =
+      "<joint name=\"flange_mount\" type=\"fixed\"><parent link=\"upper_arm\"/><child "
+      "link=\"flange\"/><origin xyz=\"0.01 0.02 -0.03\" rpy=\"0.3 0 -0.2\"/></joint>\n"
+      "<link name=\"flange\"/>\n</robot>";
+  text.replace(text.rfind("</robot>"), 8, flange);
+  write_file(dir / "flange.urdf", text);
+  for (const std::string base : {"", "--fixed-base "}) {
+    Result r = run(dir, base + "--name p --parameters p.json " + flanged);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = run(dir, base + kWrist + "--name b --header b.hpp --parameters b.json --report " + flanged);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(json::parse(r.out)["dof"], (base.empty() ? 6 : 0) + 5) << base;
+    EXPECT_EQ(json::parse(r.out)["lumped_into"]["flange"], "upper_arm") << base;
+    const json plain = json::parse(read_file(dir / "p.json"));
+    const json ball = json::parse(read_file(dir / "b.json"));
+    const std::vector<double> c = vec(ball["joints"][1]["centre"]);
+    for (std::size_t i = 1; i <= 3; ++i) {
+      const std::vector<double> e = vec(plain["joints"][i]["axis"]),
+                                a = vec(plain["joints"][i]["point"]);
+      const double d[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+      const double along = d[0] * e[0] + d[1] * e[1] + d[2] * e[2];
+      double miss = 0;
+      for (int k = 0; k < 3; ++k)
+        miss += std::pow(d[k] - along * e[static_cast<std::size_t>(k)], 2);
+      EXPECT_LE(std::sqrt(miss), 1e-15) << base << "wrist axis " << i;
+    }
+    EXPECT_EQ(ball["bodies"][2]["home_pose"], plain["bodies"][4]["home_pose"]) << base;
+    EXPECT_NE(read_file(dir / "b.hpp").find(base.empty() ? "kFloatingBase" : "kFixedBase"),
+              std::string::npos);
+  }
+}
+
 TEST(UrdfCli, SphericalBadOptionsAreBadInput) {
   const fs::path dir = fresh_dir("spherical_spoilt");
   const std::string wrist = data("ball_wrist.urdf");
