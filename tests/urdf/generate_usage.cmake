@@ -59,11 +59,17 @@ expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good ACTUATO
   "hodyn_urdf_generate(m): ACTUATORS needs ROTORS")
 expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good HELICAL)"
   "hodyn_urdf_generate(m): HELICAL needs <joint>=<pitch> entries")
+expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good SPHERICAL)"
+  "hodyn_urdf_generate(m): SPHERICAL needs <j1>,<j2>,<j3> entries")
+expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good SPHERICAL a,b,c ROTORS ${WORK}/r.json)"
+  "hodyn_urdf_generate(m): SPHERICAL is not with ROTORS (the flying runtime does not take ball joints yet)")
 expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good BOGUS)"
   "hodyn_urdf_generate(m): unexpected arguments BOGUS")
 expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good)"
   "hodyn_urdf_generate(m): no hodyn-urdf")
 expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good FIXED_BASE HELICAL s=0.01)"
+  "hodyn_urdf_generate(m): no hodyn-urdf")
+expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good SPHERICAL a,b,c d,e,f)"
   "hodyn_urdf_generate(m): no hodyn-urdf")
 set(r hodyn_robot.cmake)
 expect_refused(${r} "hodyn_add_robot(2bad URDF ${WORK}/x.urdf ROTORS ${WORK}/r.json)"
