@@ -348,6 +348,7 @@ Status constrained_forward_dynamics(
     const ForwardDynamicsInput<Tree, 0, Scalar>& input, const ExternalLoads<Tree, 0, Scalar>* loads,
     const ConstraintStabilization<Scalar>& stabilization,
     ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_forward_dynamics");
   using Data = ConstrainedDynamicsData<Tree, NumClosures, Scalar>;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   constexpr int kJoints = TreeTraits<Tree>::kNumJointDofs;  // entries of q̇
@@ -429,6 +430,7 @@ Status constrained_inverse_dynamics(
     const MotionDerivatives<Tree, 0, Scalar>& motion, const ExternalLoads<Tree, 0, Scalar>* loads,
     const ConstrainedInverseDynamicsOptions<Tree, NumClosures, Scalar>& options,
     ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_inverse_dynamics");
   using Data = ConstrainedDynamicsData<Tree, NumClosures, Scalar>;
   using Multipliers = typename Data::Multipliers;
   constexpr int kDofs = Data::kDofs;
@@ -476,6 +478,7 @@ Status constrained_forward_dynamics(
     const ForwardDynamicsInput<Tree, 0, Scalar>& input,
     const ConstraintStabilization<Scalar>& stabilization,
     ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_forward_dynamics");
   return constrained_forward_dynamics(model, closures, input,
                                       static_cast<const ExternalLoads<Tree, 0, Scalar>*>(nullptr),
                                       stabilization, data);
@@ -488,6 +491,7 @@ Status constrained_inverse_dynamics(
     const MotionDerivatives<Tree, 0, Scalar>& motion,
     const ConstrainedInverseDynamicsOptions<Tree, NumClosures, Scalar>& options,
     ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_inverse_dynamics");
   return constrained_inverse_dynamics(model, closures, motion,
                                       static_cast<const ExternalLoads<Tree, 0, Scalar>*>(nullptr),
                                       options, data);

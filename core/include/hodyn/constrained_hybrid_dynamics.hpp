@@ -82,6 +82,7 @@ Status constrained_hybrid_dynamics(
     const HybridDynamicsInput<Tree, 0, Scalar>& input, const ExternalLoads<Tree, 0, Scalar>* loads,
     const ConstraintStabilization<Scalar>& stabilization,
     ConstrainedHybridDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_hybrid_dynamics");
   using Data = ConstrainedHybridDynamicsData<Tree, NumClosures, Scalar>;
   constexpr int kDofs = Data::kDofs;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
@@ -186,6 +187,7 @@ Status constrained_hybrid_dynamics(
     const HybridDynamicsInput<Tree, 0, Scalar>& input,
     const ConstraintStabilization<Scalar>& stabilization,
     ConstrainedHybridDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_hybrid_dynamics");
   return constrained_hybrid_dynamics(model, closures, input,
                                      static_cast<const ExternalLoads<Tree, 0, Scalar>*>(nullptr),
                                      stabilization, data);

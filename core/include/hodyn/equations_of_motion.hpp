@@ -650,6 +650,7 @@ template <class Tree, class Scalar>
 Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree, Scalar>& data,
                    const Pose<Scalar>& base_pose,
                    const typename Model<Tree, Scalar>::JointVector& q) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "mass_matrix");
   static_assert(TreeTraits<Tree>::kSingleDofJoints,
                 "mass_matrix of a tree with a ball joint takes the configuration as a "
                 "MotionDerivatives (base_pose, q[0], joint_rotation)");
@@ -665,6 +666,7 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
 template <class Tree, int MaxOrder, class Scalar>
 Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree, Scalar>& data,
                    const MotionDerivatives<Tree, MaxOrder, Scalar>& configuration) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "mass_matrix");
   return detail::mass_matrix_at(model, data, configuration.base_pose, configuration.q[0],
                                 configuration.joint_rotation);
 }
@@ -677,6 +679,7 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
                            EquationsOfMotionData<Tree, Scalar>& data,
                            const MotionDerivatives<Tree, 1, Scalar>& motion,
                            const ExternalLoads<Tree, 1, Scalar>* loads, bool with_rates) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "equations_of_motion");
   constexpr int n = Tree::kNumBodies;
   constexpr int dofs = TreeTraits<Tree>::kNumDofs;
   auto& out = data.result;
@@ -841,6 +844,7 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
                            EquationsOfMotionData<Tree, Scalar>& data,
                            const MotionDerivatives<Tree, 1, Scalar>& motion,
                            bool with_rates) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "equations_of_motion");
   return equations_of_motion(
       model, data, motion, static_cast<const ExternalLoads<Tree, 1, Scalar>*>(nullptr), with_rates);
 }

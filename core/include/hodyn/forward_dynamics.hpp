@@ -1023,6 +1023,7 @@ Status forward_dynamics(const Model<Tree, Scalar>& model,
                         ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                         const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
                         const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_dynamics");
   return detail::articulated_body_dynamics<false>(
       model, data, input, static_cast<const HybridDynamicsInput<Tree, MaxOrder, Scalar>*>(nullptr),
       loads, order);
@@ -1033,6 +1034,7 @@ Status forward_dynamics(const Model<Tree, Scalar>& model,
                         ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                         const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
                         int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_dynamics");
   return forward_dynamics(model, data, input,
                           static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr),
                           order);
@@ -1068,6 +1070,7 @@ Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
                                 InverseTopOrder<Tree, Scalar>& top, TopCommand command,
                                 const ExternalLoads<Tree, MaxOrder, Scalar>* loads,
                                 int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_inverse_dynamics");
   return detail::articulated_body_dynamics<false>(
       model, data, input, static_cast<const HybridDynamicsInput<Tree, MaxOrder, Scalar>*>(nullptr),
       loads, order, &top, command);
@@ -1083,6 +1086,7 @@ Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
                                 const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
                                 InverseTopOrder<Tree, Scalar>& top, TopCommand command,
                                 int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_inverse_dynamics");
   return detail::articulated_body_dynamics<false, Tree, MaxOrder, Scalar, TopCommand, false>(
       model, data, input, static_cast<const HybridDynamicsInput<Tree, MaxOrder, Scalar>*>(nullptr),
       static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order, &top, command);
@@ -1096,6 +1100,7 @@ Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
                                 InverseTopOrder<Tree, Scalar>& top,
                                 const ExternalLoads<Tree, MaxOrder, Scalar>* loads,
                                 int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_inverse_dynamics");
   return forward_inverse_dynamics(model, data, input, top, detail::NoTopCommand{}, loads, order);
 }
 
@@ -1104,6 +1109,7 @@ Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
                                 ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                                 const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
                                 InverseTopOrder<Tree, Scalar>& top, int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_inverse_dynamics");
   return forward_inverse_dynamics(
       model, data, input, top, detail::NoTopCommand{},
       static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order);
@@ -1121,6 +1127,7 @@ Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
 template <class Tree, int MaxOrder, class Scalar>
 Status articulated_inertia(const ForwardDynamicsData<Tree, MaxOrder, Scalar>& data, int body,
                            Matrix6<Scalar>& out) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "articulated_inertia");
   out.setZero();
   if (data.order < 0 || body < 0 || body >= Tree::kNumBodies) return Status::kInvalidArgument;
   const auto& ws = data.workspace;
@@ -1146,6 +1153,7 @@ Status hybrid_dynamics(const Model<Tree, Scalar>& model,
                        HybridDynamicsData<Tree, MaxOrder, Scalar>& data,
                        const HybridDynamicsInput<Tree, MaxOrder, Scalar>& input,
                        const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "hybrid_dynamics");
   return detail::articulated_body_dynamics<true>(model, data, input, &input, loads, order);
 }
 
@@ -1154,6 +1162,7 @@ Status hybrid_dynamics(const Model<Tree, Scalar>& model,
                        HybridDynamicsData<Tree, MaxOrder, Scalar>& data,
                        const HybridDynamicsInput<Tree, MaxOrder, Scalar>& input,
                        int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "hybrid_dynamics");
   return hybrid_dynamics(model, data, input,
                          static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order);
 }

@@ -122,7 +122,12 @@ void write_inverse_dynamics_results(int r, const Model<Tree, Scalar>& model,
     data.base_wrench_body[k] = scale * coadjoint(a0, Wrench<S>(f0[k].eigen()));
     for_each_joint<Tree>([&](auto kind, int j) {
       const int entry = TreeTraits<Tree>::joint_entry(j);
-      if constexpr (is_spherical(decltype(kind)::value)) {  // τ_j = f_ang (ball: S = [1; 0])
+      if constexpr (is_universal(decltype(kind)::value)) {
+        // τ₁ from the intermediate frame (torque), τ₂ = e₂ · f_ang in the child's
+        const V3<S>& n = data.body[j].wrench[k].ang;
+        data.joint_torque[k](entry) = scale * data.torque[j][k];
+        data.joint_torque[k](entry + 1) = scale * dot(V3<S>::from(model.joint_second_axis(j)), n);
+      } else if constexpr (is_spherical(decltype(kind)::value)) {  // τ_j = f_ang (ball: S = [1; 0])
         const V3<S>& n = data.body[j].wrench[k].ang;
         data.joint_torque[k].template segment<3>(entry) << scale * n.x, scale * n.y, scale * n.z;
       } else {  // τ_j = s_j τ_θ,j (joint sense, model.hpp)
@@ -165,7 +170,10 @@ bool dispatch_lane_kernel(int order, const Model<Tree, Scalar>& model,
                           const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                           const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
 #if HODYN_COEFFICIENT_LANES
-  if constexpr (Order <= LaneWorkspace<Tree, MaxOrder, Scalar>::kMaxOrder) {
+  // A tree with a universal joint runs the scalar kernels (the lane kernel
+  // has no universal joint yet: docs/joint-kinds.md).
+  if constexpr (TreeTraits<Tree>::kNumUniversalJoints == 0 &&
+                Order <= LaneWorkspace<Tree, MaxOrder, Scalar>::kMaxOrder) {
     if constexpr (Order == 1) {
       if (order < 1 || has_applied_wrenches(loads)) return false;
     }
@@ -186,7 +194,10 @@ bool dispatch_lane_kernel(int order, const Model<Tree, Scalar>& model,
 template <class Tree, int MaxOrder, class Scalar>
 constexpr int lane_served_order() {
 #if HODYN_COEFFICIENT_LANES
-  return LaneWorkspace<Tree, MaxOrder, Scalar>::kMaxOrder;
+  if constexpr (TreeTraits<Tree>::kNumUniversalJoints > 0)
+    return 0;  // the scalar kernels (dispatch_lane_kernel)
+  else
+    return LaneWorkspace<Tree, MaxOrder, Scalar>::kMaxOrder;
 #else
   return 0;
 #endif

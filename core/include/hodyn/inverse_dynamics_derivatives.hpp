@@ -721,6 +721,7 @@ template <class Tree, int MaxOrder, class Scalar>
 Status inverse_dynamics_derivatives(
     const Model<Tree, Scalar>& model, InverseDynamicsDerivativesData<Tree, Scalar>& data,
     const MotionDerivatives<Tree, MaxOrder, Scalar>& motion) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "inverse_dynamics_derivatives");
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   auto& out = data.result;
   Status status = Status::kOk;

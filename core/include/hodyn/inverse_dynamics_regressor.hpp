@@ -937,6 +937,7 @@ Status inverse_dynamics_regressor(const Model<Tree, Scalar>& model,
                                   RegressorData<Tree, MaxOrder, Scalar>& data,
                                   const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                                   int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "inverse_dynamics_regressor");
   const Status input = detail::check_inverse_dynamics_input(
       motion, static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order);
   if (input != Status::kOk) {
@@ -963,6 +964,7 @@ Status inverse_dynamics_body_regressor(const Model<Tree, Scalar>& model,
                                        BodyRegressorData<Tree, MaxOrder, Scalar>& data,
                                        const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                                        int body, int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "inverse_dynamics_body_regressor");
   if (body < 0 || body >= TreeTraits<Tree>::kNumBodies) {
     data.clear_results();
     return Status::kInvalidArgument;
@@ -1008,6 +1010,7 @@ Status momentum_regressor(const Model<Tree, Scalar>& model,
                           RegressorData<Tree, MaxOrder, Scalar>& data,
                           const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                           int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "momentum_regressor");
   if (order < 0 || order > MaxOrder) {
     data.clear_results();
     return Status::kOrderOutOfRange;
@@ -1202,6 +1205,7 @@ template <class Tree, int MaxOrder, class Scalar>
 Status slotine_li_regressor(const Model<Tree, Scalar>& model,
                             RegressorData<Tree, MaxOrder, Scalar>& data,
                             const SlotineLiInput<Tree, Scalar>& in) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "slotine_li_regressor");
   Status input = Status::kOk;
   if constexpr (!TreeTraits<Tree>::kFixedBase) {
     input = detail::check_pose(in.base_pose);
@@ -1253,6 +1257,7 @@ struct EnergyRegressorData {
 template <class Tree, int MaxOrder, class Scalar>
 Status energy_regressor(const Model<Tree, Scalar>& model, EnergyRegressorData<Tree, Scalar>& data,
                         const MotionDerivatives<Tree, MaxOrder, Scalar>& motion) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "energy_regressor");
   MotionDerivatives<Tree, 0, Scalar> at;  // the state only; higher entries zero
   at.base_pose = motion.base_pose;
   at.base_twist[0] = motion.base_twist[0];

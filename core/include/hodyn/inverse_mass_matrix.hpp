@@ -507,6 +507,7 @@ template <class Tree, class Scalar>
 Status inverse_mass_matrix(const Model<Tree, Scalar>& model,
                            InverseMassMatrixData<Tree, Scalar>& data, const Pose<Scalar>& base_pose,
                            const typename Model<Tree, Scalar>::JointVector& q) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "inverse_mass_matrix");
   static_assert(TreeTraits<Tree>::kSingleDofJoints,
                 "inverse_mass_matrix of a tree with a ball joint takes the configuration as a "
                 "MotionDerivatives (base_pose, q[0], joint_rotation)");
@@ -525,6 +526,7 @@ template <class Tree, int MaxOrder, class Scalar>
 Status inverse_mass_matrix(
     const Model<Tree, Scalar>& model, InverseMassMatrixData<Tree, Scalar>& data,
     const MotionDerivatives<Tree, MaxOrder, Scalar>& configuration) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "inverse_mass_matrix");
   return detail::inverse_mass_matrix_at(model, data, configuration.base_pose, configuration.q[0],
                                         configuration.joint_rotation);
 }

@@ -117,7 +117,8 @@ Status local_jacobian(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, 
 /// the screw of c (a ball: its S_a, the child's axis a), every column of a
 /// joint below c's joint is ad_S of its screw; a ball's own three columns
 /// turn too, ad_{S_a} S_b (the right perturbation turns the child's axes),
-/// while a 1-DoF joint's own column does not move (ad_S S = 0). Any tree.
+/// while a 1-DoF joint's own column does not move (ad_S S = 0); a universal
+/// joint's θ₁ turns its own S₂ (ad_{S₁} S₂), θ₂ neither of its columns. Any tree.
 template <class Tree, int MaxOrder, class Scalar>
 Status spatial_jacobian_coordinate_partial(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
                                            int body, int coordinate,
@@ -139,9 +140,22 @@ Status spatial_jacobian_coordinate_partial(const KinematicsData<Tree, MaxOrder, 
           kinematics.ball_screw[static_cast<std::size_t>(index)][static_cast<std::size_t>(axis)][0];
     }
   }
+  // A universal joint's θ₁ turns its own S₂ (ad_{S₁} S₂) but θ₂ not S₁: of
+  // its own columns only those after the coordinate's move.
+  bool universal = false;
+  if constexpr (Traits::kNumUniversalJoints > 0) {
+    const int index = Traits::kUniversalIndex[static_cast<std::size_t>(joint)];
+    if (index >= 0) {
+      universal = true;
+      sk = kinematics
+               .universal_screw[static_cast<std::size_t>(index)][static_cast<std::size_t>(axis)][0];
+    }
+  }
+  const int own_column = Traits::kBaseDofs + coordinate;
   for (int b = body; b > 0; b = Tree::kParent[b])
-    if ((b != joint || ball) && joint_moves_body<Tree>(joint, b))
+    if ((b != joint || ball || universal) && joint_moves_body<Tree>(joint, b))
       detail::for_each_joint_screw(kinematics, b, [&](const auto& screw, int col) {
+        if (universal && b == joint && col <= own_column) return;
         partial.col(col) = ad<Scalar>(sk, screw[0]);
       });
   return Status::kOk;
@@ -154,7 +168,8 @@ template <class Tree, int MaxOrder, class Scalar>
 Status spatial_jacobian_partial(const KinematicsData<Tree, MaxOrder, Scalar>& kinematics, int body,
                                 int joint, JacobianMatrix<Tree, Scalar>& partial) noexcept {
   static_assert(TreeTraits<Tree>::kSingleDofJoints,
-                "spatial_jacobian_partial takes a joint; a tree with a ball joint differentiates "
+                "spatial_jacobian_partial takes a joint; a tree with a ball or universal joint "
+                "differentiates "
                 "by a coordinate of q: spatial_jacobian_coordinate_partial (docs/kinematics.md)");
   if (joint < 1 || joint >= Tree::kNumBodies) {
     partial.setZero();

@@ -165,6 +165,7 @@ template <class Tree, int MaxOrder, class Scalar>
 Status joint_friction_regressor(FrictionRegressorData<Tree, MaxOrder, Scalar>& data,
                                 const MotionDerivatives<Tree, MaxOrder, Scalar>& motion, int order,
                                 const FrictionRegressorOptions<Scalar>& options = {}) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "joint_friction_regressor");
   constexpr int n = TreeTraits<Tree>::kNumJointDofs;
   data.clear_results();
   if (order < 0 || order > MaxOrder) return Status::kOrderOutOfRange;

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -74,6 +75,14 @@ struct KinematicsData {
   // ---- workspace ----
   detail::JointSineCosine<Scalar, kNumBodies> joint_sine_cosine{};
 
+  // ---- results (last: the members above keep their offsets without one) ----
+  /// S_j,1^(k), S_j,2^(k) of every universal joint's two screws (about e₁,
+  /// turning with the intermediate frame, Ṡ₁ = ad_{V_p + S₁θ̇₁} S₁ = ad_{V_p} S₁,
+  /// and about e₂, turning with the child, Ṡ₂ = ad_{V_j} S₂), in the order of
+  /// TreeTraits::kUniversalIndex; its joint_screw entry is unused. Empty for a
+  /// tree without one.
+  std::array<std::array<Derivatives, 2>, TreeTraits<Tree>::kNumUniversalJoints> universal_screw{};
+
   KinematicsData() { clear_results(); }
   void clear_results() {
     for (int j = 0; j < kNumBodies; ++j) {
@@ -85,6 +94,9 @@ struct KinematicsData {
     for (auto& ball : ball_screw)
       for (auto& axis : ball)
         for (auto& s : axis) s.setZero();
+    for (auto& joint : universal_screw)
+      for (auto& axis : joint)
+        for (auto& s : axis) s.setZero();
     order = -1;
   }
 };
@@ -94,7 +106,8 @@ namespace detail {
 HODYN_ISA_NAMESPACE_BEGIN
 
 /// f(S^(0..r+1), column of ν) for every screw of joint j: its joint_screw for
-/// a 1-DoF joint, the three ball_screw entries of a ball (S_x, S_y, S_z).
+/// a 1-DoF joint, the three ball_screw entries of a ball (S_x, S_y, S_z), the
+/// two universal_screw entries of a universal joint (S₁, S₂).
 /// The one place the Jacobian-like calls learn how many columns a joint has.
 template <class Tree, int MaxOrder, class Scalar, class F>
 HODYN_ALWAYS_INLINE void for_each_joint_screw(const KinematicsData<Tree, MaxOrder, Scalar>& k,
@@ -105,6 +118,15 @@ HODYN_ALWAYS_INLINE void for_each_joint_screw(const KinematicsData<Tree, MaxOrde
     if (ball >= 0) {
       const auto& screws = k.ball_screw[static_cast<std::size_t>(ball)];
       for (int a = 0; a < 3; ++a) f(screws[static_cast<std::size_t>(a)], column + a);
+      return;
+    }
+  }
+  if constexpr (TreeTraits<Tree>::kNumUniversalJoints > 0) {
+    const int u = TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)];
+    if (u >= 0) {
+      const auto& screws = k.universal_screw[static_cast<std::size_t>(u)];
+      f(screws[0], column);
+      f(screws[1], column + 1);
       return;
     }
   }
@@ -203,6 +225,72 @@ void forward_kinematics_ball(int j, int r, const Model<Tree, S>& model,
   }
 }
 
+/// The forward pass for a universal joint j: P_j = P_p T(d_j) Rot(e₁, θ₁)
+/// Rot(e₂, θ₂) (the intermediate frame P_m without the second rotation).
+/// S₁ = Ad_{P_m} (e₁; 0) turns with the intermediate frame, whose twist is
+/// V_m = V_p + S₁ θ̇₁, so Ṡ₁ = ad_{V_m} S₁ = ad_{V_p} S₁ (ad_{S₁} S₁ = 0);
+/// S₂ = Ad_{P_j} (e₂; 0) turns with the child, Ṡ₂ = ad_{V_j} S₂ = ad_{V_m} S₂,
+/// and V_j = V_m + S₂ θ̇₂. θ₁, θ₂ are q's two entries (sense +1).
+template <class Tree, int MaxOrder, class S>
+void forward_kinematics_universal(int j, int r, const Model<Tree, S>& model,
+                                  KinematicsData<Tree, MaxOrder, S>& data,
+                                  const MotionDerivatives<Tree, MaxOrder, S>& motion) {
+  using std::cos;
+  using std::sin;
+  const int p = Tree::kParent[j];
+  const int entry = TreeTraits<Tree>::joint_entry(j);
+  const auto u =
+      static_cast<std::size_t>(TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)]);
+  const Vector3<S>& e1 = model.joint_axis(j);
+  const Vector3<S>& e2 = model.joint_second_axis(j);
+  const Pose<S>& parent = data.joint_frame[p];
+  Pose<S>& frame = data.joint_frame[j];
+  frame.translation = parent.translation + parent.rotation * model.local_offset(j);
+  const S theta2 = motion.q[0](entry + 1);
+  const Matrix3<S> middle = rotate_about_joint_axis<JointKind::kRevolute>(
+      parent.rotation, e1, data.joint_sine_cosine.cosine[j], data.joint_sine_cosine.sine[j]);
+  frame.rotation =
+      rotate_about_joint_axis<JointKind::kRevolute>(middle, e2, S(cos(theta2)), S(sin(theta2)));
+  const Pose<S>& home = model.home_pose(j);
+  const Vector3<S> origin = model.home_com(j) - model.local_com(j);
+  data.body_pose[j].rotation = frame.rotation * home.rotation;
+  data.body_pose[j].translation = frame.translation + frame.rotation * (home.translation - origin);
+  auto& s1 = data.universal_screw[u][0];
+  auto& s2 = data.universal_screw[u][1];
+  {
+    const Vector3<S> a1 = parent.rotation * e1;  // = R_m e₁
+    const Vector3<S> a2 = middle * e2;           // = R_j e₂
+    s1[0] = spatial_vector<S>(a1, frame.translation.cross(a1));
+    s2[0] = spatial_vector<S>(a2, frame.translation.cross(a2));
+  }
+  const auto& vp = data.body_twist[p];
+  for (int m = 0; m <= r; ++m) {  // S₁^(m+1) = Σ C(m,i) ad_{V_p^(i)} S₁^(m−i)
+    Twist<S> sum = Twist<S>::Zero();
+    for (int i = 0; i <= m; ++i) add_scaled_ad(binomial<S>(m, i), vp[i], s1[m - i], sum);
+    s1[m + 1] = sum;
+  }
+  // V_m^(k) = V_p^(k) + Σ C(k,i) S₁^(k−i) θ₁^(i+1), k = 0..r+1
+  std::array<Twist<S>, MaxOrder + 2> vm{};
+  for (int k = 0; k <= r + 1; ++k) {
+    Twist<S> sum = vp[k];
+    for (int i = 0; i <= k; ++i)
+      sum += (binomial<S>(k, i) * motion.q[static_cast<std::size_t>(i + 1)](entry)) * s1[k - i];
+    vm[k] = sum;
+  }
+  for (int m = 0; m <= r; ++m) {  // S₂^(m+1) = Σ C(m,i) ad_{V_m^(i)} S₂^(m−i)
+    Twist<S> sum = Twist<S>::Zero();
+    for (int i = 0; i <= m; ++i) add_scaled_ad(binomial<S>(m, i), vm[i], s2[m - i], sum);
+    s2[m + 1] = sum;
+  }
+  auto& v = data.body_twist[j];
+  for (int k = 0; k <= r + 1; ++k) {  // V_j^(k) = V_m^(k) + Σ C(k,i) S₂^(k−i) θ₂^(i+1)
+    Twist<S> sum = vm[k];
+    for (int i = 0; i <= k; ++i)
+      sum += (binomial<S>(k, i) * motion.q[static_cast<std::size_t>(i + 1)](entry + 1)) * s2[k - i];
+    v[k] = sum;
+  }
+}
+
 /// The forward pass for one body j ≥ 1 (see the file comment).
 template <JointKind K, class Tree, int MaxOrder, class S>
 void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
@@ -212,6 +300,9 @@ void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
   const Pose<S>& parent = data.joint_frame[p];
   if constexpr (is_spherical(K)) {
     forward_kinematics_ball(j, r, model, data, motion);
+    return;
+  } else if constexpr (is_universal(K)) {
+    forward_kinematics_universal(j, r, model, data, motion);
     return;
   }
   const Vector3<S>& e = model.joint_axis(j);
@@ -308,6 +399,8 @@ bool kinematics_finite(const KinematicsData<Tree, MaxOrder, S>& data, int order)
                   finite_lanes(data.joint_screw[0][0].data(), kTwists);
     for (const auto& ball : data.ball_screw)
       finite = finite && finite_lanes(ball[0][0].data(), 3 * (MaxOrder + 2) * 6);
+    for (const auto& joint : data.universal_screw)
+      finite = finite && finite_lanes(joint[0][0].data(), 2 * (MaxOrder + 2) * 6);
     (void)order;
     return finite;
   } else {
@@ -319,6 +412,10 @@ bool kinematics_finite(const KinematicsData<Tree, MaxOrder, S>& data, int order)
     }
     for (const auto& ball : data.ball_screw)
       for (const auto& axis : ball)
+        for (int k = 0; k <= order + 1; ++k)
+          if (!all_finite(axis[k])) return false;
+    for (const auto& joint : data.universal_screw)
+      for (const auto& axis : joint)
         for (int k = 0; k <= order + 1; ++k)
           if (!all_finite(axis[k])) return false;
     return true;

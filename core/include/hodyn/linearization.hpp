@@ -85,6 +85,7 @@ HODYN_ISA_NAMESPACE_BEGIN
 template <class Tree, class Scalar>
 Status linearize(const Model<Tree, Scalar>& model, LinearizationData<Tree, Scalar>& data,
                  const ForwardDynamicsInput<Tree, 0, Scalar>& input) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "linearize");
   using S = Scalar;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   constexpr int kDofs = TreeTraits<Tree>::kNumDofs;

@@ -221,6 +221,7 @@ Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kin
                                const std::array<LoopClosure<Scalar>, NumClosures>& closures,
                                LoopClosureData<Tree, NumClosures, MaxOrder, Scalar>& data,
                                int order) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "loop_closure_kinematics");
   using Data = LoopClosureData<Tree, NumClosures, MaxOrder, Scalar>;
   constexpr int kDofs = Data::kDofs;
   data.clear_results();

@@ -50,6 +50,7 @@ Status mass_matrix_times(const Model<Tree, Scalar>& model,
                          const typename Model<Tree, Scalar>::JointVector& joint_acceleration,
                          Wrench<Scalar>& base_wrench_body,
                          typename Model<Tree, Scalar>::JointVector& joint_torque) noexcept {
+  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "mass_matrix_times");
   using S = Scalar;
   using detail::SV;
   using detail::V3;

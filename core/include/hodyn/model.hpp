@@ -45,6 +45,7 @@ class Model {
   static constexpr int kNumDofs = TreeTraits<Tree>::kNumDofs;
   /// Entries of the joint vectors: one per 1-DoF joint, three per ball.
   static constexpr int kNumJointDofs = TreeTraits<Tree>::kNumJointDofs;
+  static constexpr int kNumUniversalJoints = TreeTraits<Tree>::kNumUniversalJoints;
   /// One entry per joint DoF (q, q̇, τ, …); joint j ≥ 1 starts at entry
   /// TreeTraits::joint_entry(j) (j − 1 when every joint has one DoF).
   using JointVector = Eigen::Matrix<Scalar, (kNumJointDofs > 0 ? kNumJointDofs : 1), 1>;
@@ -52,17 +53,25 @@ class Model {
   /// A model with every body massless at the origin and every joint axis the
   /// coordinate axis of its kind (z for general kinds) through the origin; a
   /// ball's centre at the origin and its `joint_screw` zero (it has three,
-  /// in the child's axes: docs/joint-kinds.md).
+  /// in the child's axes: docs/joint-kinds.md); a universal joint's axes
+  /// e₁ = z, e₂ = x through the origin.
   Model() {
     for (int j = 1; j < kNumBodies; ++j) {
       const JointKind k = Tree::kJoint[j];
       const int axis = aligned_axis(k) >= 0 ? aligned_axis(k) : 2;
       Vector3<Scalar> e = Vector3<Scalar>::Zero();
       e(axis) = Scalar(1);
-      screw_[j] = is_spherical(k)    ? Twist<Scalar>(Twist<Scalar>::Zero())
-                  : joint_rotates(k) ? spatial_vector<Scalar>(e, Vector3<Scalar>::Zero())
-                                     : spatial_vector<Scalar>(Vector3<Scalar>::Zero(), e);
+      screw_[j] = is_spherical(k) ? Twist<Scalar>(Twist<Scalar>::Zero())
+                  : joint_rotates(k) || is_universal(k)
+                      ? spatial_vector<Scalar>(e, Vector3<Scalar>::Zero())
+                      : spatial_vector<Scalar>(Vector3<Scalar>::Zero(), e);
       axis_[j] = e;
+      if constexpr (kNumUniversalJoints > 0) {
+        const int u = TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)];
+        if (u >= 0)
+          second_axis_[static_cast<std::size_t>(u)] =
+              Vector3<Scalar>(Scalar(1), Scalar(0), Scalar(0));
+      }
     }
     gravity_ << Scalar(0), Scalar(0), Scalar(-9.81);
   }
@@ -82,7 +91,8 @@ class Model {
     return Status::kOk;
   }
 
-  /// Sets the home screw Y_j of joint j ≥ 1 (not a ball: set_spherical_joint): (e; a × e) for a
+  /// Sets the home screw Y_j of joint j ≥ 1 (not a ball: set_spherical_joint;
+  /// not a universal joint: set_universal_joint): (e; a × e) for a
   /// revolute joint
   /// (|e| = 1, a on the axis), (0; e) for a prismatic one (|e| = 1),
   /// (e; a × e + h e) for a helical one of pitch h = e · v (|e| = 1). The screw
@@ -91,7 +101,9 @@ class Model {
   /// joint's sense to −1 (joint_sense), so q and τ keep the sign of `e`.
   Status set_joint_screw(int j, const Twist<Scalar>& screw) {
     if (j < 1 || j >= kNumBodies) return Status::kInvalidArgument;
-    if (is_spherical(Tree::kJoint[static_cast<std::size_t>(j)])) return Status::kInvalidModel;
+    if (is_spherical(Tree::kJoint[static_cast<std::size_t>(j)]) ||
+        is_universal(Tree::kJoint[static_cast<std::size_t>(j)]))
+      return Status::kInvalidModel;
     using Traits = ScalarTraits<Scalar>;
     for (int i = 0; i < 6; ++i)
       if (!Traits::is_finite(screw(i))) return Status::kInvalidModel;
@@ -157,6 +169,41 @@ class Model {
     update_body(j);
     return Status::kOk;
   }
+  /// Universal joint j: a revolute sub-joint about the unit axis `first`
+  /// (e₁), then one about the unit axis `second` (e₂), both through `point`
+  /// (a; home, world). The joint is exp([Y₁]θ₁) exp([Y₂]θ₂), Y_i = (e_i; a × e_i):
+  /// e₂ turns with the first rotation; q holds θ₁, θ₂ (radians, positive about
+  /// the axes as given), τ the two torques. e₁ ⟂ e₂ is not required, but both
+  /// must be unit (within the orthonormality tolerance) and not parallel
+  /// (|e₁ × e₂| ≥ 1e-6), else kInvalidModel and nothing changes; a joint that
+  /// is not universal: kInvalidModel; j out of range: kInvalidArgument. The
+  /// child's joint frame has its origin at a and is parallel to the world at
+  /// home (docs/joint-kinds.md, "The universal joint").
+  Status set_universal_joint(int j, const Vector3<Scalar>& point, const Vector3<Scalar>& first,
+                             const Vector3<Scalar>& second) {
+    using Traits = ScalarTraits<Scalar>;
+    if (j < 1 || j >= kNumBodies) return Status::kInvalidArgument;
+    if (!is_universal(Tree::kJoint[static_cast<std::size_t>(j)])) return Status::kInvalidModel;
+    for (int i = 0; i < 3; ++i)
+      if (!Traits::is_finite(point(i)) || !Traits::is_finite(first(i)) ||
+          !Traits::is_finite(second(i)))
+        return Status::kInvalidModel;
+    const auto tol = Traits::orthonormality_tolerance();
+    if (abs_primal(first.squaredNorm() - Scalar(1)) > tol ||
+        abs_primal(second.squaredNorm() - Scalar(1)) > tol)
+      return Status::kInvalidModel;
+    const auto sine2 = Traits::primal(first.cross(second).squaredNorm());  // sin² of the angle
+    if (!(sine2 >= static_cast<decltype(sine2)>(1e-12))) return Status::kInvalidModel;
+    if constexpr (kNumUniversalJoints > 0) {
+      screw_[j] = spatial_vector<Scalar>(first, point.cross(first));
+      axis_[j] = first;
+      second_axis_[static_cast<std::size_t>(
+          TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)])] = second;
+      axis_point_[j] = point;
+      update_body(j);
+    }
+    return Status::kOk;
+  }
   /// Prismatic joint j along the unit `direction` (home, world).
   Status set_prismatic_axis(int j, const Vector3<Scalar>& direction) {
     return set_joint_screw(j, spatial_vector<Scalar>(Vector3<Scalar>::Zero(), direction));
@@ -179,6 +226,18 @@ class Model {
   const Scalar& joint_sense(int j) const { return sense_[j]; }
   /// Pitch h_j of a helical joint (metres per radian), 0 for every other kind.
   const Scalar& joint_pitch(int j) const { return pitch_[j]; }
+  /// The second axis e₂ of universal joint j at home (world); `joint_axis(j)`
+  /// is its first axis e₁ and `joint_screw(j)` its first screw Y₁. Only for a
+  /// universal joint.
+  const Vector3<Scalar>& joint_second_axis(int j) const {
+    return second_axis_[static_cast<std::size_t>(
+        TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)])];
+  }
+  /// The second home screw Y₂ = (e₂; a × e₂) of universal joint j (world).
+  Twist<Scalar> joint_second_screw(int j) const {
+    const Vector3<Scalar>& e2 = joint_second_axis(j);
+    return spatial_vector<Scalar>(e2, axis_point_[j].cross(e2));
+  }
   const Vector3<Scalar>& gravity() const { return gravity_; }
   Scalar total_mass() const {
     Scalar m(0);
@@ -197,7 +256,8 @@ class Model {
   /// the fast paths turn about: for an axis-aligned kind the positive
   /// coordinate axis, whatever the joint's sense.
   const Vector3<Scalar>& joint_axis(int j) const { return axis_[j]; }
-  /// Point of the revolute or helical axis closest to the world origin, at home.
+  /// Point of the revolute or helical axis closest to the world origin, at
+  /// home; a ball's centre, a universal joint's point a.
   const Vector3<Scalar>& joint_axis_point(int j) const { return axis_point_[j]; }
   /// Home centre of mass relative to the axis point (revolute) or to the origin.
   const Vector3<Scalar>& com_from_axis_point(int j) const { return com_from_axis_point_[j]; }
@@ -236,6 +296,8 @@ class Model {
       m.local_offset_[j] = local_offset_[j].template cast<NewScalar>();
       m.local_com_[j] = local_com_[j].template cast<NewScalar>();
     }
+    for (std::size_t u = 0; u < second_axis_.size(); ++u)
+      m.second_axis_[u] = second_axis_[u].template cast<NewScalar>();
     return m;
   }
 
@@ -243,8 +305,11 @@ class Model {
   template <class, class>
   friend class Model;
 
-  /// Joints whose frame origin is a point of the joint (axis point or ball centre).
-  static constexpr bool has_centre(JointKind k) { return joint_rotates(k) || is_spherical(k); }
+  /// Joints whose frame origin is a point of the joint (axis point, ball
+  /// centre, a universal joint's point).
+  static constexpr bool has_centre(JointKind k) {
+    return joint_rotates(k) || is_spherical(k) || is_universal(k);
+  }
   static std::array<Scalar, kNumBodies> ones() {
     std::array<Scalar, kNumBodies> a;
     for (auto& x : a) x = Scalar(1);
@@ -338,6 +403,10 @@ class Model {
   std::array<Vector3<Scalar>, kNumBodies> local_com_{};
   Pose<Scalar> base_home_inverse_{};
   bool base_home_identity_ = false;
+  /// e₂ of every universal joint (TreeTraits::kUniversalIndex order; empty
+  /// without one). Last, so that the members above keep their offsets (and
+  /// the 1-DoF code its alignment) in a tree without a universal joint.
+  std::array<Vector3<Scalar>, kNumUniversalJoints> second_axis_{};
 };
 
 }  // namespace hodyn

@@ -13,7 +13,8 @@
 // Body 0 is the floating base (its pose lives on SE(3)) or, with
 // JointKind::kFixedBase, a root welded to the world at its home pose (its
 // "mount": Model::set_body of body 0); body j ≥ 1 is moved by
-// joint j, a 1-DoF revolute, prismatic or helical joint between parent[j] and j. Bodies
+// joint j, a 1-DoF revolute, prismatic or helical joint, a ball (3 DoF) or a
+// universal joint (2 DoF) between parent[j] and j. Bodies
 // are numbered in topological order (parent before child), so the forward
 // pass is a loop upward and the backward pass a loop downward. Joint j is the
 // (j−1)-th entry of the joint vector q. The paper numbers bodies 1..N; hodyn
@@ -52,6 +53,11 @@ enum class JointKind : std::uint8_t {
   /// relative to the parent about the ball's centre, velocity the child-frame
   /// angular velocity ω (no Euler angles, no singularity; docs/joint-kinds.md).
   kSpherical,
+  /// A universal (Cardan) joint: 2 DoF, two revolute sub-joints about unit
+  /// axes e₁ then e₂ through one point a, exp([Y₁]θ₁) exp([Y₂]θ₂) with
+  /// Y_i = (e_i; a × e_i) at home, e₂ carried by the first rotation; θ₁, θ₂
+  /// are ordinary coordinates of q (docs/joint-kinds.md).
+  kUniversal,
 };
 
 constexpr bool is_revolute(JointKind k) {
@@ -64,11 +70,13 @@ constexpr bool is_prismatic(JointKind k) {
 }
 constexpr bool is_helical(JointKind k) { return k == JointKind::kHelical; }
 constexpr bool is_spherical(JointKind k) { return k == JointKind::kSpherical; }
-/// Entries of ν (and of q̇, τ) a joint of kind k owns: 3 for a ball, 1 for the
-/// 1-DoF kinds, 0 for a root.
+constexpr bool is_universal(JointKind k) { return k == JointKind::kUniversal; }
+/// Entries of ν (and of q̇, τ) a joint of kind k owns: 3 for a ball, 2 for a
+/// universal joint, 1 for the 1-DoF kinds, 0 for a root.
 constexpr int joint_dofs(JointKind k) {
   return k == JointKind::kFloatingBase || k == JointKind::kFixedBase ? 0
          : k == JointKind::kSpherical                                ? 3
+         : k == JointKind::kUniversal                                ? 2
                                                                      : 1;
 }
 /// The joint turns its body about the axis (revolute or helical).
@@ -116,7 +124,7 @@ template <class Tree>
 struct TreeTraits {
   static_assert(is_valid_tree<Tree>(),
                 "Tree: parent[0] must be -1 with kFloatingBase or kFixedBase, every other "
-                "parent[j] < j with a revolute, prismatic, helical or spherical joint");
+                "parent[j] < j with a revolute, prismatic, helical, spherical or universal joint");
   static constexpr int kNumBodies = Tree::kNumBodies;
   static constexpr int kNumJoints = Tree::kNumBodies - 1;
   /// True for a root welded to the world: ν = q̇, no base velocities.
@@ -141,6 +149,18 @@ struct TreeTraits {
     std::array<int, Tree::kNumBodies> t{};
     int n = 0;
     for (int j = 0; j < Tree::kNumBodies; ++j) t[j] = is_spherical(Tree::kJoint[j]) ? n++ : -1;
+    return t;
+  }();
+  /// Universal joints in the tree, and the index of each among them (−1: not one).
+  static constexpr int kNumUniversalJoints = [] {
+    int n = 0;
+    for (int j = 1; j < Tree::kNumBodies; ++j) n += is_universal(Tree::kJoint[j]) ? 1 : 0;
+    return n;
+  }();
+  static constexpr std::array<int, Tree::kNumBodies> kUniversalIndex = [] {
+    std::array<int, Tree::kNumBodies> t{};
+    int n = 0;
+    for (int j = 0; j < Tree::kNumBodies; ++j) t[j] = is_universal(Tree::kJoint[j]) ? n++ : -1;
     return t;
   }();
   /// Body j has no child: its articulated inertia is its rigid one.
@@ -192,10 +212,19 @@ struct TreeTraits {
 /// Refuses, at compile time, a tree with a multi-DoF joint in an algorithm
 /// that does not take one yet (docs/joint-kinds.md lists which do): a
 /// compile error naming the algorithm, never a wrong answer.
-#define HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, algorithm)                     \
-  static_assert(::hodyn::TreeTraits<Tree>::kSingleDofJoints, algorithm       \
-                " does not take spherical joints yet (docs/joint-kinds.md: " \
+#define HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, algorithm)                                  \
+  static_assert(::hodyn::TreeTraits<Tree>::kSingleDofJoints, algorithm                    \
+                " does not take spherical or universal joints yet (docs/joint-kinds.md: " \
                 "inverse dynamics and kinematics do)")
+
+/// Refuses, at compile time, a tree with a universal joint in an algorithm
+/// that does not take one yet (docs/joint-kinds.md, "The universal joint",
+/// lists which do: forward kinematics, the Jacobians, inverse dynamics): a
+/// compile error naming the algorithm, never a wrong answer.
+#define HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, algorithm)                         \
+  static_assert(::hodyn::TreeTraits<Tree>::kNumUniversalJoints == 0, algorithm \
+                " does not take universal joints yet (docs/joint-kinds.md: "   \
+                "forward kinematics, the Jacobians and inverse dynamics do)")
 
 /// True when some joint of `Tree` is of kind `K` (a compile-time choice of code path).
 template <class Tree, JointKind K>
@@ -264,6 +293,9 @@ inline void dispatch_joint(JointKind kind, int j, F& f) {
       break;
     case JointKind::kSpherical:
       call_if_in_tree<Tree, JointKind::kSpherical>(j, f);
+      break;
+    case JointKind::kUniversal:
+      call_if_in_tree<Tree, JointKind::kUniversal>(j, f);
       break;
     case JointKind::kFloatingBase:
     case JointKind::kFixedBase:

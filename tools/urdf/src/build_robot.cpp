@@ -419,6 +419,8 @@ const char* kind_enumerator(hodyn::JointKind kind) {
       return "kHelical";
     case hodyn::JointKind::kSpherical:
       return "kSpherical";
+    case hodyn::JointKind::kUniversal:
+      return "kUniversal";
   }
   return "kFloatingBase";
 }

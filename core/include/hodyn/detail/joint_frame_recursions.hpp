@@ -27,6 +27,9 @@
 
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <type_traits>
+
 #include "hodyn/detail/isa.hpp"
 
 #include "hodyn/detail/ball_joint.hpp"
@@ -43,6 +46,29 @@
 
 namespace hodyn::detail {
 HODYN_ISA_NAMESPACE_BEGIN
+
+/// R_[k] of every ball joint (detail/ball_joint.hpp) and (cos θ₂)_[k],
+/// (sin θ₂)_[k] of every universal joint, in the joint-frame recursions.
+/// (A tree without a universal joint gets the balls' array alone, as before.)
+template <int MaxOrder, class S, int NumBalls, int NumUniversal>
+struct MultiDofSeries {
+  std::array<std::array<M3<S>, MaxOrder + 1>, NumBalls> ball_rotation;
+  std::array<std::array<S, MaxOrder + 1>, NumUniversal> universal_cos, universal_sin;
+};
+template <int MaxOrder, class S, int NumBalls>
+struct MultiDofSeries<MaxOrder, S, NumBalls, 0> {
+  std::array<std::array<M3<S>, MaxOrder + 1>, NumBalls> ball_rotation;
+};
+/// The universal joints' cos θ₂, sin θ₂ series of a MultiDofSeries, named
+/// through the joint kind K so that only a universal joint's code names them.
+template <JointKind K, class M>
+HODYN_ALWAYS_INLINE auto& universal_cosines(M& m) {
+  return m.universal_cos;
+}
+template <JointKind K, class M>
+HODYN_ALWAYS_INLINE auto& universal_sines(M& m) {
+  return m.universal_sin;
+}
 
 /// Taylor coefficients of one body in its joint frame.
 template <int MaxOrder, class S>
@@ -217,6 +243,7 @@ HODYN_ALWAYS_INLINE M3<S> axis_rotation(const V3<S>& e, const S& one, const S& c
 /// from the base frame series: P_c = P_p X_c. `qc(c, m)` returns q_c,[m];
 /// `body[c].cos_q`, `sin_q` hold the joint rotation series.
 /// `ball(c, i)` returns R_c,[i] of a ball joint c (trees with one only).
+/// For a universal joint c, `ball(c, i)` returns (Rot(e₁, θ₁) Rot(e₂, θ₂))_[i].
 template <class Tree, int MaxOrder, class S, class Bodies, class QCoef, class BallRotation>
 void joint_frame_pose_series(const Model<Tree, S>& model,
                              const MovingFrame<MaxOrder, S>& base_frame, const Bodies& body,
@@ -234,7 +261,8 @@ void joint_frame_pose_series(const Model<Tree, S>& model,
     auto extend_pose = [&](auto kind, int) {
       constexpr JointKind K = decltype(kind)::value;
       for (int k = 0; k <= r; ++k) {
-        if constexpr (is_spherical(K)) {  // X_c = T(d) R_c
+        if constexpr (is_spherical(K) || is_universal(K)) {
+          // X_c = T(d) R_c (a universal joint: R_c = Rot(e₁, θ₁) Rot(e₂, θ₂))
           M3<S> rk;
           for (int i = 0; i <= k; ++i) {
             const M3<S> prod = frame.rotation[i] * ball(c, k - i);
@@ -291,7 +319,14 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
   const int r = FixedOrder >= 0 ? FixedOrder : run_order;
   constexpr int n = Tree::kNumBodies;
   // R_[k] of every ball joint (detail/ball_joint.hpp); empty without one.
-  std::array<std::array<M3<S>, MaxOrder + 1>, TreeTraits<Tree>::kNumSphericalJoints> ball_rotation;
+  // (cos θ₂)_[k], (sin θ₂)_[k] of every universal joint's second angle (θ₁'s
+  // are the body's cos_q, sin_q); empty without one. One object with the
+  // balls' rotations, so that the recursions' lambdas capture what they did
+  // before universal joints existed (a tree of 1-DoF joints compiles to the
+  // same code).
+  MultiDofSeries<MaxOrder, S, TreeTraits<Tree>::kNumSphericalJoints,
+                 TreeTraits<Tree>::kNumUniversalJoints>
+      multi;
   // 1/m!, m = 0..r+2, once per call (every body scales its joint derivatives by it).
   std::array<S, MaxOrder + 3> inv_fact{};
   inv_fact[0] = S(1);
@@ -429,7 +464,7 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
       // X = T(d) R, S = [1; 0] (3 columns), q̇ = ω (child frame), Ṙ = R [ω]:
       //   u = Rᵀ ⊛ (offset v_p),  v = u + (ω; 0),
       //   ã = Rᵀ ⊛ (offset ã_p) − ω ⊛ × (u_ω; u_v) + (ω̇; 0).
-      auto& rot = ball_rotation[static_cast<std::size_t>(
+      auto& rot = multi.ball_rotation[static_cast<std::size_t>(
           TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)])];
       // ω_[m] = ω^(m)/m!, ω̇_[m], the offset parent series, once per body.
       std::array<V3<S>, MaxOrder + 1> w{}, wd{};
@@ -467,6 +502,85 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
           a.lin -= cross(w[i], u[k - i].lin);
         }
         a.ang += wd[k];
+        b.acceleration[k] = a;
+      }
+    } else if constexpr (is_universal(K)) {
+      // Two revolute sub-steps through the intermediate frame m (origin a,
+      // turned by θ₁ about e₁), no body between them: X = T(d) Rot(e₁, θ₁)
+      // Rot(e₂, θ₂). In the child's frame S = [Rot(e₂, θ₂)ᵀ e₁, e₂] changes
+      // with θ₂; the sub-steps carry its Ṡ q̇ term (−θ̇₂ e₂ × (Rot₂ᵀ e₁ θ̇₁))
+      // as the − θ̇₂ ad_{s₂} u₂ of the second step, u₂ holding S₁ θ̇₁.
+      //   u₁ = Rot₁ᵀ ⊛ (offset v_p),  v_m = u₁ + (e₁ θ̇₁; 0),
+      //   ã_m = Rot₁ᵀ ⊛ (offset ã_p) − θ̇₁ ⊛ (e₁ × u₁) + (e₁ θ̈₁; 0),
+      //   u₂ = Rot₂ᵀ ⊛ v_m,  v = u₂ + (e₂ θ̇₂; 0),
+      //   ã = Rot₂ᵀ ⊛ ã_m − θ̇₂ ⊛ (e₂ × u₂) + (e₂ θ̈₂; 0).
+      using std::cos;
+      using std::sin;
+      constexpr JointKind R = JointKind::kRevolute;
+      const auto index =
+          static_cast<std::size_t>(TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)]);
+      auto& c2 = universal_cosines<K>(multi)[index];
+      auto& s2 = universal_sines<K>(multi)[index];
+      const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+      const auto qd2 = [&](int m) -> S { return inv_fact[m] * motion.q[m + 1](entry + 1); };
+      const auto qdd2 = [&](int m) -> S { return inv_fact[m] * motion.q[m + 2](entry + 1); };
+      rotation_series();  // θ₁ (the body's cos_q, sin_q)
+      {
+        const S theta2 = motion.q[0](entry + 1);
+        c2[0] = S(cos(theta2));
+        s2[0] = S(sin(theta2));
+        for (int k = 0; k < r; ++k) {
+          S sc(0), cc(0);
+          for (int i = 0; i <= k; ++i) {
+            const S rate = qd2(k - i);
+            sc += c2[i] * rate;
+            cc += s2[i] * rate;
+          }
+          s2[k + 1] = reciprocal<S>(k + 1) * sc;
+          c2[k + 1] = -(reciprocal<S>(k + 1) * cc);
+        }
+      }
+      std::array<SV<S>, MaxOrder + 1> pt{}, pa{}, u1{}, vm{}, am{}, u2{};
+      for (int k = 0; k <= r; ++k) {
+        pt[k] = offset(parent.twist[k]);
+        pa[k] = offset(parent.acceleration[k]);
+      }
+      for (int k = 0; k <= r; ++k) {  // the first sub-step, about e₁
+        const auto ang = [&](int m) -> const V3<S>& { return pt[m].ang; };
+        const auto lin = [&](int m) -> const V3<S>& { return pt[m].lin; };
+        const auto aang = [&](int m) -> const V3<S>& { return pa[m].ang; };
+        const auto alin = [&](int m) -> const V3<S>& { return pa[m].lin; };
+        u1[k] = {rotate_series<R, true>(k, b.cos_q, b.sin_q, e, ang),
+                 rotate_series<R, true>(k, b.cos_q, b.sin_q, e, lin)};
+        vm[k] = u1[k];
+        vm[k].ang += qd(k) * e;
+        SV<S> a{rotate_series<R, true>(k, b.cos_q, b.sin_q, e, aang),
+                rotate_series<R, true>(k, b.cos_q, b.sin_q, e, alin)};
+        for (int i = 0; i <= k; ++i) {  // − θ̇₁ ad_{s₁} u₁
+          const S rate = qd(i);
+          a.ang -= rate * cross(e, u1[k - i].ang);
+          a.lin -= rate * cross(e, u1[k - i].lin);
+        }
+        a.ang += qdd(k) * e;
+        am[k] = a;
+      }
+      for (int k = 0; k <= r; ++k) {  // the second sub-step, about e₂, no offset
+        const auto ang = [&](int m) -> const V3<S>& { return vm[m].ang; };
+        const auto lin = [&](int m) -> const V3<S>& { return vm[m].lin; };
+        const auto aang = [&](int m) -> const V3<S>& { return am[m].ang; };
+        const auto alin = [&](int m) -> const V3<S>& { return am[m].lin; };
+        u2[k] = {rotate_series<R, true>(k, c2, s2, e2, ang),
+                 rotate_series<R, true>(k, c2, s2, e2, lin)};
+        b.twist[k] = u2[k];
+        b.twist[k].ang += qd2(k) * e2;
+        SV<S> a{rotate_series<R, true>(k, c2, s2, e2, aang),
+                rotate_series<R, true>(k, c2, s2, e2, alin)};
+        for (int i = 0; i <= k; ++i) {  // − θ̇₂ ad_{s₂} u₂
+          const S rate = qd2(i);
+          a.ang -= rate * cross(e2, u2[k - i].ang);
+          a.lin -= rate * cross(e2, u2[k - i].lin);
+        }
+        a.ang += qdd2(k) * e2;
         b.acceleration[k] = a;
       }
     } else if constexpr (is_helical(K)) {
@@ -587,17 +701,49 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
       if (loads->has_world_wrench[j]) {
         // Pose series of P_j (the world wrench is moved into joint frame j).
         MovingFrame<MaxOrder, S> frame;
-        joint_frame_pose_series(
-            model, base_frame, body,
-            [&](int c, int m) {
-              return inv_fact[m] *
-                     (model.joint_sense(c) * motion.q[m](TreeTraits<Tree>::joint_entry(c)));
-            },
-            j, r, frame,
-            [&](int c, int i) -> const M3<S>& {
-              return ball_rotation[static_cast<std::size_t>(
-                  TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(c)])][i];
-            });
+        if constexpr (TreeTraits<Tree>::kNumUniversalJoints > 0) {
+          // R_c,[i] of a ball, (Rot(e₁, θ₁) Rot(e₂, θ₂))_[i] of a universal joint.
+          joint_frame_pose_series(
+              model, base_frame, body,
+              [&](int c, int m) {
+                return inv_fact[m] *
+                       (model.joint_sense(c) * motion.q[m](TreeTraits<Tree>::joint_entry(c)));
+              },
+              j, r, frame,
+              [&](int c, int i) -> M3<S> {
+                const auto cc = static_cast<std::size_t>(c);
+                const int u = TreeTraits<Tree>::kUniversalIndex[cc];
+                if (u < 0)
+                  return multi.ball_rotation[static_cast<std::size_t>(
+                      TreeTraits<Tree>::kSphericalIndex[cc])][i];
+                const auto& c2 = multi.universal_cos[static_cast<std::size_t>(u)];
+                const auto& s2 = multi.universal_sin[static_cast<std::size_t>(u)];
+                const V3<S> e1 = V3<S>::from(model.joint_axis(c));
+                const V3<S> e2 = V3<S>::from(model.joint_second_axis(c));
+                M3<S> out;
+                for (int l = 0; l <= i; ++l) {
+                  const M3<S> prod =
+                      axis_rotation<JointKind::kRevolute>(e1, l == 0 ? S(1) : S(0),
+                                                          body[cc].cos_q[l], body[cc].sin_q[l]) *
+                      axis_rotation<JointKind::kRevolute>(e2, l == i ? S(1) : S(0), c2[i - l],
+                                                          s2[i - l]);
+                  for (int a = 0; a < 9; ++a) out.a[a] += prod.a[a];
+                }
+                return out;
+              });
+        } else {
+          joint_frame_pose_series(
+              model, base_frame, body,
+              [&](int c, int m) {
+                return inv_fact[m] *
+                       (model.joint_sense(c) * motion.q[m](TreeTraits<Tree>::joint_entry(c)));
+              },
+              j, r, frame,
+              [&](int c, int i) -> const M3<S>& {
+                return multi.ball_rotation[static_cast<std::size_t>(
+                    TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(c)])][i];
+              });
+        }
         std::array<SV<S>, MaxOrder + 1> w{};
         for (int k = 0; k <= r; ++k) {
           w[k] = inv_fact[k] * SV<S>::from(loads->world_wrench[j][k]);
@@ -614,10 +760,37 @@ void joint_frame_inverse_dynamics(int run_order, const Model<Tree, S>& model,
     auto& parent = body[Tree::kParent[j]];
     const V3<S> d = V3<S>::from(model.local_offset(j));
     const V3<S> e = V3<S>::from(model.joint_axis(j));
-    if constexpr (is_spherical(K)) {
+    if constexpr (is_universal(K)) {
+      // f_m = Rot₂ ⊛ f (the wrench in the intermediate frame), τ₁ = e₁ · f_m,ang
+      // (torque[j]), τ₂ = e₂ · f_ang (read from body[j].wrench by the caller);
+      // the parent collects Rot₁ ⊛ f_m moved by d.
+      constexpr JointKind R = JointKind::kRevolute;
+      const auto index =
+          static_cast<std::size_t>(TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)]);
+      const auto& c2 = universal_cosines<K>(multi)[index];
+      const auto& s2 = universal_sines<K>(multi)[index];
+      const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+      std::array<SV<S>, MaxOrder + 1> fm{};
+      for (int k = 0; k <= r; ++k) {
+        const auto ang = [&](int m) -> const V3<S>& { return b.wrench[m].ang; };
+        const auto lin = [&](int m) -> const V3<S>& { return b.wrench[m].lin; };
+        fm[k] = {rotate_series<R, false>(k, c2, s2, e2, ang),
+                 rotate_series<R, false>(k, c2, s2, e2, lin)};
+        torque[j][k] = dot(e, fm[k].ang);
+      }
+      for (int k = 0; k <= r; ++k) {
+        const auto ang = [&](int m) -> const V3<S>& { return fm[m].ang; };
+        const auto lin = [&](int m) -> const V3<S>& { return fm[m].lin; };
+        SV<S> w{rotate_series<R, false>(k, b.cos_q, b.sin_q, e, ang),
+                rotate_series<R, false>(k, b.cos_q, b.sin_q, e, lin)};
+        w.ang += cross(d, w.lin);
+        parent.wrench[k] += w;
+      }
+      return;
+    } else if constexpr (is_spherical(K)) {
       // τ_j = Sᵀ f = f_ang (read from body[j].wrench by the caller);
       // Ad_X⁻ᵀ f = (R ⊛ f_ang + d × R ⊛ f_lin; R ⊛ f_lin).
-      const auto& rot = ball_rotation[static_cast<std::size_t>(
+      const auto& rot = multi.ball_rotation[static_cast<std::size_t>(
           TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)])];
       for (int k = 0; k <= r; ++k) {
         SV<S> w{};

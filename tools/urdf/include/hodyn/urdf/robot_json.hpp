@@ -68,6 +68,8 @@ constexpr const char* joint_kind_name(JointKind kind) {
       return "helical";
     case JointKind::kSpherical:  // hodyn-urdf --spherical J1,J2,J3 (docs/urdf.md)
       return "spherical";
+    case JointKind::kUniversal:  // no URDF joint maps to it (docs/joint-kinds.md)
+      return "universal";
   }
   return "unknown";
 }
