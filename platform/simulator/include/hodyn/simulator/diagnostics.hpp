@@ -30,11 +30,13 @@ struct PlantEnergy {
   }
 };
 
-/// C_j of every body (world frame) at base pose C₁ and joint positions q.
+/// C_j of every body (world frame) at base pose C₁ and joint positions q (1-DoF
+/// joints only: a ball or universal joint is refused at compile time).
 template <class Tree>
 std::array<Pose<double>, Tree::kNumBodies> body_poses(
     const Model<Tree, double>& model, const Pose<double>& base_pose,
     const typename Model<Tree, double>::JointVector& q) {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "body_poses");  // q(j − 1), one screw per joint
   constexpr int n = Tree::kNumBodies;
   std::array<Pose<double>, n> joint_frame;  // F_j
   std::array<Pose<double>, n> pose;         // C_j
