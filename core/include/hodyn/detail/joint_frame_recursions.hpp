@@ -28,8 +28,6 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
-#include <type_traits>
-
 #include "hodyn/detail/isa.hpp"
 
 #include "hodyn/detail/ball_joint.hpp"
