@@ -67,7 +67,6 @@ template <class Tree, int MaxOrder, class Scalar>
 Status center_of_mass(const Model<Tree, Scalar>& model,
                       const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
                       CenterOfMassData<Tree, MaxOrder, Scalar>& data, int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "center_of_mass");
   data.clear_results();
   if (order < 0 || order > MaxOrder || order > kinematics.order) return Status::kOrderOutOfRange;
   constexpr int kN = Tree::kNumBodies;

@@ -56,7 +56,6 @@ template <class Tree, int MaxOrder, class Scalar>
 Status centroidal_momentum(const Model<Tree, Scalar>& model,
                            const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
                            CentroidalMomentumData<Tree, Scalar>& data) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "centroidal_momentum");
   data.clear_results();
   if (kinematics.order < 0) return Status::kOrderOutOfRange;
   const Scalar mass = model.total_mass();

@@ -87,7 +87,6 @@ Status closed_form_derivatives(const Model<Tree, Scalar>& model,
                                ClosedFormDerivativesData<Tree, MaxOrder, Scalar>& data,
                                const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                                int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "closed_form_derivatives");
   using S = Scalar;
   data.clear_results();
   const Status kin = forward_kinematics(model, data.kinematics, motion, order);

@@ -16,7 +16,8 @@
 //
 // `mass_matrix` is the fast path for M̄ alone (composite rigid bodies on the
 // ten inertia parameters, no 6x6 products); it takes ball joints, given the
-// configuration as a MotionDerivatives (their rotations R_j are in it).
+// configuration as a MotionDerivatives (their rotations R_j are in it), and
+// universal joints (two columns, S = [Rot(e₂, θ₂)ᵀ e₁, e₂] in the child's frame).
 // `equations_of_motion` computes everything; it uses dense 6x6 body matrices
 // and is meant for analysis, controllers that need C, and tests, not for the
 // innermost loop. Sizes are compile-time: trees up to kMaxClosedFormDofs
@@ -153,7 +154,9 @@ struct CompositeInertia {
 /// T(d_c + e_c θ_c) (prismatic), T(d_c + h_c θ_c e_c) Rot(e_c, θ_c) (helical)
 /// or T(d_c) R_c (ball, R_c in `rot`), the translation folded into `offset`;
 /// Ad_{X_c}⁻ᵀ f = (R n + d × R f; R f). A ball ancestor i gets three rows,
-/// S_iᵀ f = f_ang (S_i = [1; 0] in its child's frame).
+/// S_iᵀ f = f_ang (S_i = [1; 0] in its child's frame); a universal ancestor
+/// (X_c = T(d_c) Rot(e₁, θ₁) Rot(e₂, θ₂) in `rot`) two, (Rot₂ᵀ e₁)ᵀ f_ang and
+/// e₂ᵀ f_ang.
 template <class Tree, int C, class S, class Model, class Rotations, class Offsets, class Angles,
           class Emit>
 HODYN_ALWAYS_INLINE void carry_column_to_root(const Model& model, const Rotations& rot,
@@ -163,7 +166,7 @@ HODYN_ALWAYS_INLINE void carry_column_to_root(const Model& model, const Rotation
     constexpr JointKind K = Tree::kJoint[C];
     constexpr int P = Tree::kParent[C];
     constexpr auto c = static_cast<std::size_t>(C);
-    if constexpr (is_spherical(K)) {
+    if constexpr (is_spherical(K) || is_universal(K)) {
       f = {rot[c] * f.ang, rot[c] * f.lin};
     } else if constexpr (joint_rotates(K)) {
       if constexpr (aligned_axis(K) >= 0) {
@@ -182,6 +185,13 @@ HODYN_ALWAYS_INLINE void carry_column_to_root(const Model& model, const Rotation
         emit(row, f.ang.x);
         emit(row + 1, f.ang.y);
         emit(row + 2, f.ang.z);
+      } else if constexpr (is_universal(KP)) {
+        // S = [Rot₂ᵀ e₁, e₂] in P's frame; Rot₂ᵀ e₁ = (Rot₁ Rot₂)ᵀ e₁ (Rot₁ e₁ = e₁).
+        constexpr int row = TreeTraits<Tree>::joint_dof(P);
+        const auto p = static_cast<std::size_t>(P);
+        const V3<S> e1 = rot[p].transpose_times(V3<S>::from(model.joint_axis(P)));
+        emit(row, dot(e1, f.ang));
+        emit(row + 1, dot(V3<S>::from(model.joint_second_axis(P)), f.ang));
       } else {
         const V3<S> ep = V3<S>::from(model.joint_axis(P));
         emit(TreeTraits<Tree>::joint_dof(P),
@@ -222,7 +232,8 @@ struct EquationsOfMotion {
 /// Workspace and results of the closed forms. Both `mass_matrix` (on a
 /// MotionDerivatives) and `equations_of_motion` take trees with ball joints
 /// (a ball's configuration is its joint_rotation entry R_j times exp([δ]),
-/// its three entries of ν the child-frame ω; docs/joint-kinds.md).
+/// its three entries of ν the child-frame ω; docs/joint-kinds.md) and trees
+/// with universal joints (θ₁, θ₂ two entries of q).
 template <class Tree, class Scalar = double>
 struct EquationsOfMotionData {
   static constexpr int kNumBodies = Tree::kNumBodies;
@@ -242,6 +253,11 @@ struct EquationsOfMotionData {
   std::array<std::array<std::array<detail::SV<Scalar>, 3>, 3>,
              TreeTraits<Tree>::kNumSphericalJoints>
       ball_screw{};
+  /// Taylor coefficients S_i,[k], k = 0..2, of every universal joint's two
+  /// screws (i = 1, 2: about e₁ and e₂; empty without a universal joint).
+  std::array<std::array<std::array<detail::SV<Scalar>, 3>, 2>,
+             TreeTraits<Tree>::kNumUniversalJoints>
+      universal_screw{};
 };
 
 HODYN_ISA_NAMESPACE_END
@@ -304,6 +320,68 @@ void place_and_move_ball(const Model<Tree, Scalar>& model, int j,
   }
 }
 
+/// A universal joint j's body: F_j = F_p T(a) Rot(e₁, θ₁) Rot(e₂, θ₂) T(−a)
+/// (a its point at home; the frames parallel to the world at home), its two
+/// screws S₁ = (R_p e₁; a_w × R_p e₁), S₂ = (R_m e₂; a_w × R_m e₂) through the
+/// moved point a_w = F_p a (R_m = R_p Rot(e₁, θ₁), the intermediate frame),
+/// and (k ≤ `kinematic_order`) the coefficients of the intermediate frame's
+/// twist V_m = V_p + S₁ θ̇₁ and the child's V_j = V_m + S₂ θ̇₂, with
+/// S₁,[k+1] = Σ_{m≤k} ad(V_p,[m], S₁,[k−m]) / (k+1) (S₁ turns with the
+/// intermediate frame; ad_{S₁} S₁ = 0) and S₂,[k+1] the same with V_m (it
+/// turns with the child, ad_{S₂} S₂ = 0): as in the kinematics.
+template <class Tree, class Scalar, class Screws>
+void place_and_move_universal(const Model<Tree, Scalar>& model, int j,
+                              const MotionDerivatives<Tree, 1, Scalar>& motion, int kinematic_order,
+                              const BodySeries<1, Scalar>& parent, BodySeries<1, Scalar>& b,
+                              Screws& screw) {
+  using S = Scalar;
+  using std::cos;
+  using std::sin;
+  const int entry = TreeTraits<Tree>::joint_entry(j);
+  const auto u =
+      static_cast<std::size_t>(TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)]);
+  const S theta1 = motion.q[0](entry), theta2 = motion.q[0](entry + 1);
+  const V3<S> e1 = V3<S>::from(model.joint_axis(j));
+  const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+  const M3<S> middle = parent.rotation * axis_rotation<JointKind::kRevolute>(
+                                             e1, S(1), S(cos(theta1)), S(sin(theta1)));
+  const V3<S> a = V3<S>::from(model.joint_axis_point(j));
+  const V3<S> a_world = parent.rotation * a + parent.translation;
+  b.rotation =
+      middle * axis_rotation<JointKind::kRevolute>(e2, S(1), S(cos(theta2)), S(sin(theta2)));
+  b.translation = a_world - b.rotation * a;
+  b.com[0] = b.rotation * V3<S>::from(model.com_from_axis_point(j)) + a_world;
+  b.inertia[0] = model.home_inertia(j).congruence(b.rotation);
+  auto& s1 = screw[u][0];
+  auto& s2 = screw[u][1];
+  {
+    const V3<S> a1 = parent.rotation * e1, a2 = middle * e2;
+    s1[0] = {a1, cross(a_world, a1)};
+    s2[0] = {a2, cross(a_world, a2)};
+  }
+  std::array<SV<S>, 2> vm{};
+  for (int k = 0; k <= kinematic_order; ++k) {
+    const auto kk = static_cast<std::size_t>(k);
+    SV<S> v = parent.twist[kk];
+    for (int m = 0; m <= k; ++m)
+      v += (inverse_factorial<S>(k - m) * motion.q[static_cast<std::size_t>(k - m + 1)](entry)) *
+           s1[static_cast<std::size_t>(m)];
+    vm[kk] = v;
+    for (int m = 0; m <= k; ++m)
+      v +=
+          (inverse_factorial<S>(k - m) * motion.q[static_cast<std::size_t>(k - m + 1)](entry + 1)) *
+          s2[static_cast<std::size_t>(m)];
+    b.twist[kk] = v;
+    SV<S> sum1{}, sum2{};
+    for (int m = 0; m <= k; ++m) {
+      sum1 += ad(parent.twist[static_cast<std::size_t>(m)], s1[static_cast<std::size_t>(k - m)]);
+      sum2 += ad(vm[static_cast<std::size_t>(m)], s2[static_cast<std::size_t>(k - m)]);
+    }
+    s1[kk + 1] = reciprocal<S>(k + 1) * sum1;
+    s2[kk + 1] = reciprocal<S>(k + 1) * sum2;
+  }
+}
+
 /// Poses, screws and (when `motion` is given) the Taylor coefficients of
 /// twists to `kinematic_order` and screws to `kinematic_order` + 1 (a tree of
 /// 1-DoF joints).
@@ -335,14 +413,17 @@ void place_and_move(const Model<Tree, Scalar>& model,
   });
 }
 
-/// The same for a tree with ball joints: a 1-DoF joint reads its entry of
-/// q (TreeTraits::joint_entry), a ball's body and three screws come from
-/// place_and_move_ball (its screws into `ball_screw`).
-template <class Tree, class Scalar, class BallScrews>
+/// The same for a tree with ball or universal joints: a 1-DoF joint reads
+/// its entry of q (TreeTraits::joint_entry), a ball's body and three screws
+/// come from place_and_move_ball (its screws into `ball_screw`), a universal
+/// joint's body and two screws from place_and_move_universal (into
+/// `universal_screw`).
+template <class Tree, class Scalar, class BallScrews, class UniversalScrews>
 void place_and_move_with_balls(const Model<Tree, Scalar>& model,
                                std::array<BodySeries<1, Scalar>, Tree::kNumBodies>& body,
                                const MotionDerivatives<Tree, 1, Scalar>& motion,
-                               int kinematic_order, BallScrews& ball_screw) {
+                               int kinematic_order, BallScrews& ball_screw,
+                               UniversalScrews& universal_screw) {
   place_base(model, root_pose(model, motion.base_pose), body[0]);
   for (int k = 0; k <= kinematic_order; ++k)
     body[0].twist[k] =
@@ -353,6 +434,8 @@ void place_and_move_with_balls(const Model<Tree, Scalar>& model,
     const auto& parent = body[Tree::kParent[j]];
     if constexpr (is_spherical(K)) {
       place_and_move_ball(model, j, motion, kinematic_order, parent, b, ball_screw);
+    } else if constexpr (is_universal(K)) {
+      place_and_move_universal(model, j, motion, kinematic_order, parent, b, universal_screw);
     } else {
       const int entry = TreeTraits<Tree>::joint_entry(j);
       place_body<K>(model, j, parent, motion.q[0](entry), b);
@@ -491,6 +574,13 @@ Status mass_matrix_at(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tr
       const auto ball = static_cast<std::size_t>(TreeTraits<Tree>::kSphericalIndex[jj]);
       rot[jj] = M3<S>::from(ball_rotations[ball]) *
                 detail::rotation_exponential(V3<S>{q(entry), q(entry + 1), q(entry + 2)});
+    } else if constexpr (is_universal(K)) {  // X = T(d) Rot(e₁, θ₁) Rot(e₂, θ₂)
+      using std::cos;
+      using std::sin;
+      const S theta2 = q(TreeTraits<Tree>::joint_entry(j) + 1);
+      rot[jj] = detail::axis_rotation<JointKind::kRevolute>(e, S(1), sc.cosine[jj], sc.sine[jj]) *
+                detail::axis_rotation<JointKind::kRevolute>(V3<S>::from(model.joint_second_axis(j)),
+                                                            S(1), S(cos(theta2)), S(sin(theta2)));
     } else if constexpr (joint_rotates(K)) {
       if constexpr (!(is_revolute(K) && aligned_axis(K) >= 0))
         rot[jj] = detail::axis_rotation<K>(e, S(1), sc.cosine[jj], sc.sine[jj]);
@@ -562,6 +652,32 @@ Status mass_matrix_at(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tr
           joint_block_check += v - v;
         });
         keep_base_row(col + a, f, S(1));
+      }
+      return;
+    }
+    if constexpr (is_universal(K)) {
+      // Two columns, S = [Rot₂ᵀ e₁, e₂] in B_j (Rot₂ᵀ e₁ = rotᵀ e₁: it turns
+      // with θ₂), f_a = M^C_j (s_a; 0) = (I s_a; s_a × h); the diagonal block
+      // S_aᵀ M^C_j S_b = s_a · I s_b.
+      const V3<S> axes[2] = {
+          rot[static_cast<std::size_t>(j)].transpose_times(V3<S>::from(model.joint_axis(j))),
+          V3<S>::from(model.joint_second_axis(j))};
+      SV<S> f[2] = {cj.template times_screw<JointKind::kRevolute>(axes[0]),
+                    cj.template times_screw<JointKind::kRevolute>(axes[1])};
+      for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 2; ++b) {
+          const S v = dot(axes[a], f[b].ang);
+          mm(col + a, col + b) = v;
+          joint_block_check += v - v;
+        }
+      for (int a = 0; a < 2; ++a) {
+        detail::carry_column_to_root<Tree, j>(model, rot, offset, sc, f[a],
+                                              [&](int row, const S& v) {
+                                                mm(row, col + a) = v;
+                                                mm(col + a, row) = v;
+                                                joint_block_check += v - v;
+                                              });
+        keep_base_row(col + a, f[a], S(1));
       }
       return;
     }
@@ -645,13 +761,13 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// M̄ alone: the composite-rigid-body algorithm in the bodies' joint frames
 /// (see detail/joint_frame_recursions.hpp), where every body inertia is
 /// constant. Result in data.result.mass_matrix; ν = (V₁ spatial; q̇).
-/// A tree with a ball joint needs the balls' rotations: the overload below.
+/// A tree with a ball joint needs the balls' rotations: the overload below
+/// (a universal joint's θ₁, θ₂ are in q: both overloads take it).
 template <class Tree, class Scalar>
 Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree, Scalar>& data,
                    const Pose<Scalar>& base_pose,
                    const typename Model<Tree, Scalar>::JointVector& q) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "mass_matrix");
-  static_assert(TreeTraits<Tree>::kSingleDofJoints,
+  static_assert(TreeTraits<Tree>::kNumSphericalJoints == 0,
                 "mass_matrix of a tree with a ball joint takes the configuration as a "
                 "MotionDerivatives (base_pose, q[0], joint_rotation)");
   return detail::mass_matrix_at(model, data, base_pose, q, std::array<Matrix3<Scalar>, 0>{});
@@ -666,7 +782,6 @@ Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree,
 template <class Tree, int MaxOrder, class Scalar>
 Status mass_matrix(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tree, Scalar>& data,
                    const MotionDerivatives<Tree, MaxOrder, Scalar>& configuration) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "mass_matrix");
   return detail::mass_matrix_at(model, data, configuration.base_pose, configuration.q[0],
                                 configuration.joint_rotation);
 }
@@ -679,7 +794,6 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
                            EquationsOfMotionData<Tree, Scalar>& data,
                            const MotionDerivatives<Tree, 1, Scalar>& motion,
                            const ExternalLoads<Tree, 1, Scalar>* loads, bool with_rates) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "equations_of_motion");
   constexpr int n = Tree::kNumBodies;
   constexpr int dofs = TreeTraits<Tree>::kNumDofs;
   auto& out = data.result;
@@ -704,8 +818,9 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
     out.set_zero();
     return s;
   }
-  if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)
-    detail::place_and_move_with_balls(model, data.body, motion, kin, data.ball_screw);
+  if constexpr (!TreeTraits<Tree>::kSingleDofJoints)
+    detail::place_and_move_with_balls(model, data.body, motion, kin, data.ball_screw,
+                                      data.universal_screw);
   else
     detail::place_and_move<Tree, Scalar>(model, data.body, motion.base_pose, motion.q[0], &motion,
                                          kin);
@@ -759,7 +874,8 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
 
   // Screws of the generalized velocities: unit twists for the base, S_j for joints.
   // S^(k) = k! S_[k]: the screw, its rate and its second derivative.
-  // A ball's three entries of ν have its three screws S_x, S_y, S_z.
+  // A ball's three entries of ν have its three screws S_x, S_y, S_z, a
+  // universal joint's two its S₁, S₂.
   const auto screw = [&](int l, int order) -> Twist<Scalar> {
     if (l < TreeTraits<Tree>::kBaseDofs)
       return order == 0 ? Twist<Scalar>(Twist<Scalar>::Unit(l)) : Twist<Scalar>::Zero();
@@ -769,6 +885,15 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
       if (ball >= 0)
         return detail::factorial<Scalar>(order) *
                data.ball_screw[static_cast<std::size_t>(ball)][static_cast<std::size_t>(
+                   l - TreeTraits<Tree>::joint_dof(body))][static_cast<std::size_t>(order)]
+                   .eigen();
+    }
+    if constexpr (TreeTraits<Tree>::kNumUniversalJoints > 0) {
+      const int body = TreeTraits<Tree>::dof_body(l);
+      const int u = TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(body)];
+      if (u >= 0)
+        return detail::factorial<Scalar>(order) *
+               data.universal_screw[static_cast<std::size_t>(u)][static_cast<std::size_t>(
                    l - TreeTraits<Tree>::joint_dof(body))][static_cast<std::size_t>(order)]
                    .eigen();
     }
@@ -844,7 +969,6 @@ Status equations_of_motion(const Model<Tree, Scalar>& model,
                            EquationsOfMotionData<Tree, Scalar>& data,
                            const MotionDerivatives<Tree, 1, Scalar>& motion,
                            bool with_rates) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "equations_of_motion");
   return equations_of_motion(
       model, data, motion, static_cast<const ExternalLoads<Tree, 1, Scalar>*>(nullptr), with_rates);
 }

@@ -286,7 +286,6 @@ Status mass_matrix_derivatives(const Model<Tree, Scalar>& model,
                                const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
                                MassMatrixDerivativesData<Tree, MaxOrder, Scalar>& data,
                                int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "mass_matrix_derivatives");
   if (order < 0 || order > MaxOrder || kinematics.order < 0 || kinematics.order < order - 1) {
     data.clear_results();
     return Status::kOrderOutOfRange;
