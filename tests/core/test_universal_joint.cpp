@@ -296,6 +296,304 @@ TEST(UniversalJoint, TaylorOracleOrdersZeroToFive) {
   print("universal kinematics (poses, twists), Taylor oracle, per order:", worst_kin);
 }
 
+/// Random applied loads on both trees (world and body wrenches on every body
+/// but the base, external joint torques), the same in both.
+template <class Tree, class Twin, int MO>
+void random_loads(const Pair<Tree, Twin>& p, unsigned seed,
+                  hodyn::ExternalLoads<Tree, MO, double>& la,
+                  hodyn::ExternalLoads<Twin, MO, double>& lb) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (int j = 1; j < Tree::kNumBodies; ++j) {
+    const auto J = static_cast<std::size_t>(j);
+    const auto T = static_cast<std::size_t>(p.same[J]);
+    la.has_world_wrench[J] = lb.has_world_wrench[T] = true;
+    la.has_body_wrench[J] = lb.has_body_wrench[T] = true;
+    for (int k = 0; k <= MO; ++k) {
+      const auto K = static_cast<std::size_t>(k);
+      for (int i = 0; i < 6; ++i) {
+        la.world_wrench[J][K](i) = g(gen);
+        la.body_wrench[J][K](i) = g(gen);
+      }
+      lb.world_wrench[T][K] = la.world_wrench[J][K];
+      lb.body_wrench[T][K] = la.body_wrench[J][K];
+    }
+  }
+  for (int k = 0; k <= MO; ++k) {
+    const auto K = static_cast<std::size_t>(k);
+    for (int i = 0; i < la.joint_torque[K].size(); ++i) la.joint_torque[K](i) = g(gen);
+    lb.joint_torque[K] = la.joint_torque[K];
+  }
+}
+
+/// The same random forward-dynamics input for both trees: state, joint torques
+/// τ^(k) and propulsion wrench derivatives (world or base frame).
+template <class Tree, class Twin, int MO, class InA, class InB>
+void random_input(unsigned seed, InA& a, InB& b, hodyn::WrenchFrame frame) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> g(0.0, 1.0);
+  a.base_pose.rotation = random_rotation(gen);
+  a.base_pose.translation = Vec3(g(gen), g(gen), g(gen));
+  for (int i = 0; i < 6; ++i) a.base_twist(i) = g(gen);
+  for (int i = 0; i < a.q.size(); ++i) {
+    a.q(i) = 1.5 * g(gen);
+    a.q_dot(i) = 1.5 * g(gen);
+  }
+  a.base_wrench_frame = frame;
+  for (int k = 0; k <= MO; ++k) {
+    const auto K = static_cast<std::size_t>(k);
+    for (int i = 0; i < 6; ++i) a.base_wrench[K](i) = 5.0 * g(gen);
+    for (int i = 0; i < a.q.size(); ++i) a.joint_torque[K](i) = g(gen);
+  }
+  b.base_pose = a.base_pose;
+  b.base_twist = a.base_twist;
+  b.q = a.q;
+  b.q_dot = a.q_dot;
+  b.base_wrench_frame = a.base_wrench_frame;
+  b.base_wrench = a.base_wrench;
+  b.joint_torque = a.joint_torque;
+}
+
+/// Worst relative error of V₁^(k+1) and q^(k+2), k = 0..r, of two results.
+template <class DA, class DB>
+void compare_accelerations(const DA& a, const DB& b, int r, std::array<double, kR + 1>& worst,
+                           const char* what) {
+  for (int k = 0; k <= r; ++k) {
+    const auto K = static_cast<std::size_t>(k);
+    const double eq = rel_err(a.motion.q[K + 2], b.motion.q[K + 2]);
+    const double ev = rel_err(a.motion.base_twist[K + 1], b.motion.base_twist[K + 1]);
+    EXPECT_LE(eq, 1e-12) << what << ": q^(" << k + 2 << "), r = " << r;
+    EXPECT_LE(ev, 1e-12) << what << ": V1^(" << k + 1 << "), r = " << r;
+    worst[K] = std::max({worst[K], eq, ev});
+  }
+}
+
+/// (a) forward dynamics of orders 0..5 (each order a call of its own) against
+/// the twin, with a world- or base-frame propulsion wrench, with loads or not.
+template <class Tree, class Twin>
+void check_forward_dynamics(const Pair<Tree, Twin>& p, unsigned seed, bool loaded,
+                            hodyn::WrenchFrame frame, std::array<double, kR + 1>& worst) {
+  auto ia = std::make_unique<hodyn::ForwardDynamicsInput<Tree, kR, double>>();
+  auto ib = std::make_unique<hodyn::ForwardDynamicsInput<Twin, kR, double>>();
+  random_input<Tree, Twin, kR>(seed, *ia, *ib, frame);
+  auto la = std::make_unique<hodyn::ExternalLoads<Tree, kR, double>>();
+  auto lb = std::make_unique<hodyn::ExternalLoads<Twin, kR, double>>();
+  if (loaded) random_loads(p, seed + 100u, *la, *lb);
+  auto da = std::make_unique<hodyn::ForwardDynamicsData<Tree, kR, double>>();
+  auto db = std::make_unique<hodyn::ForwardDynamicsData<Twin, kR, double>>();
+  for (int r = 0; r <= kR; ++r) {
+    ASSERT_EQ(hodyn::forward_dynamics(p.uni, *da, *ia, loaded ? la.get() : nullptr, r),
+              Status::kOk);
+    ASSERT_EQ(hodyn::forward_dynamics(p.twin, *db, *ib, loaded ? lb.get() : nullptr, r),
+              Status::kOk);
+    compare_accelerations(*da, *db, r, worst, "forward dynamics");
+  }
+}
+
+TEST(UniversalJoint, ForwardDynamicsEqualsRevoluteDummyRevolute) {
+  std::array<double, kR + 1> worst{}, worst_loaded{};
+  for (unsigned seed : {11u, 12u, 13u}) {
+    for (auto frame : {hodyn::WrenchFrame::kWorld, hodyn::WrenchFrame::kBase}) {
+      check_forward_dynamics(floating_pair(seed), seed + 70u, false, frame, worst);
+      check_forward_dynamics(floating_pair(seed), seed + 80u, true, frame, worst_loaded);
+    }
+    check_forward_dynamics(fixed_pair(seed), seed + 90u, false, hodyn::WrenchFrame::kWorld, worst);
+    check_forward_dynamics(fixed_pair(seed), seed + 95u, true, hodyn::WrenchFrame::kWorld,
+                           worst_loaded);
+  }
+  print(
+      "universal forward dynamics vs revolute-dummy-revolute, worst relative error of "
+      "V1^(k+1), q^(k+2) per order k:",
+      worst);
+  print("  with applied world and body wrenches and joint torques:", worst_loaded);
+}
+
+/// The round trip: inverse dynamics of a random motion gives Q₁^(k), τ^(k);
+/// forward dynamics of those returns V₁^(k+1), q^(k+2), orders 0..3 — to the
+/// conditioning of M̄ at the higher orders, which the twin's round trip on the
+/// same motion shows (worst[1]); inverse dynamics of the returned motion gives
+/// the forces back to rounding (worst[2]). worst[0]: the universal tree's
+/// accelerations.
+template <class Tree, class Twin>
+void check_round_trip(const Pair<Tree, Twin>& p, unsigned seed,
+                      std::array<std::array<double, kR + 1>, 3>& worst) {
+  constexpr int kRt = 3;
+  auto ma = std::make_unique<hodyn::MotionDerivatives<Tree, kRt, double>>();
+  auto mb = std::make_unique<hodyn::MotionDerivatives<Twin, kRt, double>>();
+  random_states(seed, *ma, *mb);
+  auto id = std::make_unique<hodyn::InverseDynamicsData<Tree, kRt, double>>();
+  auto back = std::make_unique<hodyn::InverseDynamicsData<Tree, kRt, double>>();
+  auto in = std::make_unique<hodyn::ForwardDynamicsInput<Tree, kRt, double>>();
+  auto fd = std::make_unique<hodyn::ForwardDynamicsData<Tree, kRt, double>>();
+  auto idb = std::make_unique<hodyn::InverseDynamicsData<Twin, kRt, double>>();
+  auto inb = std::make_unique<hodyn::ForwardDynamicsInput<Twin, kRt, double>>();
+  auto fdb = std::make_unique<hodyn::ForwardDynamicsData<Twin, kRt, double>>();
+  for (int r = 0; r <= kRt; ++r) {
+    ASSERT_EQ(hodyn::inverse_dynamics(p.uni, *id, *ma, r), Status::kOk);
+    ASSERT_EQ(hodyn::inverse_dynamics(p.twin, *idb, *mb, r), Status::kOk);
+    in->base_pose = inb->base_pose = ma->base_pose;
+    in->base_twist = inb->base_twist = ma->base_twist[0];
+    in->q = inb->q = ma->q[0];
+    in->q_dot = inb->q_dot = ma->q[1];
+    in->base_wrench_frame = inb->base_wrench_frame = hodyn::WrenchFrame::kWorld;
+    for (int k = 0; k <= r; ++k) {
+      const auto K = static_cast<std::size_t>(k);
+      in->base_wrench[K] = id->base_wrench[K];
+      in->joint_torque[K] = id->joint_torque[K];
+      inb->base_wrench[K] = idb->base_wrench[K];
+      inb->joint_torque[K] = idb->joint_torque[K];
+    }
+    ASSERT_EQ(hodyn::forward_dynamics(p.uni, *fd, *in, r), Status::kOk);
+    ASSERT_EQ(hodyn::forward_dynamics(p.twin, *fdb, *inb, r), Status::kOk);
+    ASSERT_EQ(hodyn::inverse_dynamics(p.uni, *back, fd->motion, r), Status::kOk);
+    for (int k = 0; k <= r; ++k) {
+      const auto K = static_cast<std::size_t>(k);
+      double e = rel_err(fd->motion.q[K + 2], ma->q[K + 2]);
+      double et = rel_err(fdb->motion.q[K + 2], mb->q[K + 2]);
+      if constexpr (!hodyn::TreeTraits<Tree>::kFixedBase) {
+        e = std::max(e, rel_err(fd->motion.base_twist[K + 1], ma->base_twist[K + 1]));
+        et = std::max(et, rel_err(fdb->motion.base_twist[K + 1], mb->base_twist[K + 1]));
+      }
+      EXPECT_LE(e, 1e-9) << "round trip accelerations of order " << k << ", r = " << r;
+      const double ef = std::max(rel_err(back->joint_torque[K], id->joint_torque[K]),
+                                 rel_err(back->base_wrench[K], id->base_wrench[K]));
+      EXPECT_LE(ef, 1e-12) << "ID(FD(tau)) order " << k << ", r = " << r;
+      worst[0][K] = std::max(worst[0][K], e);
+      worst[1][K] = std::max(worst[1][K], et);
+      worst[2][K] = std::max(worst[2][K], ef);
+    }
+  }
+}
+
+TEST(UniversalJoint, ForwardDynamicsInvertsInverseDynamics) {
+  std::array<std::array<double, kR + 1>, 3> worst{};
+  for (unsigned seed : {14u, 15u, 16u}) {
+    check_round_trip(floating_pair(seed), seed + 110u, worst);
+    check_round_trip(fixed_pair(seed), seed + 120u, worst);
+  }
+  const char* what[3] = {
+      "universal FD(ID(motion)), orders 0..3, worst relative error of the accelerations:",
+      "  the twin's FD(ID(motion)) on the same motions (the conditioning):",
+      "  universal ID(FD(tau)) - tau:"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    std::cout << what[i];
+    for (int k = 0; k <= 3; ++k) std::cout << " " << worst[i][static_cast<std::size_t>(k)];
+    std::cout << std::endl;
+  }
+}
+
+/// (a) forward-inverse dynamics (forward orders 0..r−1, the top order r
+/// given): the top order's Q₁^(r) (world, base frame) and τ^(r), and the
+/// lower orders' accelerations, against the twin, r = 0..5.
+template <class Tree, class Twin>
+void check_forward_inverse(const Pair<Tree, Twin>& p, unsigned seed,
+                           std::array<double, kR + 1>& worst) {
+  auto ia = std::make_unique<hodyn::ForwardDynamicsInput<Tree, kR, double>>();
+  auto ib = std::make_unique<hodyn::ForwardDynamicsInput<Twin, kR, double>>();
+  random_input<Tree, Twin, kR>(seed, *ia, *ib, hodyn::WrenchFrame::kBase);
+  auto la = std::make_unique<hodyn::ExternalLoads<Tree, kR, double>>();
+  auto lb = std::make_unique<hodyn::ExternalLoads<Twin, kR, double>>();
+  random_loads(p, seed + 400u, *la, *lb);
+  std::mt19937 gen(seed + 500u);
+  std::normal_distribution<double> g(0.0, 1.0);
+  auto da = std::make_unique<hodyn::ForwardDynamicsData<Tree, kR, double>>();
+  auto db = std::make_unique<hodyn::ForwardDynamicsData<Twin, kR, double>>();
+  for (int r = 0; r <= kR; ++r) {
+    hodyn::InverseTopOrder<Tree, double> ta;
+    hodyn::InverseTopOrder<Twin, double> tb;
+    for (int i = 0; i < 6; ++i) ta.base_acceleration(i) = g(gen);
+    for (int i = 0; i < ta.joint_acceleration.size(); ++i) ta.joint_acceleration(i) = g(gen);
+    tb.base_acceleration = ta.base_acceleration;
+    tb.joint_acceleration = ta.joint_acceleration;
+    ASSERT_EQ(hodyn::forward_inverse_dynamics(p.uni, *da, *ia, ta, la.get(), r), Status::kOk);
+    ASSERT_EQ(hodyn::forward_inverse_dynamics(p.twin, *db, *ib, tb, lb.get(), r), Status::kOk);
+    if (r > 0) compare_accelerations(*da, *db, r - 1, worst, "forward-inverse dynamics");
+    const auto R = static_cast<std::size_t>(r);
+    const double et = rel_err(ta.joint_torque, tb.joint_torque);
+    const double ew = std::max(rel_err(ta.base_wrench, tb.base_wrench),
+                               rel_err(ta.base_wrench_body, tb.base_wrench_body));
+    EXPECT_LE(et, 1e-12) << "top tau^(" << r << ")";
+    EXPECT_LE(ew, 1e-12) << "top Q1^(" << r << ")";
+    worst[R] = std::max({worst[R], et, ew});
+  }
+}
+
+TEST(UniversalJoint, ForwardInverseDynamicsEqualsRevoluteDummyRevolute) {
+  std::array<double, kR + 1> worst{};
+  for (unsigned seed : {21u, 22u, 23u}) {
+    check_forward_inverse(floating_pair(seed), seed + 170u, worst);
+    check_forward_inverse(fixed_pair(seed), seed + 180u, worst);
+  }
+  print(
+      "universal forward-inverse dynamics vs the twin (with loads), worst relative error per "
+      "order (accelerations below the top, the top's forces):",
+      worst);
+}
+
+/// (a) hybrid dynamics of orders 0..5 against the twin: the universal joints
+/// prescribed (both sub-joints of the twin) and the others free, or the
+/// reverse; the base driven by its wrench or by its motion; with loads.
+template <class Tree, class Twin>
+void check_hybrid(const Pair<Tree, Twin>& p, unsigned seed, bool universal_prescribed,
+                  hodyn::BaseInput base, std::array<double, kR + 1>& worst) {
+  auto ia = std::make_unique<hodyn::HybridDynamicsInput<Tree, kR, double>>();
+  auto ib = std::make_unique<hodyn::HybridDynamicsInput<Twin, kR, double>>();
+  random_input<Tree, Twin, kR>(seed, *ia, *ib, hodyn::WrenchFrame::kWorld);
+  std::mt19937 gen(seed + 200u);
+  std::normal_distribution<double> g(0.0, 1.0);
+  ia->base_input = ib->base_input = base;
+  for (int k = 0; k <= kR; ++k) {
+    const auto K = static_cast<std::size_t>(k);
+    for (int i = 0; i < 6; ++i) ia->base_acceleration[K](i) = g(gen);
+    for (int i = 0; i < ia->q.size(); ++i) ia->joint_acceleration[K](i) = 1.5 * g(gen);
+    ib->base_acceleration[K] = ia->base_acceleration[K];
+    ib->joint_acceleration[K] = ia->joint_acceleration[K];
+  }
+  for (int j = 1; j < Tree::kNumBodies; ++j) {
+    const auto J = static_cast<std::size_t>(j);
+    const bool uni = hodyn::is_universal(Tree::kJoint[J]);
+    const bool given = uni == universal_prescribed;
+    ia->motion_prescribed[J - 1] = given;
+    ib->motion_prescribed[static_cast<std::size_t>(p.same[J] - 1)] = given;
+    if (uni) ib->motion_prescribed[static_cast<std::size_t>(p.same[J] - 2)] = given;
+  }
+  auto la = std::make_unique<hodyn::ExternalLoads<Tree, kR, double>>();
+  auto lb = std::make_unique<hodyn::ExternalLoads<Twin, kR, double>>();
+  random_loads(p, seed + 300u, *la, *lb);
+  auto da = std::make_unique<hodyn::HybridDynamicsData<Tree, kR, double>>();
+  auto db = std::make_unique<hodyn::HybridDynamicsData<Twin, kR, double>>();
+  for (int r = 0; r <= kR; ++r) {
+    ASSERT_EQ(hodyn::hybrid_dynamics(p.uni, *da, *ia, la.get(), r), Status::kOk);
+    ASSERT_EQ(hodyn::hybrid_dynamics(p.twin, *db, *ib, lb.get(), r), Status::kOk);
+    compare_accelerations(*da, *db, r, worst, "hybrid dynamics");
+    for (int k = 0; k <= r; ++k) {
+      const auto K = static_cast<std::size_t>(k);
+      const double et = rel_err(da->joint_torque[K], db->joint_torque[K]);
+      const double ew = rel_err(da->base_wrench[K], db->base_wrench[K]);
+      EXPECT_LE(et, 1e-12) << "hybrid tau^(" << k << "), r = " << r;
+      EXPECT_LE(ew, 1e-12) << "hybrid Q1^(" << k << "), r = " << r;
+      worst[K] = std::max({worst[K], et, ew});
+    }
+  }
+}
+
+TEST(UniversalJoint, HybridDynamicsEqualsRevoluteDummyRevolute) {
+  std::array<double, kR + 1> worst_given{}, worst_free{};
+  for (unsigned seed : {17u, 18u, 19u}) {
+    for (auto base : {hodyn::BaseInput::kWrench, hodyn::BaseInput::kMotion}) {
+      check_hybrid(floating_pair(seed), seed + 130u, true, base, worst_given);
+      check_hybrid(floating_pair(seed), seed + 140u, false, base, worst_free);
+    }
+    check_hybrid(fixed_pair(seed), seed + 150u, true, hodyn::BaseInput::kWrench, worst_given);
+    check_hybrid(fixed_pair(seed), seed + 160u, false, hodyn::BaseInput::kWrench, worst_free);
+  }
+  print(
+      "universal hybrid dynamics vs the twin, universal joints prescribed, worst relative "
+      "error per order (accelerations, torques, base wrench):",
+      worst_given);
+  print("  universal joints free, the others prescribed:", worst_free);
+}
+
 TEST(UniversalJoint, ModelChecks) {
   hodyn::Model<UniTree, double> m;
   // Defaults: e₁ = z, e₂ = x through the origin.

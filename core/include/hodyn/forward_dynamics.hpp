@@ -322,6 +322,36 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
       momentum_factors(0, b, com, model.home_inertia(j));
       set_rigid_inertia(b.inertia, model.mass(j), com, model.home_inertia(j));
       return;
+    } else if constexpr (is_universal(K)) {
+      // Two revolute steps through the intermediate frame m (no body there):
+      // v_m = Rot₁ᵀ offset(v_p) + (e₁ θ̇₁; 0), v = Rot₂ᵀ v_m + (e₂ θ̇₂; 0).
+      using std::cos;
+      using std::sin;
+      constexpr JointKind R = JointKind::kRevolute;
+      auto& un = ws.universal[static_cast<std::size_t>(universal_index<Tree>(j))];
+      const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+      b.q[0] = model.joint_sense(j) * in.q(entry);
+      b.rate[0] = model.joint_sense(j) * in.q_dot(entry);
+      b.cos_q[0] = ws.joint_sine_cosine.cosine[static_cast<std::size_t>(j)];
+      b.sin_q[0] = ws.joint_sine_cosine.sine[static_cast<std::size_t>(j)];
+      un.q2[0] = in.q(entry + 1);
+      un.rate2[0] = in.q_dot(entry + 1);
+      un.cos2[0] = S(cos(un.q2[0]));
+      un.sin2[0] = S(sin(un.q2[0]));
+      if (need_gravity) {
+        un.gravity_m[0] = axis_rotate<R, true, true>(e, b.cos_q[0], b.sin_q[0], parent.gravity[0]);
+        b.gravity[0] = axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], un.gravity_m[0]);
+      }
+      SV<S> vm = twist_to_child<R>(b, d, e, parent.twist[0]);
+      vm.ang += b.rate[0] * e;
+      un.twist_m[0] = vm;
+      b.twist[0] = {axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], vm.ang),
+                    axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], vm.lin)};
+      b.twist[0].ang += un.rate2[0] * e2;
+      const V3<S> com = V3<S>::from(model.local_com(j));
+      momentum_factors(0, b, com, model.home_inertia(j));
+      set_rigid_inertia(b.inertia, model.mass(j), com, model.home_inertia(j));
+      return;
     }
     b.q[0] = model.joint_sense(j) * in.q(entry);
     b.rate[0] = model.joint_sense(j) * in.q_dot(entry);
@@ -379,6 +409,51 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
       rotate_general(carried.c, bl.rotation[0], t);
       carried.c = t;
       translate_inertia(carried, d);
+      parent.inertia += carried;
+      return;
+    } else if constexpr (is_universal(K)) {
+      // Across θ₂ in the child's frame (U₂ = M^A_j s₂, D₂), rotated into m
+      // (M^A_m), across θ₁ there (U₁ = M^A_m s₁, D₁), carried by Rot₁ and d.
+      constexpr JointKind R = JointKind::kRevolute;
+      auto& un = ws.universal[static_cast<std::size_t>(universal_index<Tree>(j))];
+      const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+      bool torque_driven = true;
+      if constexpr (kHybrid) torque_driven = !hybrid->motion_prescribed[j - 1];
+      const SV<S> u2 = inertia_times_screw<R>(b.inertia, e2);
+      b.screw_inertia = u2;
+      Inertia6<S> mm;
+      if (torque_driven) {
+        const S d2 = dot(e2, u2.ang);
+        const Primal tiny =
+            Traits::primal(b.inertia.trace()) * std::numeric_limits<Primal>::epsilon() * 64;
+        if (!Traits::is_finite(d2) || !(Traits::primal(d2) > tiny)) {
+          singular = true;
+          return;
+        }
+        b.inverse_d = S(1) / d2;
+        reduce_rank_one(b.inertia, u2, b.inverse_d, mm);
+      } else {
+        mm = b.inertia;
+      }
+      carry_inertia_to_parent<R>(mm, e2, un.cos2[0], un.sin2[0], V3<S>{});
+      un.inertia_m = mm;
+      const SV<S> u1 = inertia_times_screw<R>(mm, e);
+      un.screw_inertia = u1;
+      Inertia6<S> carried;
+      if (torque_driven) {
+        const S d1 = dot(e, u1.ang);
+        const Primal tiny =
+            Traits::primal(mm.trace()) * std::numeric_limits<Primal>::epsilon() * 64;
+        if (!Traits::is_finite(d1) || !(Traits::primal(d1) > tiny)) {
+          singular = true;
+          return;
+        }
+        un.inverse_d = S(1) / d1;
+        reduce_rank_one(mm, u1, un.inverse_d, carried);
+      } else {
+        carried = mm;
+      }
+      carry_inertia_to_parent<R>(carried, e, b.cos_q[0], b.sin_q[0], d);
       parent.inertia += carried;
       return;
     }
@@ -491,6 +566,23 @@ void inverse_top_order(Order k_value, const Model<Tree, Scalar>& model,
       a.ang += alpha;
       bl.rate[k + 1] = reciprocal<S>(k + 1) * alpha;
       for (int i = 0; i < 3; ++i) motion.q[k + 2](entry + i) = qa(entry + i);
+    } else if constexpr (is_universal(K)) {  // through the intermediate frame m
+      constexpr JointKind R = JointKind::kRevolute;
+      auto& un = ws.universal[static_cast<std::size_t>(universal_index<Tree>(j))];
+      const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+      const S alpha1 = inv_fact * (model.joint_sense(j) * top.joint_acceleration(entry));
+      const S alpha2 = inv_fact * top.joint_acceleration(entry + 1);
+      SV<S> am = twist_to_child<R>(b, d, e, parent.acceleration[k]) + un.acceleration_bias;
+      am.ang += alpha1 * e;
+      un.acceleration_m[k] = am;
+      a = SV<S>{axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], am.ang),
+                axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], am.lin)} +
+          b.acceleration_bias;
+      a.ang += alpha2 * e2;
+      b.rate[k + 1] = reciprocal<S>(k + 1) * alpha1;
+      un.rate2[k + 1] = reciprocal<S>(k + 1) * alpha2;
+      motion.q[k + 2](entry) = top.joint_acceleration(entry);
+      motion.q[k + 2](entry + 1) = top.joint_acceleration(entry + 1);
     } else {
       const S alpha = inv_fact * (model.joint_sense(j) * top.joint_acceleration(entry));
       a = twist_to_child<K>(b, d, e, parent.acceleration[k]) + b.acceleration_bias;
@@ -522,6 +614,26 @@ void inverse_top_order(Order k_value, const Model<Tree, Scalar>& model,
       data.joint_torque[k](entry + 2) = fact * tau.z;
       parent.wrench[k] +=
           ball_wrench_to_parent(k, bl, d, [&](int m) -> const SV<S>& { return b.wrench[m]; });
+    } else if constexpr (is_universal(K)) {  // τ₂ = e₂ · f, f_m = Rot₂ ⊛ f, τ₁ = e₁ · f_m
+      constexpr JointKind R = JointKind::kRevolute;
+      auto& un = ws.universal[static_cast<std::size_t>(universal_index<Tree>(j))];
+      const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+      const S sense = model.joint_sense(j);
+      un.wrench_m[k] = {
+          axis_rotate_series<R, false, 0>(k, un.cos2, un.sin2, e2,
+                                          [&](int m) -> V3<S> { return b.wrench[m].ang; }),
+          axis_rotate_series<R, false, 0>(k, un.cos2, un.sin2, e2,
+                                          [&](int m) -> V3<S> { return b.wrench[m].lin; })};
+      S tau1 = dot(e, un.wrench_m[k].ang);
+      S tau2 = dot(e2, f.ang);
+      if (kLoads && loads != nullptr) {
+        tau1 -= inv_fact * (sense * loads->joint_torque[k](entry));
+        tau2 -= inv_fact * loads->joint_torque[k](entry + 1);
+      }
+      data.joint_torque[k](entry) = fact * (sense * tau1);
+      data.joint_torque[k](entry + 1) = fact * tau2;
+      parent.wrench[k] +=
+          wrench_to_parent<R>(k, b, d, e, [&](int m) -> const SV<S>& { return un.wrench_m[m]; });
     } else {
       const S sense = model.joint_sense(j);
       S tau = screw_dot<K>(e, f, pitch_axis<K>(model, j));
@@ -611,6 +723,35 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         }
         b.acceleration_bias = c;
         return;
+      } else if constexpr (is_universal(K)) {
+        // c_m = Σ_{i≥1} Rot₁ᵀ_[i] offset(ã_p) − θ̇₁ ⊛ ad_{s₁} v_m (the first step),
+        // c_j = Σ_{i≥1} Rot₂ᵀ_[i] ã_m − θ̇₂ ⊛ ad_{s₂} v_j (the second; its
+        // ad_{s₂} v_j carries the Ṡ q̇ term through v_m's e₁ θ̇₁).
+        constexpr JointKind R = JointKind::kRevolute;
+        auto& un = ws.universal[static_cast<std::size_t>(universal_index<Tree>(j))];
+        const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+        const V3<S> d = V3<S>::from(model.local_offset(j));
+        SV<S> cm{};
+        if (k > 0) {
+          cm.ang = axis_rotate_series<R, true, 1>(
+              k, b.cos_q, b.sin_q, e, [&](int m) -> V3<S> { return parent.acceleration[m].ang; });
+          cm.lin = axis_rotate_series<R, true, 1>(k, b.cos_q, b.sin_q, e, [&](int m) -> V3<S> {
+            return parent.acceleration[m].lin - cross(d, parent.acceleration[m].ang);
+          });
+          c.ang = axis_rotate_series<R, true, 1>(
+              k, un.cos2, un.sin2, e2, [&](int m) -> V3<S> { return un.acceleration_m[m].ang; });
+          c.lin = axis_rotate_series<R, true, 1>(
+              k, un.cos2, un.sin2, e2, [&](int m) -> V3<S> { return un.acceleration_m[m].lin; });
+        }
+        for (int i = 0; i <= k; ++i) {
+          cm.ang -= b.rate[i] * cross(e, un.twist_m[k - i].ang);
+          cm.lin -= b.rate[i] * cross(e, un.twist_m[k - i].lin);
+          c.ang -= un.rate2[i] * cross(e2, b.twist[k - i].ang);
+          c.lin -= un.rate2[i] * cross(e2, b.twist[k - i].lin);
+        }
+        un.acceleration_bias = cm;
+        b.acceleration_bias = c;
+        return;
       }
       if constexpr (joint_rotates(K)) {
         if (k > 0) {
@@ -660,13 +801,39 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         }
         if (loads->has_world_wrench[j]) {
           MovingFrame<MaxOrder, S> frame;
-          joint_frame_pose_series(
-              model, ws.base_frame, body, [&](int c, int m) -> S { return body[c].q[m]; }, j, k,
-              frame,
-              [&](int c, int i) -> const M3<S>& {
-                return ws.ball[static_cast<std::size_t>(ball_index<Tree>(c))]
-                    .rotation[static_cast<std::size_t>(i)];
-              });
+          if constexpr (TreeTraits<Tree>::kNumUniversalJoints > 0) {
+            // R_c,[i] of a ball, (Rot(e₁, θ₁) Rot(e₂, θ₂))_[i] of a universal joint.
+            joint_frame_pose_series(
+                model, ws.base_frame, body, [&](int c, int m) -> S { return body[c].q[m]; }, j, k,
+                frame,
+                [&](int c, int i) -> M3<S> {
+                  if (universal_index<Tree>(c) < 0)
+                    return ws.ball[static_cast<std::size_t>(ball_index<Tree>(c))]
+                        .rotation[static_cast<std::size_t>(i)];
+                  const auto& un = ws.universal[static_cast<std::size_t>(universal_index<Tree>(c))];
+                  const auto& bc = body[static_cast<std::size_t>(c)];
+                  const V3<S> e1 = V3<S>::from(model.joint_axis(c));
+                  const V3<S> e2 = V3<S>::from(model.joint_second_axis(c));
+                  M3<S> out;
+                  for (int l = 0; l <= i; ++l) {
+                    const M3<S> prod =
+                        axis_rotation<JointKind::kRevolute>(e1, l == 0 ? S(1) : S(0), bc.cos_q[l],
+                                                            bc.sin_q[l]) *
+                        axis_rotation<JointKind::kRevolute>(e2, l == i ? S(1) : S(0),
+                                                            un.cos2[i - l], un.sin2[i - l]);
+                    for (int a = 0; a < 9; ++a) out.a[a] += prod.a[a];
+                  }
+                  return out;
+                });
+          } else {
+            joint_frame_pose_series(
+                model, ws.base_frame, body, [&](int c, int m) -> S { return body[c].q[m]; }, j, k,
+                frame,
+                [&](int c, int i) -> const M3<S>& {
+                  return ws.ball[static_cast<std::size_t>(ball_index<Tree>(c))]
+                      .rotation[static_cast<std::size_t>(i)];
+                });
+          }
           std::array<SV<S>, MaxOrder + 1> w{};
           SV<S> wk{};
           for (int m = 0; m <= k; ++m) {
@@ -722,6 +889,44 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         pa.lin += b.inertia.b.transpose_times(x);
         parent.bias += ball_wrench_to_parent(
             k, bl, d, [&](int m) -> const SV<S>& { return m == k ? pa : b.wrench[m]; });
+        return;
+      } else if constexpr (is_universal(K)) {
+        // θ₂ in the child's frame: x₂ = D₂⁻¹ (τ₂ − s₂ᵀ p), p += U₂ x₂; into m:
+        // p_m = Σ_i Rot₂,[i] ⊛ (p, lower f_j) + M^A_m c_m; θ₁ there: x₁, p_m += U₁ x₁;
+        // the parent collects Σ_i (Ad_X₁⁻ᵀ)_[i] (p_m, lower f_m).
+        constexpr JointKind R = JointKind::kRevolute;
+        auto& un = ws.universal[static_cast<std::size_t>(universal_index<Tree>(j))];
+        const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+        S x2(0), x1(0);
+        if (prescribed(j)) {
+          if constexpr (kHybrid) {
+            x2 = inv_fact[k] * hybrid->joint_acceleration[k](entry + 1);
+            x1 = inv_fact[k] * (sense * hybrid->joint_acceleration[k](entry));
+          }
+        } else {
+          S tau = inv_fact[k] * in.joint_torque[k](entry + 1) - dot(e2, pa.ang);
+          if (kLoads && loads != nullptr) tau += inv_fact[k] * loads->joint_torque[k](entry + 1);
+          x2 = b.inverse_d * tau;
+        }
+        b.partial = x2;
+        pa += x2 * b.screw_inertia;
+        SV<S> pm{axis_rotate_series<R, false, 0>(
+                     k, un.cos2, un.sin2, e2,
+                     [&](int m) -> V3<S> { return (m == k ? pa : b.wrench[m]).ang; }),
+                 axis_rotate_series<R, false, 0>(k, un.cos2, un.sin2, e2, [&](int m) -> V3<S> {
+                   return (m == k ? pa : b.wrench[m]).lin;
+                 })};
+        pm += un.inertia_m * un.acceleration_bias;
+        if (!prescribed(j)) {
+          S tau = inv_fact[k] * (sense * in.joint_torque[k](entry)) - dot(e, pm.ang);
+          if (kLoads && loads != nullptr)
+            tau += inv_fact[k] * (sense * loads->joint_torque[k](entry));
+          x1 = un.inverse_d * tau;
+        }
+        un.partial = x1;
+        pm += x1 * un.screw_inertia;
+        parent.bias += wrench_to_parent<R>(
+            k, b, d, e, [&](int m) -> const SV<S>& { return m == k ? pm : un.wrench_m[m]; });
         return;
       }
       S x(0);
@@ -834,6 +1039,48 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
           }
         }
         return;
+      } else if constexpr (is_universal(K)) {
+        // θ̈₁,[k] in m, then θ̈₂,[k] in the child's frame (eq. 26 twice).
+        constexpr JointKind R = JointKind::kRevolute;
+        auto& un = ws.universal[static_cast<std::size_t>(universal_index<Tree>(j))];
+        const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+        const SV<S> x = twist_to_child<R>(b, d, e, parent.acceleration[k]);
+        S alpha1 = un.partial;
+        if (!prescribed(j)) alpha1 -= un.inverse_d * dot(un.screw_inertia, x);
+        SV<S> am = x + un.acceleration_bias;
+        am.ang += alpha1 * e;
+        un.acceleration_m[k] = am;
+        const SV<S> x2{axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], am.ang),
+                       axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], am.lin)};
+        S alpha2 = b.partial;
+        if (!prescribed(j)) alpha2 -= b.inverse_d * dot(b.screw_inertia, x2);
+        SV<S> a = x2 + b.acceleration_bias;
+        a.ang += alpha2 * e2;
+        b.acceleration[k] = a;
+        b.rate[k + 1] = reciprocal<S>(k + 1) * alpha1;
+        un.rate2[k + 1] = reciprocal<S>(k + 1) * alpha2;
+        const S sense = model.joint_sense(j);
+        motion.q[k + 2](entry) = fact[k] * (sense * alpha1);
+        motion.q[k + 2](entry + 1) = fact[k] * alpha2;
+        if (need_wrench || prescribed(j)) {
+          b.wrench[k] = articulated_times(model, body, j, a) + b.bias;
+          un.wrench_m[k] = {
+              axis_rotate_series<R, false, 0>(k, un.cos2, un.sin2, e2,
+                                              [&](int m) -> V3<S> { return b.wrench[m].ang; }),
+              axis_rotate_series<R, false, 0>(k, un.cos2, un.sin2, e2,
+                                              [&](int m) -> V3<S> { return b.wrench[m].lin; })};
+          if (prescribed(j)) {  // τ₁ = e₁ · f_m,ang, τ₂ = e₂ · f_ang
+            S tau1 = dot(e, un.wrench_m[k].ang);
+            S tau2 = dot(e2, b.wrench[k].ang);
+            if (kLoads && loads != nullptr) {
+              tau1 -= inv_fact[k] * (sense * loads->joint_torque[k](entry));
+              tau2 -= inv_fact[k] * loads->joint_torque[k](entry + 1);
+            }
+            data.joint_torque[k](entry) = fact[k] * (sense * tau1);
+            data.joint_torque[k](entry + 1) = fact[k] * tau2;
+          }
+        }
+        return;
       }
       const SV<S> x = twist_to_child<K>(b, d, e, parent.acceleration[k]);
       S alpha = b.partial;
@@ -882,6 +1129,40 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
             for (int i = 0; i <= k + 1; ++i)
               gk += bl.rotation[i].transpose_times(parent.gravity[k + 1 - i]);
             b.gravity[k + 1] = gk;
+          }
+          momentum_factors(k + 1, b, V3<S>::from(model.local_com(j)), model.home_inertia(j));
+          return;
+        } else if constexpr (is_universal(K)) {  // θ₁, θ₂ and the intermediate frame's series
+          constexpr JointKind R = JointKind::kRevolute;
+          auto& un = ws.universal[static_cast<std::size_t>(universal_index<Tree>(j))];
+          b.q[k + 1] = step * b.rate[k];
+          un.q2[k + 1] = step * un.rate2[k];
+          S sc(0), cc(0), sc2(0), cc2(0);  // (sin θ)' = cos θ θ̇, (cos θ)' = −sin θ θ̇
+          for (int i = 0; i <= k; ++i) {
+            sc += b.cos_q[i] * b.rate[k - i];
+            cc += b.sin_q[i] * b.rate[k - i];
+            sc2 += un.cos2[i] * un.rate2[k - i];
+            cc2 += un.sin2[i] * un.rate2[k - i];
+          }
+          b.sin_q[k + 1] = step * sc;
+          b.cos_q[k + 1] = -(step * cc);
+          un.sin2[k + 1] = step * sc2;
+          un.cos2[k + 1] = -(step * cc2);
+          SV<S> vm = un.acceleration_m[k];
+          vm.lin += un.gravity_m[k];
+          un.twist_m[k + 1] = step * vm;
+          SV<S> v = b.acceleration[k];
+          v.lin += b.gravity[k];
+          b.twist[k + 1] = step * v;
+          if (need_gravity) {
+            const V3<S> e = V3<S>::from(model.joint_axis(j));
+            const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+            un.gravity_m[k + 1] = axis_rotate_series<R, true, 0>(
+                k + 1, b.cos_q, b.sin_q, e,
+                [&](int m) -> const V3<S>& { return parent.gravity[m]; });
+            b.gravity[k + 1] = axis_rotate_series<R, true, 0>(
+                k + 1, un.cos2, un.sin2, e2,
+                [&](int m) -> const V3<S>& { return un.gravity_m[m]; });
           }
           momentum_factors(k + 1, b, V3<S>::from(model.local_com(j)), model.home_inertia(j));
           return;
@@ -1023,7 +1304,6 @@ Status forward_dynamics(const Model<Tree, Scalar>& model,
                         ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                         const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
                         const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_dynamics");
   return detail::articulated_body_dynamics<false>(
       model, data, input, static_cast<const HybridDynamicsInput<Tree, MaxOrder, Scalar>*>(nullptr),
       loads, order);
@@ -1034,7 +1314,6 @@ Status forward_dynamics(const Model<Tree, Scalar>& model,
                         ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                         const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
                         int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_dynamics");
   return forward_dynamics(model, data, input,
                           static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr),
                           order);
@@ -1070,7 +1349,6 @@ Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
                                 InverseTopOrder<Tree, Scalar>& top, TopCommand command,
                                 const ExternalLoads<Tree, MaxOrder, Scalar>* loads,
                                 int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_inverse_dynamics");
   return detail::articulated_body_dynamics<false>(
       model, data, input, static_cast<const HybridDynamicsInput<Tree, MaxOrder, Scalar>*>(nullptr),
       loads, order, &top, command);
@@ -1086,7 +1364,6 @@ Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
                                 const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
                                 InverseTopOrder<Tree, Scalar>& top, TopCommand command,
                                 int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_inverse_dynamics");
   return detail::articulated_body_dynamics<false, Tree, MaxOrder, Scalar, TopCommand, false>(
       model, data, input, static_cast<const HybridDynamicsInput<Tree, MaxOrder, Scalar>*>(nullptr),
       static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order, &top, command);
@@ -1100,7 +1377,6 @@ Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
                                 InverseTopOrder<Tree, Scalar>& top,
                                 const ExternalLoads<Tree, MaxOrder, Scalar>* loads,
                                 int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_inverse_dynamics");
   return forward_inverse_dynamics(model, data, input, top, detail::NoTopCommand{}, loads, order);
 }
 
@@ -1109,7 +1385,6 @@ Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
                                 ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                                 const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& input,
                                 InverseTopOrder<Tree, Scalar>& top, int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "forward_inverse_dynamics");
   return forward_inverse_dynamics(
       model, data, input, top, detail::NoTopCommand{},
       static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order);
@@ -1153,7 +1428,6 @@ Status hybrid_dynamics(const Model<Tree, Scalar>& model,
                        HybridDynamicsData<Tree, MaxOrder, Scalar>& data,
                        const HybridDynamicsInput<Tree, MaxOrder, Scalar>& input,
                        const ExternalLoads<Tree, MaxOrder, Scalar>* loads, int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "hybrid_dynamics");
   return detail::articulated_body_dynamics<true>(model, data, input, &input, loads, order);
 }
 
@@ -1162,7 +1436,6 @@ Status hybrid_dynamics(const Model<Tree, Scalar>& model,
                        HybridDynamicsData<Tree, MaxOrder, Scalar>& data,
                        const HybridDynamicsInput<Tree, MaxOrder, Scalar>& input,
                        int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "hybrid_dynamics");
   return hybrid_dynamics(model, data, input,
                          static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order);
 }

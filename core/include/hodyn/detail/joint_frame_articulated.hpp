@@ -637,6 +637,36 @@ HODYN_ALWAYS_INLINE SV<S> ball_wrench_to_parent(int k, const ArticulatedBall<Max
   return w;
 }
 
+/// The universal-joint part of a body's articulated quantities: the joint is
+/// two revolute steps, about e₁ (parent → the massless intermediate frame m,
+/// X₁ = T(d) Rot(e₁, θ₁)) and about e₂ (m → the child, X₂ = Rot(e₂, θ₂)).
+/// The body's own ArticulatedBody holds θ₁'s series (q, rate, cos_q, sin_q)
+/// and the second step's U₂ = M^A_j s₂, D₂⁻¹ and partial; this holds θ₂'s
+/// series and the intermediate frame's twist, acceleration, gravity and
+/// wrench series, its articulated inertia M^A_m and the first step's U₁, D₁⁻¹.
+template <int MaxOrder, class S>
+struct ArticulatedUniversal {
+  std::array<S, MaxOrder + 1> cos2{};                ///< (cos θ₂)_[k]
+  std::array<S, MaxOrder + 1> sin2{};                ///< (sin θ₂)_[k]
+  std::array<S, MaxOrder + 2> q2{};                  ///< θ₂,[k]
+  std::array<S, MaxOrder + 2> rate2{};               ///< θ̇₂,[k]
+  std::array<SV<S>, MaxOrder + 1> twist_m{};         ///< v_m,[k]
+  std::array<SV<S>, MaxOrder + 1> acceleration_m{};  ///< ã_m,[k]
+  std::array<SV<S>, MaxOrder + 1> wrench_m{};        ///< f_m,[k] = (Rot₂ ⊛ f_j)_[k]
+  std::array<V3<S>, MaxOrder + 1> gravity_m{};       ///< (R_mᵀ g)_[k]
+  Inertia6<S> inertia_m{};                           ///< M^A_m (reduced across θ₂, in m)
+  SV<S> screw_inertia{};                             ///< U₁ = M^A_m s₁
+  S inverse_d{0};                                    ///< D₁⁻¹
+  SV<S> acceleration_bias{};                         ///< c_m,[k]
+  S partial{0};  ///< (τ₁ − s₁ᵀ p_m)/D₁ of the current order
+};
+
+/// The rank of universal joint j among the tree's universal joints.
+template <class Tree>
+HODYN_ALWAYS_INLINE constexpr int universal_index(int j) {
+  return TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)];
+}
+
 /// Workspace of the joint-frame articulated-body engine.
 template <class Tree, int MaxOrder, class S>
 struct ArticulatedWorkspace {
@@ -650,6 +680,9 @@ struct ArticulatedWorkspace {
   std::array<V3<S>, MaxOrder + 1> world_spin{};  ///< (R ã.ang)_[k] of the base
   SchurSolve6<S> base_factor{};
   JointSineCosine<S, Tree::kNumBodies> joint_sine_cosine{};  ///< cos q_j, sin q_j at order 0
+  /// Universal joints' parts, TreeTraits::kUniversalIndex order (empty
+  /// without one; last, so that the other members keep their offsets).
+  std::array<ArticulatedUniversal<MaxOrder, S>, TreeTraits<Tree>::kNumUniversalJoints> universal{};
 };
 
 HODYN_ISA_NAMESPACE_END
