@@ -1,5 +1,6 @@
-// Universal joints (issue 19 slice 6): forward kinematics, the Jacobians and
-// inverse dynamics of a tree with `JointKind::kUniversal`.
+// Universal joints (issue 19 slice 6): forward kinematics, the Jacobians,
+// inverse, forward, hybrid and forward-inverse dynamics of a tree with
+// `JointKind::kUniversal`.
 //
 // (a) The "dummy link" oracle: the same robot with every universal joint
 //     replaced by a revolute joint about e₁, a massless body and a revolute
@@ -12,7 +13,12 @@
 //     body wrenches on the universal joints' bodies) must agree — on a
 //     floating-base tree where a universal joint has a revolute child and
 //     another a universal child, and on a fixed-base chain of two universal
-//     joints and a revolute one.
+//     joints and a revolute one. Forward dynamics of orders 0..5 (world- or
+//     base-frame wrench, with and without loads), hybrid dynamics (the
+//     universal joints prescribed and the others free, or the reverse; the
+//     base by wrench or by motion) and forward-inverse dynamics of orders
+//     0..5 against the twin too, and the round trip FD(ID(motion)) of
+//     orders 0..3 (with the twin's own round trip as the conditioning).
 // (b) The Taylor oracle: θ(t) as series through the order-0 code (series
 //     scalar); inverse dynamics and kinematics of orders 0..5 equal k! times
 //     its coefficients.

@@ -667,9 +667,20 @@ HODYN_ALWAYS_INLINE constexpr int universal_index(int j) {
   return TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)];
 }
 
+/// The universal joints' parts of the workspace, TreeTraits::kUniversalIndex
+/// order; an empty base without a universal joint (a zero-length member
+/// would still take 16 bytes of ForwardDynamicsData).
+template <int MaxOrder, class S, int NumUniversal>
+struct ArticulatedUniversalParts {
+  std::array<ArticulatedUniversal<MaxOrder, S>, NumUniversal> universal{};
+};
+template <int MaxOrder, class S>
+struct ArticulatedUniversalParts<MaxOrder, S, 0> {};
+
 /// Workspace of the joint-frame articulated-body engine.
 template <class Tree, int MaxOrder, class S>
-struct ArticulatedWorkspace {
+struct ArticulatedWorkspace
+    : ArticulatedUniversalParts<MaxOrder, S, TreeTraits<Tree>::kNumUniversalJoints> {
   /// Ball joints' parts, TreeTraits::kSphericalIndex order (empty without a ball).
   std::array<ArticulatedBall<MaxOrder, S>, TreeTraits<Tree>::kNumSphericalJoints> ball{};
   std::array<ArticulatedBody<MaxOrder, S>, Tree::kNumBodies> body{};
@@ -680,9 +691,6 @@ struct ArticulatedWorkspace {
   std::array<V3<S>, MaxOrder + 1> world_spin{};  ///< (R ã.ang)_[k] of the base
   SchurSolve6<S> base_factor{};
   JointSineCosine<S, Tree::kNumBodies> joint_sine_cosine{};  ///< cos q_j, sin q_j at order 0
-  /// Universal joints' parts, TreeTraits::kUniversalIndex order (empty
-  /// without one; last, so that the other members keep their offsets).
-  std::array<ArticulatedUniversal<MaxOrder, S>, TreeTraits<Tree>::kNumUniversalJoints> universal{};
 };
 
 HODYN_ISA_NAMESPACE_END
