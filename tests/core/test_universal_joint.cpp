@@ -374,6 +374,8 @@ void compare_accelerations(const DA& a, const DB& b, int r, std::array<double, k
   }
 }
 
+double worst_articulated_inertia = 0;  // of check_forward_dynamics
+
 /// (a) forward dynamics of orders 0..5 (each order a call of its own) against
 /// the twin, with a world- or base-frame propulsion wrench, with loads or not.
 template <class Tree, class Twin>
@@ -394,6 +396,22 @@ void check_forward_dynamics(const Pair<Tree, Twin>& p, unsigned seed, bool loade
               Status::kOk);
     compare_accelerations(*da, *db, r, worst, "forward dynamics");
   }
+  // The articulated inertias (order-free): body j's joint frame and its twin
+  // body's have parallel axes (the world's at home); the origins differ by
+  // x = o_twin − o_j (the twin's revolute frame sits at the axis point
+  // closest to the world origin), so M_j = Xᵀ M_twin X, X = [1 0; −[x] 1].
+  Eigen::Matrix<double, 6, 6> ma, mb;
+  for (int j = 0; j < Tree::kNumBodies; ++j) {
+    const int t = p.same[static_cast<std::size_t>(j)];
+    ASSERT_EQ(hodyn::articulated_inertia(*da, j, ma), Status::kOk);
+    ASSERT_EQ(hodyn::articulated_inertia(*db, t, mb), Status::kOk);
+    const Vec3 x = j == 0 ? Vec3::Zero() : Vec3(p.twin.local_origin(t) - p.uni.local_origin(j));
+    Eigen::Matrix<double, 6, 6> shift = Eigen::Matrix<double, 6, 6>::Identity();
+    shift.bottomLeftCorner<3, 3>() << 0, x.z(), -x.y(), -x.z(), 0, x.x(), x.y(), -x.x(), 0;
+    const double e = rel_err(ma, Eigen::Matrix<double, 6, 6>(shift.transpose() * mb * shift));
+    EXPECT_LE(e, 1e-12) << "articulated inertia " << j;
+    worst_articulated_inertia = std::max(worst_articulated_inertia, e);
+  }
 }
 
 TEST(UniversalJoint, ForwardDynamicsEqualsRevoluteDummyRevolute) {
@@ -412,6 +430,9 @@ TEST(UniversalJoint, ForwardDynamicsEqualsRevoluteDummyRevolute) {
       "V1^(k+1), q^(k+2) per order k:",
       worst);
   print("  with applied world and body wrenches and joint torques:", worst_loaded);
+  std::cout << "  articulated inertias (articulated_inertia) vs the twin's, moved to the same "
+               "origin: "
+            << worst_articulated_inertia << std::endl;
 }
 
 /// The round trip: inverse dynamics of a random motion gives Q₁^(k), τ^(k);

@@ -1402,7 +1402,6 @@ Status forward_inverse_dynamics(const Model<Tree, Scalar>& model,
 template <class Tree, int MaxOrder, class Scalar>
 Status articulated_inertia(const ForwardDynamicsData<Tree, MaxOrder, Scalar>& data, int body,
                            Matrix6<Scalar>& out) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "articulated_inertia");
   out.setZero();
   if (data.order < 0 || body < 0 || body >= Tree::kNumBodies) return Status::kInvalidArgument;
   const auto& ws = data.workspace;
