@@ -32,6 +32,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <type_traits>
 
@@ -109,7 +110,8 @@ HODYN_ALWAYS_INLINE void store_chunk(const RowChunk<S, W>& chunk, S* lanes) {
 template <class Tree, int MaxOrder, class S>
 struct RegressorWorkspace {
   static constexpr int kNumBodies = TreeTraits<Tree>::kNumBodies;
-  /// The most joint entries (DoFs: 3 for a ball, 1 otherwise) on a path from
+  /// The most joint entries (DoFs: 3 for a ball, 2 for a universal joint, 1
+  /// otherwise) on a path from
   /// the root (the most joints with 1-DoF joints only).
   static constexpr int max_joint_depth() {
     int deepest = 0;
@@ -123,7 +125,7 @@ struct RegressorWorkspace {
   /// A body's rows, as lanes: six world unit twists (Q₁, lanes 0..5), six
   /// base-frame unit twists (Ad_C₁ᵀ Q₁, lanes 6..11), then the screw of the
   /// joint at each level of its path (τ, lanes 12..; a ball's three screws in
-  /// three lanes), padded to whole vectors.
+  /// three lanes, a universal joint's two in two), padded to whole vectors.
   static constexpr int kLanes = (12 + max_joint_depth() + 7) / 8 * 8;
   /// One Taylor coefficient of a body's rows, component-major:
   /// `component[c][l]` is component c (ω then v) of row l.
@@ -583,11 +585,93 @@ void ball_rows(int r, const Model<Tree, S>& model, int j,
   }
 }
 
+/// A universal joint's rows: the parent's through Ad_{X_j}⁻¹ with
+/// X = T(d) Rot(e₁, θ₁) Rot(e₂, θ₂), coefficient k = Σ_i R_[i]ᵀ (ω; v − d × ω)_[k−i],
+/// R_[i] = Σ_l Rot₁,[l] Rot₂,[i−l] (θ₁'s cos, sin series from the kinematics,
+/// θ₂'s formed here as inverse dynamics forms them); then its two screws in
+/// the child's frame, S₁ = (Rot₂ᵀ e₁; 0) — a series, it turns with θ₂ — and
+/// S₂ = (e₂; 0), in the last two lanes. A plain loop over the lanes: trees
+/// with universal joints only.
+template <std::size_t N, class Tree, int MaxOrder, class S>
+void universal_rows(int r, const Model<Tree, S>& model, int j, int depth,
+                    const RegressorWorkspace<Tree, MaxOrder, S>& ws,
+                    const MotionDerivatives<Tree, MaxOrder, S>& motion,
+                    const typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& parent,
+                    typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows) {
+  using std::cos;
+  using std::sin;
+  constexpr int L = RegressorWorkspace<Tree, MaxOrder, S>::kLanes;
+  constexpr JointKind R = JointKind::kRevolute;
+  const int entry = TreeTraits<Tree>::joint_entry(j);
+  const auto& b = ws.body[j];
+  const V3<S> e1 = V3<S>::from(model.joint_axis(j));
+  const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+  std::array<S, N> c2{}, s2{};  // (cos θ₂)_[k], (sin θ₂)_[k]
+  {
+    const S theta2 = motion.q[0](entry + 1);
+    c2[0] = S(cos(theta2));
+    s2[0] = S(sin(theta2));
+    for (int k = 0; k < r && k + 1 < static_cast<int>(N); ++k) {
+      S sc(0), cc(0);
+      for (int i = 0; i <= k; ++i) {
+        const S rate =
+            ws.inverse_factorial[k - i] * motion.q[static_cast<std::size_t>(k - i + 1)](entry + 1);
+        sc += c2[static_cast<std::size_t>(i)] * rate;
+        cc += s2[static_cast<std::size_t>(i)] * rate;
+      }
+      s2[static_cast<std::size_t>(k + 1)] = reciprocal<S>(k + 1) * sc;
+      c2[static_cast<std::size_t>(k + 1)] = -(reciprocal<S>(k + 1) * cc);
+    }
+  }
+  std::array<M3<S>, N> rot2{}, rot{};
+  for (int i = 0; i <= r; ++i) {
+    const auto I = static_cast<std::size_t>(i);
+    rot2[I] = axis_rotation<R>(e2, i == 0 ? S(1) : S(0), c2[I], s2[I]);
+  }
+  for (int i = 0; i <= r; ++i)
+    for (int l = 0; l <= i; ++l) {
+      const auto Lx = static_cast<std::size_t>(l);
+      const M3<S> prod = axis_rotation<R>(e1, l == 0 ? S(1) : S(0), b.cos_q[Lx], b.sin_q[Lx]) *
+                         rot2[static_cast<std::size_t>(i - l)];
+      for (int a = 0; a < 9; ++a) rot[static_cast<std::size_t>(i)].a[a] += prod.a[a];
+    }
+  const V3<S> d = V3<S>::from(model.local_offset(j));
+  for (int k = 0; k <= r; ++k) {
+    auto& y = rows[static_cast<std::size_t>(k)].component;
+    for (auto& comp : y) comp.fill(S(0));
+    for (int i = 0; i <= k; ++i) {
+      const M3<S>& ri = rot[static_cast<std::size_t>(i)];
+      const auto& x = parent[static_cast<std::size_t>(k - i)].component;
+      for (int l = 0; l < L; ++l) {
+        const V3<S> ang{x[0][l], x[1][l], x[2][l]};
+        const V3<S> a = ri.transpose_times(ang);
+        const V3<S> v = ri.transpose_times(V3<S>{x[3][l], x[4][l], x[5][l]} - cross(d, ang));
+        y[0][l] += a.x;
+        y[1][l] += a.y;
+        y[2][l] += a.z;
+        y[3][l] += v.x;
+        y[4][l] += v.y;
+        y[5][l] += v.z;
+      }
+    }
+    // S₁,[k] = (Rot₂ᵀ)_[k] e₁ (lane depth − 2), S₂ = e₂ at k = 0 (lane depth − 1)
+    const V3<S> s1 = rot2[static_cast<std::size_t>(k)].transpose_times(e1);
+    y[0][kLevelLane + depth - 2] = s1.x;
+    y[1][kLevelLane + depth - 2] = s1.y;
+    y[2][kLevelLane + depth - 2] = s1.z;
+  }
+  auto& y0 = rows[0].component;
+  y0[0][kLevelLane + depth - 1] = e2.x;
+  y0[1][kLevelLane + depth - 1] = e2.y;
+  y0[2][kLevelLane + depth - 1] = e2.z;
+}
+
 /// Body j's rows (j ≥ 1, `depth` joint entries on its path, its own
 /// included): its parent's through Ad_{X_j}⁻¹, and its own screw in the lane
 /// of its level, with the joint's sense (τ_j = s_j e·f_ang, revolute,
 /// s_j e·f_lin, prismatic, or e·f_ang + h e·f_lin, helical; a ball's three
-/// unit screws (e_a; 0) in its last three lanes, τ = f_ang).
+/// unit screws (e_a; 0) in its last three lanes, τ = f_ang; a universal
+/// joint's S₁ = (Rot₂ᵀ e₁; 0), S₂ = (e₂; 0) in its last two, universal_rows).
 template <int FixedOrder, class Tree, int MaxOrder, class S>
 void regressor_child_rows(int run_order, const Model<Tree, S>& model, int j, int depth,
                           const RegressorWorkspace<Tree, MaxOrder, S>& ws,
@@ -607,6 +691,10 @@ void regressor_child_rows(int run_order, const Model<Tree, S>& model, int j, int
       ball_rows<kSeries>(r, model, j, ws, motion, parent, rows);
       for (int a = 0; a < 3; ++a)
         rows[0].component[static_cast<std::size_t>(a)][kLevelLane + depth - 3 + a] = S(1);
+      return;
+    }
+    if constexpr (is_universal(K)) {  // X = T(d) Rot₁ Rot₂, S = [Rot₂ᵀ e₁, e₂]
+      universal_rows<kSeries>(r, model, j, depth, ws, motion, parent, rows);
       return;
     }
     std::array<S, MaxOrder + 1> q{};  // θ_[i] = s q^(i)/i!
@@ -937,7 +1025,6 @@ Status inverse_dynamics_regressor(const Model<Tree, Scalar>& model,
                                   RegressorData<Tree, MaxOrder, Scalar>& data,
                                   const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                                   int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "inverse_dynamics_regressor");
   const Status input = detail::check_inverse_dynamics_input(
       motion, static_cast<const ExternalLoads<Tree, MaxOrder, Scalar>*>(nullptr), order);
   if (input != Status::kOk) {
@@ -964,7 +1051,6 @@ Status inverse_dynamics_body_regressor(const Model<Tree, Scalar>& model,
                                        BodyRegressorData<Tree, MaxOrder, Scalar>& data,
                                        const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                                        int body, int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "inverse_dynamics_body_regressor");
   if (body < 0 || body >= TreeTraits<Tree>::kNumBodies) {
     data.clear_results();
     return Status::kInvalidArgument;
@@ -1010,7 +1096,6 @@ Status momentum_regressor(const Model<Tree, Scalar>& model,
                           RegressorData<Tree, MaxOrder, Scalar>& data,
                           const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                           int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "momentum_regressor");
   if (order < 0 || order > MaxOrder) {
     data.clear_results();
     return Status::kOrderOutOfRange;
@@ -1104,6 +1189,60 @@ void slotine_li_ball(const Model<Tree, S>& model, RegressorWorkspace<Tree, MaxOr
   b.acceleration[0] = a;
 }
 
+/// A universal joint's step of the Slotine–Li forward pass
+/// (slotine_li_kinematics): X = T(d) Rot(e₁, θ₁) Rot(e₂, θ₂), two revolute
+/// sub-steps through the intermediate frame m, as inverse dynamics takes them:
+///   u₁ = Rot₁ᵀ (offset v_p),  v_m = u₁ + (e₁ θ̇₁; 0),  u₂ = Rot₂ᵀ v_m,  v = u₂ + (e₂ θ̇₂; 0),
+///   v_r the same with θ̇_r,
+///   a_r,m = Rot₁ᵀ (offset a_r,p) − θ̇_r,1 ad_{s₁} u₁ + (e₁ θ̈_r,1; 0),
+///   a_r = Rot₂ᵀ a_r,m − θ̇_r,2 ad_{s₂} u₂ + (e₂ θ̈_r,2; 0)
+/// — S₁ turns with the parent (Ṡ₁ = ad_{V_p} S₁), S₂ with the intermediate
+/// frame (Ṡ₂ = ad_{V_m} S₂, u₂ holding V_m), as equations_of_motion's C has them.
+template <class Tree, int MaxOrder, class S>
+void slotine_li_universal(const Model<Tree, S>& model, RegressorWorkspace<Tree, MaxOrder, S>& ws,
+                          const SlotineLiInput<Tree, S>& in, int j) {
+  using std::cos;
+  using std::sin;
+  constexpr JointKind R = JointKind::kRevolute;
+  const int entry = TreeTraits<Tree>::joint_entry(j);
+  const int parent = Tree::kParent[j];
+  auto& b = ws.body[j];
+  b.cos_q[0] = ws.joint_sine_cosine.cosine[static_cast<std::size_t>(j)];
+  b.sin_q[0] = ws.joint_sine_cosine.sine[static_cast<std::size_t>(j)];
+  const V3<S> d = V3<S>::from(model.local_offset(j));
+  const V3<S> e1 = V3<S>::from(model.joint_axis(j));
+  const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+  const M3<S> rot1 = axis_rotation<R>(e1, S(1), b.cos_q[0], b.sin_q[0]);
+  const S theta2 = in.q(entry + 1);
+  const M3<S> rot2 = axis_rotation<R>(e2, S(1), S(cos(theta2)), S(sin(theta2)));
+  const auto first = [&](const SV<S>& w) {  // Rot₁ᵀ (offset w)
+    return SV<S>{rot1.transpose_times(w.ang), rot1.transpose_times(w.lin - cross(d, w.ang))};
+  };
+  const auto second = [&](const SV<S>& w) {  // Rot₂ᵀ w
+    return SV<S>{rot2.transpose_times(w.ang), rot2.transpose_times(w.lin)};
+  };
+  const auto ad = [](const V3<S>& e, const SV<S>& u) {  // ad_{(e; 0)} u
+    return SV<S>{cross(e, u.ang), cross(e, u.lin)};
+  };
+  const SV<S> u1 = first(ws.body[parent].twist[0]);
+  SV<S> vm = u1;
+  vm.ang += in.q_dot(entry) * e1;
+  const SV<S> u2 = second(vm);
+  SV<S> v = u2;
+  v.ang += in.q_dot(entry + 1) * e2;
+  b.twist[0] = v;
+  SV<S> vr = first(ws.reference_twist[parent]);
+  vr.ang += in.reference_q_dot(entry) * e1;
+  vr = second(vr);
+  vr.ang += in.reference_q_dot(entry + 1) * e2;
+  ws.reference_twist[j] = vr;
+  SV<S> am = first(ws.body[parent].acceleration[0]) - in.reference_q_dot(entry) * ad(e1, u1);
+  am.ang += in.reference_q_ddot(entry) * e1;
+  SV<S> a = second(am) - in.reference_q_dot(entry + 1) * ad(e2, u2);
+  a.ang += in.reference_q_ddot(entry + 1) * e2;
+  b.acceleration[0] = a;
+}
+
 /// The Slotine–Li forward pass in joint frames: every body's twist v, reference
 /// twist v_r (the twist recursion with ν_r) and reference acceleration
 ///   a_r,j = Ad_{X_j}⁻¹ a_r,p − q̇_r,j ad_{s_j}(Ad_{X_j}⁻¹ v_p) + s_j q̈_r,j,
@@ -1143,6 +1282,10 @@ void slotine_li_kinematics(const Model<Tree, S>& model, RegressorWorkspace<Tree,
     const auto& parent = ws.body[Tree::kParent[j]];
     if constexpr (is_spherical(K)) {
       slotine_li_ball(model, ws, in, j);
+      return;
+    }
+    if constexpr (is_universal(K)) {
+      slotine_li_universal(model, ws, in, j);
       return;
     }
     b.cos_q[0] = ws.joint_sine_cosine.cosine[static_cast<std::size_t>(j)];
@@ -1205,7 +1348,6 @@ template <class Tree, int MaxOrder, class Scalar>
 Status slotine_li_regressor(const Model<Tree, Scalar>& model,
                             RegressorData<Tree, MaxOrder, Scalar>& data,
                             const SlotineLiInput<Tree, Scalar>& in) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "slotine_li_regressor");
   Status input = Status::kOk;
   if constexpr (!TreeTraits<Tree>::kFixedBase) {
     input = detail::check_pose(in.base_pose);
@@ -1257,7 +1399,6 @@ struct EnergyRegressorData {
 template <class Tree, int MaxOrder, class Scalar>
 Status energy_regressor(const Model<Tree, Scalar>& model, EnergyRegressorData<Tree, Scalar>& data,
                         const MotionDerivatives<Tree, MaxOrder, Scalar>& motion) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "energy_regressor");
   MotionDerivatives<Tree, 0, Scalar> at;  // the state only; higher entries zero
   at.base_pose = motion.base_pose;
   at.base_twist[0] = motion.base_twist[0];

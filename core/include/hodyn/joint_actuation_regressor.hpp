@@ -63,6 +63,8 @@ enum class CoulombModel : std::uint8_t {
   /// The only model a tree with a ball joint takes: a ball's Coulomb
   /// friction is not per axis (it opposes ω as a whole), so kSign and kTanh
   /// refuse such a tree with kInvalidArgument rather than give per-axis columns.
+  /// (A universal joint's two sub-joints are revolute joints: per axis is
+  /// right there, and every model takes it.)
   kNone,
 };
 
@@ -76,7 +78,8 @@ struct FrictionRegressorOptions {
 /// Results of `joint_friction_regressor` (fixed size, reusable).
 template <class Tree, int MaxOrder, class Scalar = double>
 struct FrictionRegressorData {
-  /// Entries of τ: one per joint, three per ball (its ω axes, child frame).
+  /// Entries of τ: one per joint, three per ball (its ω axes, child frame),
+  /// two per universal joint (θ₁, θ₂).
   static constexpr int kNumJoints = TreeTraits<Tree>::kNumJointDofs;
   static constexpr int kRows = 6 + kNumJoints;     ///< (Q₁; τ), as RegressorData
   static constexpr int kColumns = 2 * kNumJoints;  ///< (f_v; f_c), one of each per entry
@@ -156,8 +159,9 @@ void tanh_series(const std::array<S, N>& x, int order, std::array<S, N>& y) {
 /// σ(q̇_i)^(k) e_i (Coulomb), e_i the row of τ_i; the six Q₁ rows are zero.
 /// Reads q^(1..order+1). A ball's three entries of q̇ are ω in its child's
 /// axes: viscous friction per axis (τ_a = f_v,a ω_a), no Coulomb term (kNone
-/// only). Errors: kOrderOutOfRange; kInvalidArgument (kTanh
-/// with ε not finite and > 0, kSign or kTanh on a tree with a ball, or an
+/// only). A universal joint's two entries are θ̇₁, θ̇₂ of its two revolute
+/// sub-joints: viscous and Coulomb per axis (every model). Errors: kOrderOutOfRange;
+/// kInvalidArgument (kTanh with ε not finite and > 0, kSign or kTanh on a tree with a ball, or an
 /// unknown model); kNonFiniteInput;
 /// kNotDifferentiable (kSign, order ≥ 1 and some q̇_i = 0);
 /// kNonFiniteResult (kTanh derivatives overflowing for a tiny ε); outputs zero.
@@ -165,7 +169,6 @@ template <class Tree, int MaxOrder, class Scalar>
 Status joint_friction_regressor(FrictionRegressorData<Tree, MaxOrder, Scalar>& data,
                                 const MotionDerivatives<Tree, MaxOrder, Scalar>& motion, int order,
                                 const FrictionRegressorOptions<Scalar>& options = {}) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "joint_friction_regressor");
   constexpr int n = TreeTraits<Tree>::kNumJointDofs;
   data.clear_results();
   if (order < 0 || order > MaxOrder) return Status::kOrderOutOfRange;
