@@ -21,12 +21,15 @@
 //   - Slotine–Li: Y(q, q̇, q̇_r, q̈_r) π = M̄ q̈_r + C q̇_r + g from
 //     `equations_of_motion` (ν_r, ν̇_r ≠ ν, ν̇), M x and C y without gravity,
 //     with ν_r = ν, ν̇_r = ν̇ inverse dynamics, and the twin's Slotine–Li with
-//     the dummy columns dropped.
+//     the dummy columns dropped;
+//   - the six calls are heap-free; a NaN in θ₂ gives kNonFiniteInput and zero
+//     outputs; a float model's Y^(0..2) π agrees with float inverse dynamics.
 #include <hodyn/hodyn.hpp>
 #include <hodyn/inertial_parameters.hpp>
 #include <hodyn/inverse_dynamics_regressor.hpp>
 #include <hodyn/joint_actuation_regressor.hpp>
 
+#include "support/heap_counter.hpp"
 #include "support/universal_trees.hpp"
 
 #include <gtest/gtest.h>
@@ -37,6 +40,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <random>
 
@@ -403,6 +407,64 @@ TEST(UniversalJointRegressors, SlotineLiIsMassMatrixCoriolisAndGravityOfTheClose
       "%.2e, M x %.2e, C y %.2e; with nu_r = nu vs ID %.2e; Y vs the twin's (dummy columns "
       "dropped) %.2e\n",
       w.closed_forms, w.mass, w.coriolis, w.id, w.twin);
+}
+
+TEST(UniversalJointRegressors, HeapFreeNonFiniteInputAndFloat) {
+  const auto p = floating_pair(9u);
+  auto m = std::make_unique<hodyn::MotionDerivatives<UniTree, kMaxOrder, double>>();
+  auto mt = std::make_unique<hodyn::MotionDerivatives<UniTwin, kMaxOrder, double>>();
+  random_states(10u, *m, *mt);
+  auto y = std::make_unique<hodyn::RegressorData<UniTree, kMaxOrder, double>>();
+  auto b = std::make_unique<hodyn::BodyRegressorData<UniTree, kMaxOrder, double>>();
+  auto energy = std::make_unique<hodyn::EnergyRegressorData<UniTree, double>>();
+  auto friction = std::make_unique<hodyn::FrictionRegressorData<UniTree, kMaxOrder, double>>();
+  auto in = std::make_unique<hodyn::SlotineLiInput<UniTree, double>>(slotine_li_input(*m, *m));
+  {
+    hodyn::test::HeapProbe probe;
+    const Status s1 = hodyn::inverse_dynamics_regressor(p.uni, *y, *m, kMaxOrder);
+    const Status s2 = hodyn::inverse_dynamics_body_regressor(p.uni, *b, *m, 3, 2);
+    const Status s3 = hodyn::energy_regressor(p.uni, *energy, *m);
+    const Status s4 = hodyn::joint_friction_regressor(
+        *friction, *m, 2, hodyn::FrictionRegressorOptions<double>{hodyn::CoulombModel::kTanh, 0.5});
+    const Status s5 = hodyn::momentum_regressor(p.uni, *y, *m, 1);
+    const Status s6 = hodyn::slotine_li_regressor(p.uni, *y, *in);
+    EXPECT_EQ(probe.count(), 0);
+    for (Status s : {s1, s2, s3, s4, s5, s6}) EXPECT_EQ(s, Status::kOk);
+  }
+  // A NaN in θ₂ of body 5's joint (q entries: body 1, 2 (two), 3, 4 (two), 5 (two)).
+  auto bad = std::make_unique<hodyn::MotionDerivatives<UniTree, kMaxOrder, double>>(*m);
+  bad->q[0](7) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(hodyn::inverse_dynamics_regressor(p.uni, *y, *bad, 2), Status::kNonFiniteInput);
+  EXPECT_EQ(y->order, -1);
+  for (const auto& x : y->regressor) EXPECT_EQ(x.cwiseAbs().maxCoeff(), 0.0);
+  EXPECT_EQ(hodyn::inverse_dynamics_body_regressor(p.uni, *b, *bad, 5, 2), Status::kNonFiniteInput);
+  for (const auto& x : b->regressor) EXPECT_EQ(x.cwiseAbs().maxCoeff(), 0.0);
+  in->q(7) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(hodyn::slotine_li_regressor(p.uni, *y, *in), Status::kNonFiniteInput);
+  EXPECT_EQ(y->regressor[0].cwiseAbs().maxCoeff(), 0.0);
+  // float: Y^(0..2) π against float inverse dynamics.
+  const auto mf = p.uni.cast<float>();
+  auto f = std::make_unique<hodyn::MotionDerivatives<UniTree, 2, float>>();
+  f->base_pose.rotation = m->base_pose.rotation.cast<float>();
+  f->base_pose.translation = m->base_pose.translation.cast<float>();
+  for (std::size_t k = 0; k < f->base_twist.size(); ++k)
+    f->base_twist[k] = m->base_twist[k].cast<float>();
+  for (std::size_t k = 0; k < f->q.size(); ++k) f->q[k] = m->q[k].cast<float>();
+  auto yf = std::make_unique<hodyn::RegressorData<UniTree, 2, float>>();
+  auto idf = std::make_unique<hodyn::InverseDynamicsData<UniTree, 2, float>>();
+  ASSERT_EQ(hodyn::inverse_dynamics_regressor(mf, *yf, *f, 2), Status::kOk);
+  ASSERT_EQ(hodyn::inverse_dynamics(mf, *idf, *f, 2), Status::kOk);
+  const auto pif = hodyn::model_parameters(mf);
+  double worst = 0;
+  for (int k = 0; k <= 2; ++k) {
+    Eigen::Matrix<float, 6 + 8, 1> want;
+    want << idf->base_wrench[k], idf->joint_torque[k];
+    const Eigen::Matrix<float, 6 + 8, 1> got = yf->regressor[k] * pif;
+    worst = std::max(worst, rel_err(got.cast<double>(), want.cast<double>()));
+  }
+  EXPECT_LE(worst, 1e-4);
+  std::printf("  universal regressors, float: Y pi vs float ID, orders 0..2: %.2e (relative)\n",
+              worst);
 }
 
 }  // namespace
