@@ -675,7 +675,13 @@ struct ArticulatedUniversalParts {
   std::array<ArticulatedUniversal<MaxOrder, S>, NumUniversal> universal{};
 };
 template <int MaxOrder, class S>
-struct ArticulatedUniversalParts<MaxOrder, S, 0> {};
+struct ArticulatedUniversalParts<MaxOrder, S, 0> {
+  // The universal branches of the passes are discarded (`if constexpr`) for
+  // such a tree, but clang still looks up `ws.universal` in them (its type
+  // does not depend on the kind): a static member has the name and takes no
+  // room in the workspace.
+  static inline std::array<ArticulatedUniversal<MaxOrder, S>, 0> universal{};
+};
 
 /// Workspace of the joint-frame articulated-body engine.
 template <class Tree, int MaxOrder, class S>
