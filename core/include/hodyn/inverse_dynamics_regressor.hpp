@@ -534,36 +534,14 @@ void regressor_base_rows(int run_order, const Model<Tree, S>& model,
   }
 }
 
-/// A ball's rows: the parent's through Ad_{X_j}⁻¹ with X = T(d) R(t),
-/// coefficient k = Σ_i R_[i]ᵀ (ω; v − d × ω)_[k−i], R_[i] as inverse dynamics
-/// forms them (R_j exp([δ]), then Ṙ = R [ω]: detail/ball_joint.hpp). A plain
-/// loop over the lanes: trees with balls only.
+/// A multi-DoF joint's child rows from its parent's: coefficient k of
+/// Ad_{X}⁻¹ with X = T(d) R(t), Σ_i R_[i]ᵀ (ω; v − d × ω)_[k−i] over the
+/// parent's lanes (a ball's R = R_j exp([δ]), a universal joint's Rot₁ Rot₂).
 template <std::size_t N, class Tree, int MaxOrder, class S>
-void ball_rows(int r, const Model<Tree, S>& model, int j,
-               const RegressorWorkspace<Tree, MaxOrder, S>& ws,
-               const MotionDerivatives<Tree, MaxOrder, S>& motion,
-               const typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& parent,
-               typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows) {
+void rotated_parent_rows(int r, const std::array<M3<S>, N>& rot, const V3<S>& d,
+                         const typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& parent,
+                         typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows) {
   constexpr int L = RegressorWorkspace<Tree, MaxOrder, S>::kLanes;
-  const int entry = TreeTraits<Tree>::joint_entry(j);
-  const auto ball =
-      static_cast<std::size_t>(TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)]);
-  std::array<M3<S>, N> rot{};
-  std::array<V3<S>, N> w{};  // ω_[m] = ω^(m)/m!
-  for (int m = 0; m < r; ++m) {
-    const auto& x = motion.q[static_cast<std::size_t>(m + 1)];
-    w[static_cast<std::size_t>(m)] =
-        ws.inverse_factorial[m] * V3<S>{x(entry), x(entry + 1), x(entry + 2)};
-  }
-  {
-    const auto& x = motion.q[0];
-    rot[0] = M3<S>::from(motion.joint_rotation[ball]) *
-             rotation_exponential(V3<S>{x(entry), x(entry + 1), x(entry + 2)});
-  }
-  if constexpr (N > 1)
-    for (int k = 0; k < r && k + 1 < static_cast<int>(N); ++k)
-      rot[static_cast<std::size_t>(k + 1)] = ball_rotation_next(k, rot, w);
-  const V3<S> d = V3<S>::from(model.local_offset(j));
   for (int k = 0; k <= r; ++k) {
     auto& y = rows[static_cast<std::size_t>(k)].component;
     for (auto& comp : y) comp.fill(S(0));
@@ -585,6 +563,38 @@ void ball_rows(int r, const Model<Tree, S>& model, int j,
   }
 }
 
+/// A ball's rows: the parent's through Ad_{X_j}⁻¹ with X = T(d) R(t),
+/// coefficient k = Σ_i R_[i]ᵀ (ω; v − d × ω)_[k−i], R_[i] as inverse dynamics
+/// forms them (R_j exp([δ]), then Ṙ = R [ω]: detail/ball_joint.hpp). A plain
+/// loop over the lanes: trees with balls only.
+template <std::size_t N, class Tree, int MaxOrder, class S>
+void ball_rows(int r, const Model<Tree, S>& model, int j,
+               const RegressorWorkspace<Tree, MaxOrder, S>& ws,
+               const MotionDerivatives<Tree, MaxOrder, S>& motion,
+               const typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& parent,
+               typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows) {
+  const int entry = TreeTraits<Tree>::joint_entry(j);
+  const auto ball =
+      static_cast<std::size_t>(TreeTraits<Tree>::kSphericalIndex[static_cast<std::size_t>(j)]);
+  std::array<M3<S>, N> rot{};
+  std::array<V3<S>, N> w{};  // ω_[m] = ω^(m)/m!
+  for (int m = 0; m < r; ++m) {
+    const auto& x = motion.q[static_cast<std::size_t>(m + 1)];
+    w[static_cast<std::size_t>(m)] =
+        ws.inverse_factorial[m] * V3<S>{x(entry), x(entry + 1), x(entry + 2)};
+  }
+  {
+    const auto& x = motion.q[0];
+    rot[0] = M3<S>::from(motion.joint_rotation[ball]) *
+             rotation_exponential(V3<S>{x(entry), x(entry + 1), x(entry + 2)});
+  }
+  if constexpr (N > 1)
+    for (int k = 0; k < r && k + 1 < static_cast<int>(N); ++k)
+      rot[static_cast<std::size_t>(k + 1)] = ball_rotation_next(k, rot, w);
+  const V3<S> d = V3<S>::from(model.local_offset(j));
+  rotated_parent_rows<N, Tree, MaxOrder>(r, rot, d, parent, rows);
+}
+
 /// A universal joint's rows: the parent's through Ad_{X_j}⁻¹ with
 /// X = T(d) Rot(e₁, θ₁) Rot(e₂, θ₂), coefficient k = Σ_i R_[i]ᵀ (ω; v − d × ω)_[k−i],
 /// R_[i] = Σ_l Rot₁,[l] Rot₂,[i−l] (θ₁'s cos, sin series from the kinematics,
@@ -600,7 +610,6 @@ void universal_rows(int r, const Model<Tree, S>& model, int j, int depth,
                     typename RegressorWorkspace<Tree, MaxOrder, S>::RowSeries& rows) {
   using std::cos;
   using std::sin;
-  constexpr int L = RegressorWorkspace<Tree, MaxOrder, S>::kLanes;
   constexpr JointKind R = JointKind::kRevolute;
   const int entry = TreeTraits<Tree>::joint_entry(j);
   const auto& b = ws.body[j];
@@ -636,24 +645,9 @@ void universal_rows(int r, const Model<Tree, S>& model, int j, int depth,
       for (int a = 0; a < 9; ++a) rot[static_cast<std::size_t>(i)].a[a] += prod.a[a];
     }
   const V3<S> d = V3<S>::from(model.local_offset(j));
+  rotated_parent_rows<N, Tree, MaxOrder>(r, rot, d, parent, rows);
   for (int k = 0; k <= r; ++k) {
     auto& y = rows[static_cast<std::size_t>(k)].component;
-    for (auto& comp : y) comp.fill(S(0));
-    for (int i = 0; i <= k; ++i) {
-      const M3<S>& ri = rot[static_cast<std::size_t>(i)];
-      const auto& x = parent[static_cast<std::size_t>(k - i)].component;
-      for (int l = 0; l < L; ++l) {
-        const V3<S> ang{x[0][l], x[1][l], x[2][l]};
-        const V3<S> a = ri.transpose_times(ang);
-        const V3<S> v = ri.transpose_times(V3<S>{x[3][l], x[4][l], x[5][l]} - cross(d, ang));
-        y[0][l] += a.x;
-        y[1][l] += a.y;
-        y[2][l] += a.z;
-        y[3][l] += v.x;
-        y[4][l] += v.y;
-        y[5][l] += v.z;
-      }
-    }
     // S₁,[k] = (Rot₂ᵀ)_[k] e₁ (lane depth − 2), S₂ = e₂ at k = 0 (lane depth − 1)
     const V3<S> s1 = rot2[static_cast<std::size_t>(k)].transpose_times(e1);
     y[0][kLevelLane + depth - 2] = s1.x;
