@@ -4,7 +4,8 @@
 // recursions in two data layouts must give the same numbers at every order
 // the lane kernel serves on this build, for every joint kind (the aerial
 // manipulator's axis-aligned revolute joints; OracleTree's general revolute,
-// general and aligned prismatic joints) and with external joint torques.
+// general and aligned prismatic joints; ball and universal joints) and with
+// external joint torques.
 //
 // This file is built three times (tests/CMakeLists.txt): with the default
 // flags (on x86-64 no AVX: lanes for float up to order 3 only) and, where the
@@ -170,6 +171,50 @@ hodyn::Model<LaneBallTree, S> ball_model() {
 TEST(InverseDynamicsLanes, BallJointsMatchScalarKernel) {
   compare(ball_model<double>(), "ball joints");
   compare(ball_model<float>(), "ball joints");
+}
+
+// Universal joints (issue 19): one with a revolute child, one at a leaf, one
+// pair of axes perpendicular and one oblique; a ball beside them, so that the
+// workspace's ball and universal slots coexist.
+struct LaneUniversalTree {
+  static constexpr int kNumBodies = 6;
+  static constexpr std::array<int, 6> kParent{-1, 0, 1, 2, 0, 4};
+  static constexpr std::array<JointKind, 6> kJoint{JointKind::kFloatingBase, JointKind::kRevolute,
+                                                   JointKind::kUniversal,    JointKind::kRevoluteZ,
+                                                   JointKind::kSpherical,    JointKind::kUniversal};
+};
+
+template <class S>
+hodyn::Model<LaneUniversalTree, S> universal_model() {
+  hodyn::Model<LaneUniversalTree, S> m;
+  using V = Eigen::Matrix<S, 3, 1>;
+  for (int j = 0; j < LaneUniversalTree::kNumBodies; ++j) {
+    Pose<S> home;
+    home.rotation = Eigen::AngleAxis<S>(S(0.25 * j + 0.1), V(S(j), S(1), S(-1)).normalized())
+                        .toRotationMatrix();
+    home.translation = V(S(0.1 * j), S(0.03 * j), S(-0.02 * j));
+    const auto inertia = SpatialInertia<S>::from_mass_com_inertia(
+        S(0.4 + 0.1 * j), V(S(-0.02), S(0.03), S(0.01 * j)),
+        V(S(0.012), S(0.01 + 0.002 * j), S(0.014)).asDiagonal().toDenseMatrix());
+    EXPECT_EQ(m.set_body(j, home, inertia), Status::kOk);
+  }
+  EXPECT_EQ(m.set_revolute_axis(1, V(S(2), S(1), S(2)) / S(3), V(S(0.1), S(0), S(0.1))),
+            Status::kOk);
+  EXPECT_EQ(m.set_universal_joint(2, V(S(0.2), S(0.05), S(-0.1)), V(S(1), S(0), S(0)),
+                                  V(S(0), S(1), S(0))),
+            Status::kOk);
+  EXPECT_EQ(m.set_revolute_axis(3, V(S(0), S(0), S(1)), V(S(0.3), S(0.1), S(-0.2))), Status::kOk);
+  EXPECT_EQ(m.set_spherical_joint(4, V(S(-0.1), S(0.1), S(0))), Status::kOk);
+  EXPECT_EQ(m.set_universal_joint(5, V(S(-0.2), S(0.15), S(-0.05)), V(S(1), S(2), S(2)) / S(3),
+                                  V(S(0), S(0.6), S(0.8))),
+            Status::kOk);
+  EXPECT_EQ(m.set_gravity(V(S(-0.3), S(0.8), S(-9.8))), Status::kOk);
+  return m;
+}
+
+TEST(InverseDynamicsLanes, UniversalJointsMatchScalarKernel) {
+  compare(universal_model<double>(), "universal joints");
+  compare(universal_model<float>(), "universal joints");
 }
 
 // The public call takes the lane kernel where it applies and the scalar one

@@ -170,10 +170,7 @@ bool dispatch_lane_kernel(int order, const Model<Tree, Scalar>& model,
                           const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                           const ExternalLoads<Tree, MaxOrder, Scalar>* loads) {
 #if HODYN_COEFFICIENT_LANES
-  // A tree with a universal joint runs the scalar kernels (the lane kernel
-  // has no universal joint yet: docs/joint-kinds.md).
-  if constexpr (TreeTraits<Tree>::kNumUniversalJoints == 0 &&
-                Order <= LaneWorkspace<Tree, MaxOrder, Scalar>::kMaxOrder) {
+  if constexpr (Order <= LaneWorkspace<Tree, MaxOrder, Scalar>::kMaxOrder) {
     if constexpr (Order == 1) {
       if (order < 1 || has_applied_wrenches(loads)) return false;
     }
@@ -194,10 +191,7 @@ bool dispatch_lane_kernel(int order, const Model<Tree, Scalar>& model,
 template <class Tree, int MaxOrder, class Scalar>
 constexpr int lane_served_order() {
 #if HODYN_COEFFICIENT_LANES
-  if constexpr (TreeTraits<Tree>::kNumUniversalJoints > 0)
-    return 0;  // the scalar kernels (dispatch_lane_kernel)
-  else
-    return LaneWorkspace<Tree, MaxOrder, Scalar>::kMaxOrder;
+  return LaneWorkspace<Tree, MaxOrder, Scalar>::kMaxOrder;
 #else
   return 0;
 #endif

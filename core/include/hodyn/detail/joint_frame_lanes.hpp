@@ -49,7 +49,10 @@ struct LaneWorkspace {
   static constexpr int kTwist = 0, kAcceleration = 6, kWrench = 12, kCos = 18, kSin = 19;
   /// A ball joint's rotation series R_[k], 9 slots row by row (trees with a ball only).
   static constexpr int kRotation = 20;
-  static constexpr int kSlots = TreeTraits<Tree>::kNumSphericalJoints > 0 ? 29 : 20;
+  /// A universal joint's cos θ₂, sin θ₂ (trees with one only; θ₁'s are kCos, kSin).
+  static constexpr int kSecondCos = TreeTraits<Tree>::kNumSphericalJoints > 0 ? 29 : 20;
+  static constexpr int kSecondSin = kSecondCos + 1;
+  static constexpr int kSlots = kSecondCos + (TreeTraits<Tree>::kNumUniversalJoints > 0 ? 2 : 0);
   static constexpr std::size_t kSize =
       kWidth > 0 ? static_cast<std::size_t>(Tree::kNumBodies) * kSlots* kWidth : 1;
 
@@ -275,6 +278,28 @@ HODYN_ALWAYS_INLINE void accumulate_axis_cross_product(LaneV3<S, W>& out, const 
   if constexpr (ax != 2) apply(out.z, eu.z);
 }
 
+/// The series cos θ, sin θ from cos θ₀, sin θ₀ and θ̇'s shifted lanes:
+/// (sin θ)_[k+1] = (cos θ ⊛ θ̇)_[k] / (k+1), (cos θ)_[k+1] = −(sin θ ⊛ θ̇)_[k] / (k+1)
+/// (inv[m] = 1/m); the products accumulate in lanes as the coefficients
+/// appear (no round trip through memory). A universal joint's two angles;
+/// the revolute joints' branch writes the same loop out.
+template <class S, int W, std::size_t N>
+HODYN_ALWAYS_INLINE void sine_cosine_series(S cos0, S sin0, const ShiftedLanes<S, W>& rate,
+                                            const std::array<S, N>& inv, int r, Lanes<S, W>& cos_q,
+                                            Lanes<S, W>& sin_q) {
+  cos_q[0] = cos0;
+  sin_q[0] = sin0;
+  const Lanes<S, W> lane = lane_indices<S, W>();
+  Lanes<S, W> sin_sum{}, cos_sum{};
+  for (int k = 0; k < r; ++k) {
+    sin_sum += cos_q[k] * rate.row[k];
+    cos_sum += sin_q[k] * rate.row[k];
+    const S next = S(k + 1);
+    sin_q = lane == next ? inv[k + 1] * sin_sum[k] : sin_q;
+    cos_q = lane == next ? -(inv[k + 1] * cos_sum[k]) : cos_q;
+  }
+}
+
 /// The joint-frame wrench of one body from its twist and gravity-augmented
 /// acceleration (joint_frame_recursions.hpp, "Newton–Euler … about the
 /// centre of mass"): f_lin = m (u̇ + ω × u), f_ang = I ω̇ + ω × L + c × f_lin,
@@ -471,10 +496,63 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
       a.ang.x += omega(0, 2);
       a.ang.y += omega(1, 2);
       a.ang.z += omega(2, 2);
+    } else if constexpr (is_universal(K)) {
+      // Two revolute sub-steps through the intermediate frame, no body
+      // between them (joint_frame_recursions.hpp): about e₁ from the offset
+      // parent series, u₁ = Rot₁ᵀ ⊛ (offset v_p), v_m = u₁ + (e₁ θ̇₁; 0),
+      // ã_m = Rot₁ᵀ ⊛ (offset ã_p) − θ̇₁ ⊛ (e₁ × u₁) + (e₁ θ̈₁; 0); then the
+      // same about e₂ from (v_m, ã_m), which carries S's rate in the child's frame.
+      constexpr JointKind R = JointKind::kRevolute;
+      const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+      const auto second_series = [&](int shift) {  // θ₂ has no sense (docs/joint-kinds.md)
+        return lanes::gather<S, W>(
+            [&](int m) {
+              return inv_fact[m] * motion.q[static_cast<std::size_t>(m + shift)](entry + 1);
+            },
+            r);
+      };
+      const L qd2 = second_series(1);
+      const ShiftedLanes<S, W> qd2_shift(qd2, r);
+      L cos1{}, sin1{}, cos2{}, sin2{};
+      lanes::sine_cosine_series(trig.cosine[static_cast<std::size_t>(j)],
+                                trig.sine[static_cast<std::size_t>(j)], qd_shift, inv, r, cos1,
+                                sin1);
+      {
+        using std::cos;
+        using std::sin;
+        const S theta2 = motion.q[0](entry + 1);
+        lanes::sine_cosine_series(S(cos(theta2)), S(sin(theta2)), qd2_shift, inv, r, cos2, sin2);
+      }
+      lanes::store<W>(ws.slot(j, WS::kCos), cos1);
+      lanes::store<W>(ws.slot(j, WS::kSin), sin1);
+      lanes::store<W>(ws.slot(j, WS::kSecondCos), cos2);
+      lanes::store<W>(ws.slot(j, WS::kSecondSin), sin2);
+      const auto sub_step = [&](const V3<S>& axis, const L& cq, const L& sq,
+                                const ShiftedLanes<S, W>& rate_shift, const L& rate, const L& accel,
+                                const LaneSV<S, W>& t_in, const LaneSV<S, W>& a_in,
+                                LaneSV<S, W>& t_out, LaneSV<S, W>& a_out) {
+        const ShiftedLanes<S, W> c(cq, r), s(sq, r);
+        t_out.ang = lanes::rotate<R, true>(axis, c, s, t_in.ang, r);
+        t_out.lin = lanes::rotate<R, true>(axis, c, s, t_in.lin, r);
+        a_out.ang = lanes::rotate<R, true>(axis, c, s, a_in.ang, r);
+        a_out.lin = lanes::rotate<R, true>(axis, c, s, a_in.lin, r);
+        lanes::accumulate_axis_cross_product<R, true>(a_out.ang, axis, rate_shift, t_out.ang, r);
+        lanes::accumulate_axis_cross_product<R, true>(a_out.lin, axis, rate_shift, t_out.lin, r);
+        lanes::add_along_axis<R>(axis, rate, t_out.ang);
+        lanes::add_along_axis<R>(axis, accel, a_out.ang);
+      };
+      const LaneSV<S, W> offset_t{pt.ang, pt.lin - cross_constant(d, pt.ang)};
+      const LaneSV<S, W> offset_a{pa.ang, pa.lin - cross_constant(d, pa.ang)};
+      LaneSV<S, W> vm, am;
+      sub_step(e, cos1, sin1, qd_shift, qd, qdd, offset_t, offset_a, vm, am);
+      sub_step(e2, cos2, sin2, qd2_shift, qd2, second_series(2), vm, am, t, a);
     } else if constexpr (joint_rotates(K)) {
       // cos q, sin q: (sin q)' = cos q q̇, (cos q)' = −sin q q̇, so
       // (sin q)_[k+1] = (cos q ⊛ q̇)_[k] / (k+1): the products accumulate in
       // lanes as the coefficients appear (no round trip through memory).
+      // (lanes::sine_cosine_series, inlined here by hand: called here, it
+      // compiled the 1-DoF trees' kernels to different code, and their speed
+      // is kept by keeping their objects identical — docs/joint-kinds.md.)
       L cos_q{}, sin_q{};
       {
         cos_q[0] = trig.cosine[static_cast<std::size_t>(j)];
@@ -577,6 +655,22 @@ void joint_frame_inverse_dynamics_lanes(int run_order, const Model<Tree, S>& mod
         data.joint_torque[k](entry + 2) = f.ang.z[k];
       }
       return;
+    } else if constexpr (is_universal(K)) {
+      // f_m = Rot₂ ⊛ f (the intermediate frame's wrench), τ₁ = e₁ · f_m,ang,
+      // τ₂ = e₂ · f_ang; the parent collects Rot₁ ⊛ f_m moved by d.
+      constexpr JointKind R = JointKind::kRevolute;
+      const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+      const ShiftedLanes<S, W> c2(lanes::load<W>(ws.slot(j, WS::kSecondCos)), r);
+      const ShiftedLanes<S, W> s2(lanes::load<W>(ws.slot(j, WS::kSecondSin)), r);
+      const LaneSV<S, W> fm{lanes::rotate<R, false>(e2, c2, s2, f.ang, r),
+                            lanes::rotate<R, false>(e2, c2, s2, f.lin, r)};
+      const L tau2 = lanes::axis_dot<R>(e2, f.ang);
+      for (int k = 0; k <= r; ++k) data.joint_torque[k](entry + 1) = tau2[k];
+      tau = lanes::axis_dot<R>(e, fm.ang);
+      const ShiftedLanes<S, W> c(lanes::load<W>(ws.slot(j, WS::kCos)), r);
+      const ShiftedLanes<S, W> s(lanes::load<W>(ws.slot(j, WS::kSin)), r);
+      w.ang = lanes::rotate<R, false>(e, c, s, fm.ang, r);
+      w.lin = lanes::rotate<R, false>(e, c, s, fm.lin, r);
     } else if constexpr (joint_rotates(K)) {
       tau = lanes::axis_dot<K>(e, f.ang);
       const ShiftedLanes<S, W> c(lanes::load<W>(ws.slot(j, WS::kCos)), r);
