@@ -304,6 +304,53 @@ TEST(UniversalJointRegressors, FrictionViscousAndCoulombPerAxisAreTheTwins) {
       w_twin, w_sum);
 }
 
+/// The elastic-joint motor rows, one motor per entry of q (each angle of a
+/// universal joint its own, as each revolute sub-joint of the twin): the
+/// twin's rows, and u against B θ̈ + F θ̇ + K (θ − q) + D (θ̇ − q̇) written out.
+template <class Tree, class Twin>
+void motor_errors(unsigned seed, double& w_twin, double& w_sum) {
+  constexpr int n = hodyn::TreeTraits<Tree>::kNumJointDofs;
+  static_assert(hodyn::MotorRegressorData<Tree, kMaxOrder, double>::kRows == n, "a row per entry");
+  auto m = std::make_unique<hodyn::MotionDerivatives<Tree, kMaxOrder, double>>();
+  auto mt = std::make_unique<hodyn::MotionDerivatives<Twin, kMaxOrder, double>>();
+  random_states(seed, *m, *mt);
+  auto motor = std::make_unique<hodyn::MotorAngleDerivatives<Tree, kMaxOrder, double>>();
+  auto motor_t = std::make_unique<hodyn::MotorAngleDerivatives<Twin, kMaxOrder, double>>();
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (std::size_t k = 0; k < motor->theta.size(); ++k) {
+    for (int i = 0; i < n; ++i) motor->theta[k](i) = g(gen);
+    motor_t->theta[k] = motor->theta[k];
+  }
+  Eigen::Matrix<double, 4 * n, 1> c;
+  for (int i = 0; i < 4 * n; ++i) c(i) = 0.1 + std::abs(g(gen));
+  auto y = std::make_unique<hodyn::MotorRegressorData<Tree, kMaxOrder, double>>();
+  auto yt = std::make_unique<hodyn::MotorRegressorData<Twin, kMaxOrder, double>>();
+  ASSERT_EQ(hodyn::elastic_joint_motor_regressor(*y, *m, *motor, kMaxOrder), Status::kOk);
+  ASSERT_EQ(hodyn::elastic_joint_motor_regressor(*yt, *mt, *motor_t, kMaxOrder), Status::kOk);
+  for (int k = 0; k <= kMaxOrder; ++k) {
+    w_twin = std::max(w_twin, (y->regressor[k] - yt->regressor[k]).cwiseAbs().maxCoeff());
+    Eigen::Matrix<double, n, 1> expected;
+    for (int i = 0; i < n; ++i)
+      expected(i) = c(i) * motor->theta[k + 2](i) + c(n + i) * motor->theta[k + 1](i) +
+                    c(2 * n + i) * (motor->theta[k](i) - m->q[k](i)) +
+                    c(3 * n + i) * (motor->theta[k + 1](i) - m->q[k + 1](i));
+    w_sum = std::max(w_sum, rel_err(Eigen::Matrix<double, n, 1>(y->regressor[k] * c), expected));
+  }
+}
+
+TEST(UniversalJointRegressors, ElasticMotorRowsOnePerAngleAreTheTwins) {
+  double w_twin = 0, w_sum = 0;
+  for (unsigned seed : {7u, 31u}) {
+    motor_errors<UniTree, UniTwin>(seed + 700u, w_twin, w_sum);
+    motor_errors<UniFixed, UniFixedTwin>(seed + 800u, w_twin, w_sum);
+  }
+  EXPECT_EQ(w_twin, 0.0);
+  EXPECT_LE(w_sum, 1e-14);
+  std::printf("  universal motor rows: vs the twin's %.2e (absolute), u written out %.2e\n", w_twin,
+              w_sum);
+}
+
 template <class Tree, int MO, int MR>
 hodyn::SlotineLiInput<Tree, double> slotine_li_input(
     const hodyn::MotionDerivatives<Tree, MO, double>& motion,

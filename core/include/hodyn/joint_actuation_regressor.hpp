@@ -22,7 +22,8 @@
 //
 //   motor side  u = B θ̈ + F θ̇ + τ_el,    link side  τ_el = K (θ − q) + D (θ̇ − q̇),
 //
-// linear in (B, F, K, D). `elastic_joint_motor_regressor` gives, per joint,
+// linear in (B, F, K, D). `elastic_joint_motor_regressor` gives, per motor
+// (one per entry of q: a 1-DoF joint's, or each angle of a universal joint),
 //
 //   u_i^(k) = θ_i^(k+2) B_i + θ_i^(k+1) F_i + (θ_i − q_i)^(k) K_i + (θ̇_i − q̇_i)^(k) D_i,
 //
@@ -97,7 +98,8 @@ struct FrictionRegressorData {
 };
 
 /// Motor angles θ^(k), k = 0..MaxOrder+2, link-side units (θ = motor angle
-/// divided by the gear ratio), one per joint.
+/// divided by the gear ratio), one per entry of q (a universal joint's two
+/// angles in its two entries).
 template <class Tree, int MaxOrder, class Scalar = double>
 struct MotorAngleDerivatives {
   using JointVector = typename Model<Tree, Scalar>::JointVector;
@@ -111,11 +113,15 @@ struct MotorAngleDerivatives {
 template <class Tree, int MaxOrder, class Scalar = double>
 struct MotorRegressorData {
   // A ball is not motor-driven: its q[0] entries are δ about R_j, not angles a
-  // motor's θ could be compared with (docs/regressors.md, "Ball joints").
-  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "elastic_joint_motor_regressor");
-  static constexpr int kNumJoints = TreeTraits<Tree>::kNumJoints;
-  static constexpr int kRows = kNumJoints;         ///< u, one per joint
-  static constexpr int kColumns = 4 * kNumJoints;  ///< (B; F; K; D)
+  // motor's θ could be compared with (docs/regressors.md, "Ball joints"). A
+  // universal joint's two angles each can be (a two-motor gimbal): one motor
+  // per entry of q.
+  static_assert(TreeTraits<Tree>::kNumSphericalJoints == 0,
+                "elastic_joint_motor_regressor does not take ball joints (a ball has no motor "
+                "angle: docs/regressors.md)");
+  static constexpr int kNumMotors = TreeTraits<Tree>::kNumJointDofs;
+  static constexpr int kRows = kNumMotors;         ///< u, one per motor (entry of q)
+  static constexpr int kColumns = 4 * kNumMotors;  ///< (B; F; K; D)
   static constexpr int kMaxOrder = MaxOrder;
   using Matrix = Eigen::Matrix<Scalar, kRows, kColumns>;
 
@@ -233,7 +239,7 @@ Status elastic_joint_motor_regressor(MotorRegressorData<Tree, MaxOrder, Scalar>&
                                      const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
                                      const MotorAngleDerivatives<Tree, MaxOrder, Scalar>& motor,
                                      int order) noexcept {
-  constexpr int n = TreeTraits<Tree>::kNumJoints;
+  constexpr int n = MotorRegressorData<Tree, MaxOrder, Scalar>::kNumMotors;
   data.clear_results();
   if (order < 0 || order > MaxOrder) return Status::kOrderOutOfRange;
   for (int k = 0; k <= order + 2; ++k)
