@@ -1,6 +1,6 @@
 # hodyn_urdf_generate(<target> URDF <file.urdf> NAME <ns> [ROOT <link>]
 #                     [FIXED_BASE] [HELICAL <joint>=<pitch>...]
-#                     [SPHERICAL <j1>,<j2>,<j3>...]
+#                     [SPHERICAL <j1>,<j2>,<j3>...] [UNIVERSAL <j1>,<j2>...]
 #                     [ROTORS <rotors.json> [ACTUATORS <actuators.json>]])
 #
 # Runs hodyn-urdf (docs/urdf.md) at build time and creates the INTERFACE
@@ -38,6 +38,12 @@
 # docs/urdf.md, "Spherical joints"). The tool checks the entries. Not with
 # ROTORS: the flying runtime does not take ball joints yet.
 #
+# UNIVERSAL runs hodyn-urdf --universal <j1>,<j2> for each entry: that pair of
+# revolute or continuous URDF joints, whose axes meet in one point and are not
+# parallel and whose link between them is massless, becomes one
+# JointKind::kUniversal (Cardan) joint (docs/urdf.md, "Universal joints"). The
+# tool checks the entries. Not with ROTORS, as SPHERICAL.
+#
 # Which hodyn-urdf runs: the cache variable HODYN_URDF_EXECUTABLE if set (a
 # host build of the tool; required when cross-compiling, since the generator
 # runs on the build machine); otherwise the imported target hodyn::hodyn-urdf
@@ -52,7 +58,7 @@ set(HODYN_URDF_EXECUTABLE "" CACHE FILEPATH
 
 function(hodyn_urdf_generate target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "FIXED_BASE" "URDF;NAME;ROOT;ROTORS;ACTUATORS"
-    "HELICAL;SPHERICAL")
+    "HELICAL;SPHERICAL;UNIVERSAL")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): unexpected arguments ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -71,6 +77,13 @@ function(hodyn_urdf_generate target)
   endif()
   if("SPHERICAL" IN_LIST arg_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): SPHERICAL needs <j1>,<j2>,<j3> entries")
+  endif()
+  if("UNIVERSAL" IN_LIST arg_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "hodyn_urdf_generate(${target}): UNIVERSAL needs <j1>,<j2> entries")
+  endif()
+  if(arg_UNIVERSAL AND (DEFINED arg_ROTORS OR "ROTORS" IN_LIST arg_KEYWORDS_MISSING_VALUES))
+    message(FATAL_ERROR "hodyn_urdf_generate(${target}): UNIVERSAL is not with ROTORS (the "
+      "flying runtime does not take universal joints yet)")
   endif()
   if(arg_SPHERICAL AND (DEFINED arg_ROTORS OR "ROTORS" IN_LIST arg_KEYWORDS_MISSING_VALUES))
     message(FATAL_ERROR "hodyn_urdf_generate(${target}): SPHERICAL is not with ROTORS (the "
@@ -137,6 +150,9 @@ function(hodyn_urdf_generate target)
   foreach(spherical IN LISTS arg_SPHERICAL)
     list(APPEND root_args --spherical "${spherical}")
   endforeach()
+  foreach(universal IN LISTS arg_UNIVERSAL)
+    list(APPEND root_args --universal "${universal}")
+  endforeach()
   # One run writes every output, all or nothing (docs/urdf.md), so a rotor
   # file change regenerates the robot header too (with the same text).
   set(outputs "${header}" "${parameters}")
@@ -151,6 +167,9 @@ function(hodyn_urdf_generate target)
   endif()
   if(arg_SPHERICAL)
     string(APPEND comment " (spherical: ${arg_SPHERICAL})")
+  endif()
+  if(arg_UNIVERSAL)
+    string(APPEND comment " (universal: ${arg_UNIVERSAL})")
   endif()
   if(arg_ROTORS)
     set(rotor_header "${out_dir}/${arg_NAME}_rotors.hpp")

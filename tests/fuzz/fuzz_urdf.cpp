@@ -88,8 +88,8 @@ void check_model(const hodyn_urdf::RobotModel& model) {
     if (j == 0) continue;
     HODYN_FUZZ_CHECK(b.point.allFinite());
     if (hodyn::is_spherical(b.kind)) {  // a ball: no axis, its centre; no limits
-      HODYN_FUZZ_CHECK(b.axis.isZero(0.0) && b.pitch == 0 && b.ball_joints.size() == 3 &&
-                       b.ball_joints[0] == b.joint && !b.limits.bounded);
+      HODYN_FUZZ_CHECK(b.axis.isZero(0.0) && b.pitch == 0 && b.urdf_joints.size() == 3 &&
+                       b.urdf_joints[0] == b.joint && !b.limits.bounded);
       HODYN_FUZZ_CHECK(probe.set_spherical_joint(slot, b.point) == hodyn::Status::kOk);
       continue;
     }
@@ -144,7 +144,7 @@ void check_parameters_json(const hodyn_urdf::RobotModel& model, const std::strin
                      jj.contains("axis") != hodyn::is_spherical(b.kind));
     if (hodyn::is_spherical(b.kind)) {
       HODYN_FUZZ_CHECK(vector3(jj.at("centre")) == b.point);
-      HODYN_FUZZ_CHECK(jj.at("urdf_joints").get<std::vector<std::string>>() == b.ball_joints);
+      HODYN_FUZZ_CHECK(jj.at("urdf_joints").get<std::vector<std::string>>() == b.urdf_joints);
       continue;
     }
     HODYN_FUZZ_CHECK(vector3(jj.at("axis")) == b.axis);

@@ -402,7 +402,7 @@ TEST(GeneratedSpherical, ParametersJsonLoadsTheBall) {
   refused(bad, "joint 1: axis: a spherical joint has none");
   bad = doc;
   bad["joints"][1]["point"] = json({0.0, 0.0, 1.0});
-  refused(bad, "joint 1: point: only revolute and helical joints have one");
+  refused(bad, "joint 1: point: only revolute, helical and universal joints have one");
   bad = doc;
   bad["joints"][1].erase("centre");
   refused(bad, "joint 1:");

@@ -695,13 +695,297 @@ TEST(UrdfCli, SphericalBadOptionsAreBadInput) {
   EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
+// ---------------------------------------------------------------------------
+// Universal joints (--universal; docs/urdf.md, "Universal joints")
+// ---------------------------------------------------------------------------
+
+const char* const kCardan = "--universal cardan_1,cardan_2 ";
+
+/// cardan_arm.urdf with `from` replaced by `to` (exactly once), written to `dir`.
+std::string spoilt_cardan(const fs::path& dir, const std::string& name, const std::string& from,
+                          const std::string& to) {
+  std::string text = read_file(kData / "cardan_arm.urdf");
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  EXPECT_EQ(text.find(from, at + 1), std::string::npos) << from << " twice";
+  text.replace(at, from.size(), to);
+  write_file(dir / name, text);
+  return "'" + (dir / name).string() + "'";
+}
+
+/// Distance of `c` from the line through `a` along the unit `e`.
+double off_line(const std::vector<double>& c, const std::vector<double>& a,
+                const std::vector<double>& e) {
+  const double d[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+  const double along = d[0] * e[0] + d[1] * e[1] + d[2] * e[2];
+  double miss = 0;
+  for (std::size_t k = 0; k < 3; ++k) miss += std::pow(d[k] - along * e[k], 2);
+  return std::sqrt(miss);
+}
+
+TEST(UrdfCli, UniversalCollapsesTwoRevoluteJointsIntoOne) {
+  const fs::path dir = fresh_dir("universal_cardan");
+  for (const std::string base : {"", "--fixed-base "}) {
+    Result r = run(dir, base + "--name p --parameters p.json " + data("cardan_arm.urdf"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = run(dir, base + kCardan + "--name ca --header ca.hpp --parameters ca.json --report " +
+                     data("cardan_arm.urdf"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const json rep = json::parse(r.out);
+    EXPECT_EQ(rep["bodies"], json({"base", "upper_arm", "hand", "finger_link"}));
+    EXPECT_EQ(rep["joints"], json({"shoulder", "cardan_1", "finger"}));
+    EXPECT_EQ(rep["parents"], json({-1, 0, 1, 2}));
+    EXPECT_EQ(rep["joint_kinds"], json({base.empty() ? "floating_base" : "fixed_base", "revolute",
+                                        "universal", "revolute"}));
+    EXPECT_EQ(rep["dof"], (base.empty() ? 6 : 0) + 1 + 2 + 1);
+    EXPECT_EQ(rep["lumped_into"], json({{"camera", "hand"}}));
+    EXPECT_EQ(rep["massless_bodies"], json::array());  // the cross link is gone
+    const json p = json::parse(read_file(dir / "ca.json"));
+    const json plain = json::parse(read_file(dir / "p.json"));
+    ASSERT_EQ(plain["joints"].size(), 4u);
+    // The hand and what it carries are the bodies of the plain robot, unchanged.
+    EXPECT_EQ(p["bodies"][2]["home_pose"], plain["bodies"][3]["home_pose"]);
+    EXPECT_EQ(p["bodies"][2]["mass"], plain["bodies"][3]["mass"]);
+    EXPECT_EQ(p["bodies"][3]["home_pose"], plain["bodies"][4]["home_pose"]);
+    EXPECT_EQ(p["joints"][2]["axis"], plain["joints"][3]["axis"]);
+    const json& u = p["joints"][1];
+    EXPECT_EQ(u["kind"], "universal");
+    EXPECT_EQ(u["name"], "cardan_1");
+    EXPECT_EQ(u["body"], 2);
+    EXPECT_EQ(u["urdf_joints"], json({"cardan_1", "cardan_2"}));
+    EXPECT_FALSE(u.contains("centre"));
+    EXPECT_EQ(u["limits"], json({{"bounded", false},
+                                 {"lower", nullptr},
+                                 {"upper", nullptr},
+                                 {"velocity", nullptr},
+                                 {"effort", nullptr}}));
+    // e1, e2 are the plain robot's two axes (a negative URDF axis keeps its
+    // sign), and the point lies on both of its lines.
+    expect_near(u["axis"], vec(plain["joints"][1]["axis"]), 1e-16, "e1");
+    expect_near(u["second_axis"], vec(plain["joints"][2]["axis"]), 1e-16, "e2");
+    for (std::size_t i = 1; i <= 2; ++i)
+      EXPECT_LE(off_line(vec(u["point"]), vec(plain["joints"][i]["point"]),
+                         vec(plain["joints"][i]["axis"])),
+                1e-15)
+          << base << "axis " << i;
+    std::vector<std::string> links;
+    for (const json& l : p["links"]) links.push_back(l["name"].get<std::string>());
+    EXPECT_EQ(links,
+              (std::vector<std::string>{"base", "upper_arm", "hand", "camera", "finger_link"}));
+    const std::string header = read_file(dir / "ca.hpp");
+    EXPECT_NE(header.find("hodyn::JointKind::kUniversal,"), std::string::npos);
+    EXPECT_NE(header.find("model.set_universal_joint(body, point, axis, second)"),
+              std::string::npos);
+    EXPECT_NE(header.find("{2, {\"cardan_1\", \"cardan_2\"}}"), std::string::npos);
+    EXPECT_EQ(header.find("pherical"), std::string::npos);  // no ball code
+  }
+  // Without --universal the header has no universal-joint code at all.
+  const Result r2 = run(dir, "--name pw --header pw.hpp " + data("cardan_arm.urdf"));
+  ASSERT_EQ(r2.status, 0) << r2.err;
+  EXPECT_EQ(read_file(dir / "pw.hpp").find("niversal"), std::string::npos);
+}
+
+// A ball and a universal joint in one robot: ball_wrist.urdf with a Cardan
+// pair below its finger (about x, then z through the finger tip).
+TEST(UrdfCli, UniversalAndSphericalInOneRobot) {
+  const fs::path dir = fresh_dir("universal_and_ball");
+  std::string text = read_file(kData / "ball_wrist.urdf");
+  text.replace(text.rfind("</robot>"), 8,
+               "<joint name=\"tip_1\" type=\"continuous\"><parent link=\"finger_link\"/>"
+               "<child link=\"tip_cross\"/><origin xyz=\"0 0 0.04\"/><axis xyz=\"1 0 0\"/>"
+               "</joint><link name=\"tip_cross\"/>"
+               "<joint name=\"tip_2\" type=\"continuous\"><parent link=\"tip_cross\"/>"
+               "<child link=\"tip\"/><origin xyz=\"0 0 0.01\"/><axis xyz=\"0 0 1\"/></joint>"
+               "<link name=\"tip\"><inertial><origin xyz=\"0.01 0 0.02\"/><mass "
+               "value=\"0.02\"/><inertia ixx=\"1e-6\" ixy=\"0\" ixz=\"0\" iyy=\"1e-6\" "
+               "iyz=\"0\" izz=\"1e-6\"/></inertial></link></robot>");
+  write_file(dir / "both.urdf", text);
+  const Result r = run(dir, std::string(kWrist) +
+                                "--universal tip_1,tip_2 --name both --header both.hpp "
+                                "--parameters both.json --report both.urdf");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json rep = json::parse(r.out);
+  EXPECT_EQ(rep["joint_kinds"],
+            json({"floating_base", "revolute", "spherical", "revolute", "universal"}));
+  EXPECT_EQ(rep["dof"], 6 + 1 + 3 + 1 + 2);
+  EXPECT_EQ(rep["bodies"], json({"base", "upper_arm", "hand", "finger_link", "tip"}));
+  const json p = json::parse(read_file(dir / "both.json"));
+  EXPECT_EQ(p["joints"][1]["kind"], "spherical");
+  EXPECT_EQ(p["joints"][3]["kind"], "universal");
+  EXPECT_EQ(p["joints"][3]["urdf_joints"], json({"tip_1", "tip_2"}));
+  const std::string header = read_file(dir / "both.hpp");
+  EXPECT_NE(header.find("model.set_spherical_joint(body, point)\n"
+                        "             : hodyn::is_universal(kind)\n"
+                        "                 ? model.set_universal_joint(body, point, axis, second)\n"
+                        "             : hodyn::is_helical(kind)"),
+            std::string::npos)
+      << header;
+  EXPECT_NE(header.find("kBallJoints"), std::string::npos);
+  EXPECT_NE(header.find("{4, {\"tip_1\", \"tip_2\"}}"), std::string::npos);
+}
+
+/// base → j1 about x through (0, 0, 0.1) → a massless link → j2 about y
+/// through the same point → a hand with `hand_inertial` (a leaf).
+std::string cardan_on_base(const std::string& hand_inertial) {
+  return "<robot name=\"c\"><link name=\"base\"><inertial><mass value=\"1\"/><inertia "
+         "ixx=\"1e-2\" ixy=\"0\" ixz=\"0\" iyy=\"1e-2\" iyz=\"0\" izz=\"1e-2\"/></inertial>"
+         "</link>\n<joint name=\"j1\" type=\"continuous\"><parent link=\"base\"/><child "
+         "link=\"l1\"/><origin xyz=\"0 0 0.1\"/><axis xyz=\"1 0 0\"/></joint>\n<link "
+         "name=\"l1\"/>\n<joint name=\"j2\" type=\"continuous\"><parent link=\"l1\"/><child "
+         "link=\"hand\"/><axis xyz=\"0 1 0\"/></joint>\n<link name=\"hand\">" +
+         hand_inertial + "</link></robot>\n";
+}
+
+std::string point_mass_at(const char* xyz) {
+  return std::string("<inertial><origin xyz=\"") + xyz +
+         "\"/><mass value=\"0.2\"/><inertia ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" "
+         "izz=\"0\"/></inertial>";
+}
+
+TEST(UrdfCli, UniversalOnTheBaseAtALeaf) {
+  const fs::path dir = fresh_dir("universal_leaf");
+  // A point mass below the point: inertia about both axes.
+  write_file(dir / "leaf.urdf", cardan_on_base(point_mass_at("0 0 -0.05")));
+  const Result r =
+      run(dir,
+          "--universal j1,j2 --name leaf --header leaf.hpp --parameters leaf.json --report "
+          "leaf.urdf");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["joint_kinds"], json({"floating_base", "universal"}));
+  EXPECT_EQ(json::parse(r.out)["dof"], 8);
+  const json u = json::parse(read_file(dir / "leaf.json"))["joints"][0];
+  expect_near(u["point"], {0, 0, 0.1}, 0, "point");
+  EXPECT_EQ(vec(u["axis"]), (std::vector<double>{1, 0, 0}));  // exactly, as a revolute axis
+  EXPECT_EQ(vec(u["second_axis"]), (std::vector<double>{0, 1, 0}));
+  // A point mass on the second axis (y through the point): no inertia about it.
+  write_file(dir / "on_e2.urdf", cardan_on_base(point_mass_at("0 0.05 0")));
+  expect_rejected("universal_point_mass_e2",
+                  "--universal j1,j2 '" + (dir / "on_e2.urdf").string() + "'",
+                  {"universal joint 'j1'", "'hand'", "second axis", "singular"});
+  // On the first axis (x through the point): free about y, none about x.
+  write_file(dir / "on_e1.urdf", cardan_on_base(point_mass_at("0.05 0 0")));
+  expect_rejected("universal_point_mass_e1",
+                  "--universal j1,j2 '" + (dir / "on_e1.urdf").string() + "'",
+                  {"universal joint 'j1'", "'hand'", "first axis", "singular"});
+  write_file(dir / "massless.urdf", cardan_on_base(""));
+  expect_rejected("universal_massless_hand",
+                  "--universal j1,j2 '" + (dir / "massless.urdf").string() + "'",
+                  {"'hand'", "massless", "universal joint 'j1'"});
+}
+
+TEST(UrdfCli, UniversalBadOptionsAreBadInput) {
+  const fs::path dir = fresh_dir("universal_spoilt");
+  const std::string cardan = data("cardan_arm.urdf");
+  // Usage.
+  expect_rejected("universal_one_name", "--universal cardan_1 " + cardan,
+                  {"--universal 'cardan_1'", "J1,J2"});
+  expect_rejected("universal_three_names", "--universal cardan_1,cardan_2,finger " + cardan,
+                  {"'cardan_1,cardan_2,finger'", "J1,J2"});
+  expect_rejected("universal_empty_name", "--universal ,cardan_2 " + cardan, {"J1,J2"});
+  expect_rejected("universal_empty_second", "--universal cardan_1, " + cardan, {"J1,J2"});
+  expect_rejected("universal_no_value", cardan + " --universal", {"--universal needs a value"});
+  for (const char* runtime :
+       {"--rotors r.json --rotor-header r_rotors.hpp", "--actuators a.json",
+        "--rotors r.json --rotor-header r_rotors.hpp --robot-header r_robot.hpp"})
+    expect_rejected(std::string("universal_runtime_") + runtime,
+                    std::string(kCardan) + runtime + " " + cardan,
+                    {"--universal", "does not take universal joints yet"});
+  // The joints.
+  expect_rejected("universal_unknown_joint", "--universal cardan_1,cardan_9 " + cardan,
+                  {"--universal 'cardan_1,cardan_9'", "no joint 'cardan_9'"});
+  expect_rejected("universal_reversed", "--universal cardan_2,cardan_1 " + cardan,
+                  {"not a chain", "'cardan_1'", "'upper_arm'", "'hand'"});
+  expect_rejected("universal_not_adjacent", "--universal shoulder,cardan_2 " + cardan,
+                  {"not a chain", "'cardan_2'", "'cross_link'", "'upper_arm'"});
+  expect_rejected("universal_named_twice", "--universal cardan_1,cardan_1 " + cardan,
+                  {"'cardan_1'", "twice"});
+  expect_rejected("universal_two_share",
+                  std::string(kCardan) + "--universal cardan_2,finger " + cardan,
+                  {"'cardan_2'", "twice", "--universal has it already"});
+  expect_rejected("universal_and_helical",
+                  "--helical cardan_2=0.01 " + std::string(kCardan) + cardan,
+                  {"'cardan_2'", "twice", "--helical"});
+  expect_rejected("universal_and_spherical",
+                  std::string(kWrist) + "--universal wrist_3,finger " + data("ball_wrist.urdf"),
+                  {"--universal 'wrist_3,finger'", "'wrist_3'", "twice", "--spherical"});
+  expect_rejected("universal_prismatic",
+                  std::string(kCardan) + spoilt_cardan(dir, "prismatic.urdf",
+                                                       "name=\"cardan_2\" type=\"revolute\"",
+                                                       "name=\"cardan_2\" type=\"prismatic\""),
+                  {"'cardan_2'", "prismatic", "two revolute or continuous"});
+  expect_rejected("universal_fixed",
+                  std::string(kCardan) + spoilt_cardan(dir, "fixed.urdf",
+                                                       "name=\"cardan_1\" type=\"continuous\"",
+                                                       "name=\"cardan_1\" type=\"fixed\""),
+                  {"'cardan_1'", "fixed", "two revolute or continuous"});
+  // The link between the joints.
+  const std::string inertial =
+      "<link name=\"cross_link\"><inertial><mass value=\"MASS\"/><inertia ixx=\"I\" ixy=\"0\" "
+      "ixz=\"0\" iyy=\"I\" iyz=\"0\" izz=\"I\"/></inertial></link>";
+  const auto cross = [&](const char* mass, const char* moment) {
+    std::string t = inertial;
+    t.replace(t.find("MASS"), 4, mass);
+    for (std::size_t at; (at = t.find("\"I\"")) != std::string::npos;)
+      t.replace(at, 3, std::string("\"") + moment + "\"");
+    return t;
+  };
+  expect_rejected(
+      "universal_link_mass",
+      std::string(kCardan) +
+          spoilt_cardan(dir, "mass.urdf", "<link name=\"cross_link\"/>", cross("0.01", "0")),
+      {"link 'cross_link'", "'cardan_1'", "'cardan_2'", "mass or inertia",
+       "leave out --universal"});
+  expect_rejected(
+      "universal_link_inertia",
+      std::string(kCardan) +
+          spoilt_cardan(dir, "inertia.urdf", "<link name=\"cross_link\"/>", cross("0", "1e-6")),
+      {"link 'cross_link'", "mass or inertia"});
+  // Declared massless (mass 0, zero inertia): accepted.
+  const Result zero =
+      run(dir, std::string(kCardan) + "--report " +
+                   spoilt_cardan(dir, "zero.urdf", "<link name=\"cross_link\"/>", cross("0", "0")));
+  EXPECT_EQ(zero.status, 0) << zero.err;
+  expect_rejected(
+      "universal_link_child",
+      std::string(kCardan) +
+          spoilt_cardan(dir, "child.urdf", "<link name=\"cross_link\"/>",
+                        "<link name=\"cross_link\"/><joint name=\"marker_mount\" type=\"fixed\">"
+                        "<parent link=\"cross_link\"/><child link=\"marker\"/></joint>"
+                        "<link name=\"marker\"/>"),
+      {"link 'cross_link'", "'cardan_1'", "'cardan_2'", "other child joints"});
+  // The axes: cardan_2's origin 1e-8 m off along x (the lines pass 7.1e-9 m
+  // apart; each misses the point nearest to both by half that).
+  expect_rejected("universal_axes_miss",
+                  std::string(kCardan) + spoilt_cardan(dir, "miss.urdf", "xyz=\"0.02 0.02 0.05\"",
+                                                       "xyz=\"0.02000001 0.02 0.05\""),
+                  {"do not meet in one point", "'cardan_1'", "both", "tolerance 1e-09 m"});
+  // Moved along the plane of the two axes, they still meet: accepted.
+  const Result along = run(dir, std::string(kCardan) + "--report " +
+                                    spoilt_cardan(dir, "along.urdf", "xyz=\"0.02 0.02 0.05\"",
+                                                  "xyz=\"0.02 0.02 0.06\""));
+  EXPECT_EQ(along.status, 0) << along.err;
+  expect_rejected(
+      "universal_axes_parallel",
+      std::string(kCardan) +
+          spoilt_cardan(dir, "parallel.urdf", "<axis xyz=\"1 1 1\"/>", "<axis xyz=\"0 0 1\"/>"),
+      {"'cardan_1' and 'cardan_2'", "parallel", "two directions"});
+  expect_rejected("universal_axes_nearly_parallel",
+                  std::string(kCardan) + spoilt_cardan(dir, "nearly.urdf", "<axis xyz=\"1 1 1\"/>",
+                                                       "<axis xyz=\"1e-7 0 -1\"/>"),
+                  {"parallel", "1e-06"});
+  // Unspoilt, the same robot converts (each case above fails for its one change).
+  const Result ok = run(dir, std::string(kCardan) + "--report " + cardan);
+  EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
 TEST(UrdfCli, HelpDocumentsEveryOption) {
   const Result r = run(fresh_dir("help"), "--help");
   EXPECT_EQ(r.status, 0);
   for (const char* option :
-       {"--root", "--fixed-base", "--helical JOINT=PITCH", "--spherical J1,J2,J3", "--name",
-        "--header", "--parameters", "--rotors", "--rotor-header", "--actuators", "--robot-header",
-        "--report"})
+       {"--root", "--fixed-base", "--helical JOINT=PITCH", "--spherical J1,J2,J3",
+        "--universal J1,J2", "--name", "--header", "--parameters", "--rotors", "--rotor-header",
+        "--actuators", "--robot-header", "--report"})
     EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }
 

@@ -81,6 +81,33 @@ void check_articulated_inertias(const RobotModel& model) {
       subtree_mass[p] += subtree_mass[j];
       continue;
     }
+    if (hodyn::is_universal(b.kind)) {
+      // A universal joint: two revolute steps through the massless link
+      // between them — e₂ (the child's side) first, then e₁ — each
+      // D = sᵀ M^A s > 0, as the URDF's two joints would be checked.
+      const double scale = about_point(ma, b.point).topLeftCorner<3, 3>().trace();
+      Matrix6 reduced = ma;
+      for (const Eigen::Vector3d* e : {&b.second_axis, &b.axis}) {
+        Vector6 s;
+        s << *e, b.point.cross(*e);
+        const Vector6 u = reduced * s;
+        const double d = s.dot(u);
+        if (!(d > kSingularTolerance * scale)) {
+          if (subtree_mass[j] == 0)
+            throw ToolError("link " + quoted(b.link) +
+                            " is massless and so is everything it carries: universal joint " +
+                            quoted(b.joint) + " moves no inertia");
+          throw ToolError("universal joint " + quoted(b.joint) + ": link " + quoted(b.link) +
+                          " and what it carries have no inertia about its " +
+                          (e == &b.axis ? "first" : "second") +
+                          " axis at home (point masses on the axis): the dynamics are singular");
+        }
+        reduced -= u * u.transpose() / d;
+      }
+      articulated[p] += reduced;
+      subtree_mass[p] += subtree_mass[j];
+      continue;
+    }
     // The home screw: (e; a × e) revolute, (0; e) prismatic, (e; a × e + h e) helical.
     Vector6 s;
     if (hodyn::joint_rotates(b.kind))

@@ -46,11 +46,30 @@ MassPart lump(const std::vector<MassPart>& parts) {
   return total;
 }
 
-/// A checked --spherical chain: its three joints and the ball's centre (world, home).
+/// A checked --spherical chain (three joints) or --universal pair (two): its
+/// joints and the point where their axes meet (world, home); for a pair also
+/// the two axes (world, home).
 struct BallChain {
-  std::array<const UrdfJoint*, 3> joints{};
+  std::vector<const UrdfJoint*> joints;
   Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  bool universal = false;
+  Eigen::Vector3d first_axis = Eigen::Vector3d::Zero();
+  Eigen::Vector3d second_axis = Eigen::Vector3d::Zero();
 };
+
+/// A unit axis snapped to the exact ±x, ±y or ±z within kAlignedAxisTolerance
+/// (as a 1-DoF joint's axis is), else as given; the index of that axis or −1.
+int snap_axis(Eigen::Vector3d& e) {
+  for (int k = 0; k < 3; ++k)
+    for (const double sign : {1.0, -1.0}) {
+      const Eigen::Vector3d unit = sign * Eigen::Vector3d::Unit(k);
+      if ((e - unit).cwiseAbs().maxCoeff() <= kAlignedAxisTolerance) {
+        e = unit;
+        return k;
+      }
+    }
+  return -1;
+}
 
 class Builder {
  public:
@@ -90,7 +109,8 @@ class Builder {
     int bodies = 1;
     for (const UrdfJoint& j : doc_.joints)
       if (j.type != UrdfJointType::kFixed) ++bodies;
-    bodies -= 2 * static_cast<int>(balls_.size());  // three joints, one ball body
+    for (const auto& chain : balls_)  // three (two) joints, one ball (universal) body
+      bodies -= static_cast<int>(chain.second.joints.size()) - 1;
     if (bodies > kMaxBodies)
       throw ToolError("the robot has " + std::to_string(bodies) +
                       " bodies (the root and one per movable joint); hodyn-urdf generates at "
@@ -122,13 +142,18 @@ class Builder {
       c.parent = body;
       const auto ball = balls_.find(joint->name);
       if (ball != balls_.end()) {
-        // J1 → J2 → J3 as one ball: the body is J3's child link at its home
-        // pose; the two links between them are skipped.
+        // J1 → J2 → J3 as one ball (J1 → J2 as one universal joint): the
+        // body is the last joint's child link at its home pose; the links
+        // between the joints are skipped.
         const BallChain& chain = ball->second;
-        c.link = chain.joints[2]->child;
-        c.home = model_.bodies[static_cast<std::size_t>(body)].home * child_in_body *
-                 chain.joints[1]->origin * chain.joints[2]->origin;
-        set_ball(chain, c);
+        c.link = chain.joints.back()->child;
+        c.home = model_.bodies[static_cast<std::size_t>(body)].home * child_in_body;
+        for (std::size_t k = 1; k < chain.joints.size(); ++k)
+          c.home = c.home * chain.joints[k]->origin;
+        if (chain.universal)
+          set_universal(chain, c);
+        else
+          set_ball(chain, c);
       } else {
         c.link = joint->child;
         c.home = model_.bodies[static_cast<std::size_t>(body)].home * child_in_body;
@@ -151,18 +176,14 @@ class Builder {
     Eigen::Vector3d e = c.home.rotation * joint.axis.normalized();
     e.normalize();
     c.kind = prismatic ? JointKind::kPrismatic : JointKind::kRevolute;
-    for (int k = 0; k < 3; ++k) {
-      for (const double sign : {1.0, -1.0}) {
-        const Eigen::Vector3d unit = sign * Eigen::Vector3d::Unit(k);
-        if ((e - unit).cwiseAbs().maxCoeff() <= kAlignedAxisTolerance) {
-          e = unit;  // exactly ±1: the model keeps the sense of a negative axis
-          static constexpr JointKind kRevolutes[3] = {JointKind::kRevoluteX, JointKind::kRevoluteY,
-                                                      JointKind::kRevoluteZ};
-          static constexpr JointKind kPrismatics[3] = {
-              JointKind::kPrismaticX, JointKind::kPrismaticY, JointKind::kPrismaticZ};
-          c.kind = prismatic ? kPrismatics[k] : kRevolutes[k];
-        }
-      }
+    // Exactly ±1 when aligned: the model keeps the sense of a negative axis.
+    const int k = snap_axis(e);
+    if (k >= 0) {
+      static constexpr JointKind kRevolutes[3] = {JointKind::kRevoluteX, JointKind::kRevoluteY,
+                                                  JointKind::kRevoluteZ};
+      static constexpr JointKind kPrismatics[3] = {JointKind::kPrismaticX, JointKind::kPrismaticY,
+                                                   JointKind::kPrismaticZ};
+      c.kind = prismatic ? kPrismatics[k] : kRevolutes[k];
     }
     if (pitch != 0) c.kind = JointKind::kHelical;  // general axis only (docs/joint-kinds.md)
     c.axis = e;
@@ -192,7 +213,7 @@ class Builder {
   static void set_ball(const BallChain& chain, RobotBody& c) {
     c.kind = hodyn::JointKind::kSpherical;
     c.joint = chain.joints[0]->name;
-    for (const UrdfJoint* j : chain.joints) c.ball_joints.push_back(j->name);
+    for (const UrdfJoint* j : chain.joints) c.urdf_joints.push_back(j->name);
     c.axis.setZero();
     c.point = chain.centre;
     c.pitch = 0;
@@ -203,6 +224,17 @@ class Builder {
     c.limits.upper = inf;
     c.limits.velocity = inf;
     c.limits.effort = inf;
+  }
+
+  /// A universal joint (--universal): named after J1, about J1's axis e₁ then
+  /// J2's axis e₂ (world, home) through their intersection; no limits, as a
+  /// ball (JointLimits holds one range per joint, a universal joint has two
+  /// angles: the URDF's two <limit>s are dropped, docs/urdf.md).
+  static void set_universal(const BallChain& chain, RobotBody& c) {
+    set_ball(chain, c);
+    c.kind = hodyn::JointKind::kUniversal;
+    c.axis = chain.first_axis;
+    c.second_axis = chain.second_axis;
   }
 
   const UrdfDocument& doc_;
@@ -260,13 +292,15 @@ std::map<std::string, Transform> home_frames(const UrdfDocument& doc) {
   return home;
 }
 
-/// The --spherical chains by the name of their first joint, each checked (see
-/// build_robot); `helical` names joints no chain may use.
+/// The --spherical chains and --universal pairs by the name of their first
+/// joint, each checked (see build_robot); `helical` names joints no chain may
+/// use.
 std::map<std::string, BallChain> ball_chains(const UrdfDocument& doc,
                                              const std::vector<SphericalJoint>& spherical,
+                                             const std::vector<UniversalJoint>& universal,
                                              const std::vector<HelicalJoint>& helical) {
   std::map<std::string, BallChain> chains;
-  if (spherical.empty()) return chains;
+  if (spherical.empty() && universal.empty()) return chains;
   std::map<std::string, const UrdfJoint*> by_name;
   std::map<std::string, int> child_joints;
   for (const UrdfJoint& j : doc.joints) {
@@ -278,27 +312,40 @@ std::map<std::string, BallChain> ball_chains(const UrdfDocument& doc,
   const std::map<std::string, Transform> home = home_frames(doc);
   std::map<std::string, std::string> used;  // joint -> the option that took it
   for (const HelicalJoint& h : helical) used.emplace(h.joint, "--helical");
-  for (const SphericalJoint& s : spherical) {
-    const std::string option =
-        "--spherical " + quoted(s.joints[0] + "," + s.joints[1] + "," + s.joints[2]);
+  std::vector<std::pair<std::vector<std::string>, bool>> requests;  // names, universal
+  for (const SphericalJoint& s : spherical)
+    requests.emplace_back(std::vector<std::string>(s.joints.begin(), s.joints.end()), false);
+  for (const UniversalJoint& u : universal)
+    requests.emplace_back(std::vector<std::string>(u.joints.begin(), u.joints.end()), true);
+  for (const auto& [names, is_universal] : requests) {
+    const std::size_t n = names.size();
+    const char* const flag = is_universal ? "--universal" : "--spherical";
+    std::string list;
+    for (const std::string& name : names) list += (list.empty() ? "" : ",") + name;
+    const std::string option = std::string(flag) + " " + hodyn_urdf::quoted(list);
+    const std::string made_of =
+        is_universal ? "; a universal joint is made from two revolute or continuous joints"
+                     : "; a ball is made from three revolute or continuous joints";
+    const std::string inside =
+        is_universal ? "the link inside a universal joint" : "the links inside a ball";
     BallChain chain;
-    for (std::size_t i = 0; i < 3; ++i) {
-      const std::string& name = s.joints[i];
+    chain.universal = is_universal;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string& name = names[i];
       const auto found = by_name.find(name);
       if (found == by_name.end())
         throw ToolError(option + ": the URDF has no joint " + quoted(name));
       const UrdfJoint& j = *found->second;
       if (j.type != UrdfJointType::kRevolute && j.type != UrdfJointType::kContinuous)
         throw ToolError(option + ": joint " + quoted(name) + " is " +
-                        (j.type == UrdfJointType::kPrismatic ? "prismatic" : "fixed") +
-                        "; a ball is made from three revolute or continuous joints");
-      const auto taken = used.emplace(name, "--spherical");
+                        (j.type == UrdfJointType::kPrismatic ? "prismatic" : "fixed") + made_of);
+      const auto taken = used.emplace(name, flag);
       if (!taken.second)
         throw ToolError(option + ": joint " + quoted(name) + " is named twice (" +
                         taken.first->second + " has it already)");
-      chain.joints[i] = &j;
+      chain.joints.push_back(&j);
     }
-    for (std::size_t i = 1; i < 3; ++i) {
+    for (std::size_t i = 1; i < n; ++i) {
       const UrdfJoint& before = *chain.joints[i - 1];
       const UrdfJoint& j = *chain.joints[i];
       if (j.parent != before.child)
@@ -306,62 +353,82 @@ std::map<std::string, BallChain> ball_chains(const UrdfDocument& doc,
                         quoted(j.parent) + ", not from " + quoted(before.child) +
                         ", the child link of " + quoted(before.name));
     }
-    for (std::size_t i = 0; i < 2; ++i) {
+    const std::string keep = is_universal ? "keep the two joints: leave out --universal"
+                                          : "keep the three joints: leave out --spherical";
+    for (std::size_t i = 0; i + 1 < n; ++i) {
       const std::string& link = chain.joints[i]->child;
       const UrdfLink& l = *links.at(link);
       if (l.inertial && (l.inertial->mass != 0 || !l.inertial->inertia.isZero(0.0)))
         throw ToolError(option + ": link " + quoted(link) + " between " +
                         quoted(chain.joints[i]->name) + " and " +
-                        quoted(chain.joints[i + 1]->name) +
-                        " has mass or inertia; the links inside a ball must be massless (or "
-                        "keep the three joints: leave out --spherical)");
+                        quoted(chain.joints[i + 1]->name) + " has mass or inertia; " + inside +
+                        " must be massless (or " + keep + ")");
       if (child_joints[link] != 1)
         throw ToolError(option + ": link " + quoted(link) + " between " +
                         quoted(chain.joints[i]->name) + " and " +
-                        quoted(chain.joints[i + 1]->name) +
-                        " has other child joints; the links inside a ball carry nothing else (or "
-                        "keep the three joints: leave out --spherical)");
+                        quoted(chain.joints[i + 1]->name) + " has other child joints; " + inside +
+                        (is_universal ? " carries nothing else (or " : " carry nothing else (or ") +
+                        keep + ")");
     }
     // Axes e_i and points p_i (the child link origins) in the world at home.
-    Eigen::Matrix3d e;
-    Eigen::Matrix3d p;
-    for (int i = 0; i < 3; ++i) {
+    Eigen::Matrix3d e = Eigen::Matrix3d::Zero();
+    Eigen::Matrix3d p = Eigen::Matrix3d::Zero();
+    const int count = static_cast<int>(n);
+    for (int i = 0; i < count; ++i) {
       const UrdfJoint& j = *chain.joints[static_cast<std::size_t>(i)];
       const Transform& frame = home.at(j.child);
       e.col(i) = (frame.rotation * j.axis.normalized()).normalized();
       p.col(i) = frame.translation;
     }
-    const double det = e.determinant();
-    if (!(std::abs(det) > kBallAxesSpanTolerance)) {
-      std::ostringstream m;
-      m << option << ": the axes of " << quoted(s.joints[0]) << ", " << quoted(s.joints[1])
-        << " and " << quoted(s.joints[2])
-        << " are linearly dependent at home (|det| = " << std::abs(det)
-        << " <= " << kBallAxesSpanTolerance << "): they do not span 3D";
-      throw ToolError(m.str());
+    if (is_universal) {
+      const double sine = e.col(0).cross(e.col(1)).norm();
+      if (!(sine > kUniversalAxesParallelTolerance)) {
+        std::ostringstream m;
+        m << option << ": the axes of " << quoted(names[0]) << " and " << quoted(names[1])
+          << " are parallel at home (|e1 x e2| = " << sine
+          << " <= " << kUniversalAxesParallelTolerance
+          << "): a universal joint turns about two directions";
+        throw ToolError(m.str());
+      }
+    } else {
+      const double det = e.determinant();
+      if (!(std::abs(det) > kBallAxesSpanTolerance)) {
+        std::ostringstream m;
+        m << option << ": the axes of " << quoted(names[0]) << ", " << quoted(names[1]) << " and "
+          << quoted(names[2]) << " are linearly dependent at home (|det| = " << std::abs(det)
+          << " <= " << kBallAxesSpanTolerance << "): they do not span 3D";
+        throw ToolError(m.str());
+      }
     }
-    // The point nearest to the three lines: Σ (1 − e eᵀ)(c − p) = 0.
+    // The point nearest to the lines: Σ (1 − e eᵀ)(c − p) = 0 (invertible for
+    // two non-parallel lines as for three spanning ones).
     Eigen::Matrix3d a = Eigen::Matrix3d::Zero();
     Eigen::Vector3d b = Eigen::Vector3d::Zero();
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < count; ++i) {
       const Eigen::Matrix3d off = Eigen::Matrix3d::Identity() - e.col(i) * e.col(i).transpose();
       a += off;
       b += off * p.col(i);
     }
     chain.centre = a.ldlt().solve(b);
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < count; ++i) {
       const Eigen::Vector3d d = chain.centre - p.col(i);
       const double miss = (d - e.col(i) * e.col(i).dot(d)).norm();
       if (!(miss <= kBallAxesMeetTolerance)) {
         std::ostringstream m;
         m << option << ": the axes do not meet in one point: the axis of "
-          << quoted(s.joints[static_cast<std::size_t>(i)]) << " passes " << miss
-          << " m from the point nearest to all three (tolerance " << kBallAxesMeetTolerance
-          << " m)";
+          << quoted(names[static_cast<std::size_t>(i)]) << " passes " << miss
+          << " m from the point nearest to " << (is_universal ? "both" : "all three")
+          << " (tolerance " << kBallAxesMeetTolerance << " m)";
         throw ToolError(m.str());
       }
     }
-    chains.emplace(s.joints[0], chain);
+    if (is_universal) {
+      chain.first_axis = e.col(0);
+      chain.second_axis = e.col(1);
+      snap_axis(chain.first_axis);  // exactly ±1 when aligned, as a revolute joint's
+      snap_axis(chain.second_axis);
+    }
+    chains.emplace(names[0], chain);
   }
   return chains;
 }
@@ -370,7 +437,8 @@ std::map<std::string, BallChain> ball_chains(const UrdfDocument& doc,
 
 RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root, bool fixed_base,
                        const std::vector<HelicalJoint>& helical,
-                       const std::vector<SphericalJoint>& spherical) {
+                       const std::vector<SphericalJoint>& spherical,
+                       const std::vector<UniversalJoint>& universal) {
   if (!requested_root.empty() && requested_root != doc.root) {
     bool exists = false;
     for (const UrdfLink& l : doc.links) exists = exists || l.name == requested_root;
@@ -381,7 +449,7 @@ RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_roo
                     quoted(doc.root) + " (hodyn-urdf does not re-root a tree)");
   }
   const std::map<std::string, double> pitches = helical_pitches(doc, helical);
-  const std::map<std::string, BallChain> balls = ball_chains(doc, spherical, helical);
+  const std::map<std::string, BallChain> balls = ball_chains(doc, spherical, universal, helical);
   RobotModel model = Builder(doc, pitches, balls).build();
   if (fixed_base) {
     model.fixed_base = true;

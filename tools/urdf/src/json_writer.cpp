@@ -101,7 +101,12 @@ std::string parameters_json(const RobotModel& model, const Provenance& from) {
     };
     if (hodyn::is_spherical(b.kind)) {  // a ball has no axis: its centre, its URDF joints
       joint["centre"] = vector3(b.point);
-      joint["urdf_joints"] = b.ball_joints;
+      joint["urdf_joints"] = b.urdf_joints;
+    } else if (hodyn::is_universal(b.kind)) {  // e₁, e₂, where they meet, its URDF joints
+      joint["axis"] = vector3(b.axis);
+      joint["second_axis"] = vector3(b.second_axis);
+      joint["point"] = vector3(b.point);
+      joint["urdf_joints"] = b.urdf_joints;
     } else {
       joint["axis"] = vector3(b.axis);
     }

@@ -31,7 +31,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: hodyn-urdf [--root LINK] [--fixed-base] [--helical JOINT=PITCH]...\n"
-    "                  [--spherical J1,J2,J3]...\n"
+    "                  [--spherical J1,J2,J3]... [--universal J1,J2]...\n"
     "                  [--name NAME] [--header OUT.hpp]\n"
     "                  [--parameters OUT.json]\n"
     "                  [--rotors ROTORS.json --rotor-header OUT_ROTORS.hpp]\n"
@@ -68,6 +68,13 @@ constexpr const char* kUsage =
     "                       J3's child link. Repeat for more balls. Not with --rotors,\n"
     "                       --actuators or --robot-header (the flying runtime does not take\n"
     "                       ball joints yet)\n"
+    "  --universal J1,J2    make the revolute or continuous URDF joints J1 -> J2, whose axes\n"
+    "                       meet in one point and are not parallel and whose link between\n"
+    "                       them is massless and carries nothing else, one universal\n"
+    "                       (Cardan) joint (JointKind::kUniversal; URDF has none) about J1's\n"
+    "                       axis then J2's through that point, moving J2's child link.\n"
+    "                       Repeat for more. Not with --rotors, --actuators or --robot-header\n"
+    "                       (the flying runtime does not take universal joints yet)\n"
     "Bad input (URDF, rotor or actuators file): one line on stderr, exit status 2, no output file\n"
     "written or replaced.\n"
     "Conventions: docs/urdf.md.\n";
@@ -78,6 +85,7 @@ struct Options {
   bool fixed_base = false;
   std::vector<HelicalJoint> helical;      ///< --helical, in the order given
   std::vector<SphericalJoint> spherical;  ///< --spherical, in the order given
+  std::vector<UniversalJoint> universal;  ///< --universal, in the order given
 };
 
 /// "JOINT=PITCH" of --helical; the pitch is any number text (strtod, all of
@@ -114,6 +122,20 @@ SphericalJoint spherical_joint(const std::string& value) {
     start = comma + 1;
   }
   return s;
+}
+
+/// "J1,J2" of --universal: two non-empty joint names. Whether they are joints,
+/// a chain, and so on is checked by build_robot.
+UniversalJoint universal_joint(const std::string& value) {
+  const std::size_t comma = value.find(',');
+  if (comma == std::string::npos || comma == 0 || comma + 1 == value.size() ||
+      value.find(',', comma + 1) != std::string::npos)
+    throw ToolError("--universal " + hodyn_urdf::quoted(value) +
+                    ": expected J1,J2, two joint names (see --help)");
+  UniversalJoint u;
+  u.joints[0] = value.substr(0, comma);
+  u.joints[1] = value.substr(comma + 1);
+  return u;
 }
 
 bool is_identifier(const std::string& s) {
@@ -161,6 +183,10 @@ Options parse(int argc, char** argv) {
       std::string v;
       value(v);
       o.spherical.push_back(spherical_joint(v));
+    } else if (a == "--universal") {
+      std::string v;
+      value(v);
+      o.universal.push_back(universal_joint(v));
     } else if (a == "--report")
       o.report = true;
     else if (a.size() > 1 && a[0] == '-')
@@ -184,6 +210,12 @@ Options parse(int argc, char** argv) {
     throw ToolError(
         "--spherical: the flying runtime does not take ball joints yet (its payload estimator "
         "and identification refuse them): not with --rotors, --actuators or --robot-header");
+  if (!o.universal.empty() &&
+      (!o.rotors.empty() || !o.actuators.empty() || !o.robot_header.empty()))
+    throw ToolError(
+        "--universal: the flying runtime does not take universal joints yet (its payload "
+        "estimator and identification refuse them): not with --rotors, --actuators or "
+        "--robot-header");
   if (!o.robot_header.empty() && (o.header.empty() || o.rotor_header.empty()))
     throw ToolError("--robot-header needs --header and --rotors/--rotor-header (see --help)");
   if (o.header.empty() && o.parameters.empty() && o.rotor_header.empty() && !o.report)
@@ -259,7 +291,8 @@ hodyn::robot_description::JointActuators read_actuators(const Options& o, const 
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const UrdfDocument doc = read_urdf(o.urdf);
-  const RobotModel model = build_robot(doc, o.root, o.fixed_base, o.helical, o.spherical);
+  const RobotModel model =
+      build_robot(doc, o.root, o.fixed_base, o.helical, o.spherical, o.universal);
   const Provenance from{o.name.empty() ? model.robot_name : o.name, file_name(o.urdf)};
   std::vector<std::pair<std::string, std::string>> files;
   if (!o.header.empty()) files.emplace_back(o.header, generated_header(model, from));

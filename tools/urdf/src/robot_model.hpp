@@ -44,9 +44,13 @@ struct RobotBody {
   Eigen::Vector3d point = Eigen::Vector3d::Zero();  ///< revolute, helical: the link origin; a
                                                     ///< ball: its centre; world at home
   double pitch = 0;  ///< helical: metres along `axis` per radian turned (--helical); else 0
+  /// A universal joint (--universal): its second axis e₂ (unit, world at home;
+  /// `axis` is e₁ and `point` the axes' intersection); zero for every other kind.
+  Eigen::Vector3d second_axis = Eigen::Vector3d::Zero();
   hodyn::JointLimits limits;
-  /// A ball (--spherical): the three URDF joints it replaces, J1 (= `joint`), J2, J3.
-  std::vector<std::string> ball_joints;
+  /// The URDF joints a collapsed chain replaces, J1 (= `joint`) first: a ball's
+  /// three (--spherical), a universal joint's two (--universal); empty otherwise.
+  std::vector<std::string> urdf_joints;
 };
 
 /// --helical JOINT=PITCH: a URDF revolute or continuous joint that hodyn-urdf
@@ -68,6 +72,20 @@ struct SphericalJoint {
 inline constexpr double kBallAxesMeetTolerance = 1e-9;
 /// |det[e1 e2 e3]| of the three unit axes at home must exceed this (they span 3D).
 inline constexpr double kBallAxesSpanTolerance = 1e-6;
+
+/// --universal J1,J2: two revolute or continuous URDF joints, J1 → J2, with
+/// intersecting, non-parallel axes and a massless link between them that
+/// hodyn-urdf makes one JointKind::kUniversal joint (URDF has no Cardan joint).
+struct UniversalJoint {
+  std::array<std::string, 2> joints;  ///< J1 (on the parent link, axis e₁), J2 (moves the child)
+};
+
+/// The axes of a --universal pair must pass within this distance (m) of their
+/// common point (the point nearest to both lines), as a ball's must.
+inline constexpr double kUniversalAxesMeetTolerance = kBallAxesMeetTolerance;
+/// |e₁ × e₂| of the two unit axes at home must exceed this (not parallel;
+/// Model::set_universal_joint refuses |e₁ × e₂|² < 1e-12).
+inline constexpr double kUniversalAxesParallelTolerance = 1e-6;
 
 /// A URDF link: the body it belongs to and its frame in that body's frame
 /// (identity for the body's own link; the composed fixed origins for a lumped one).
@@ -95,8 +113,14 @@ struct RobotModel {
     for (const RobotBody& b : bodies) n += hodyn::is_spherical(b.kind) ? 1 : 0;
     return n;
   }
-  /// Entries of q̇ (a ball has three).
-  int num_joint_dofs() const { return num_joints() + 2 * num_balls(); }
+  /// Universal joints (--universal).
+  int num_universals() const {
+    int n = 0;
+    for (const RobotBody& b : bodies) n += hodyn::is_universal(b.kind) ? 1 : 0;
+    return n;
+  }
+  /// Entries of q̇ (a ball has three, a universal joint two).
+  int num_joint_dofs() const { return num_joints() + 2 * num_balls() + num_universals(); }
   /// Entries of ν: (V₁; q̇) for a floating base, q̇ for a fixed one.
   int num_dofs() const { return (fixed_base ? 0 : 6) + num_joint_dofs(); }
 };
@@ -115,9 +139,15 @@ struct RobotModel {
 /// joint named twice (in any --spherical or --helical), joints that are not a
 /// chain, an intermediate link with mass, inertia or another child joint, axes
 /// that do not span 3D or do not meet in one point.
+/// Each of `universal` collapses its pair J1 → J2 into one universal joint
+/// about J1's axis e₁ then J2's axis e₂ through their intersection, moving
+/// J2's child link; the link between them disappears. Throws ToolError for the
+/// same faults (a joint named twice across --spherical and --universal too),
+/// axes that are parallel or do not meet.
 RobotModel build_robot(const UrdfDocument& doc, const std::string& requested_root,
                        bool fixed_base = false, const std::vector<HelicalJoint>& helical = {},
-                       const std::vector<SphericalJoint>& spherical = {});
+                       const std::vector<SphericalJoint>& spherical = {},
+                       const std::vector<UniversalJoint>& universal = {});
 
 /// The joint kind's name in the JSON files ("floating_base", "revolute_x", …).
 const char* kind_name(hodyn::JointKind kind);

@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <fstream>
 #include <initializer_list>
@@ -68,7 +69,7 @@ constexpr const char* joint_kind_name(JointKind kind) {
       return "helical";
     case JointKind::kSpherical:  // hodyn-urdf --spherical J1,J2,J3 (docs/urdf.md)
       return "spherical";
-    case JointKind::kUniversal:  // no URDF joint maps to it (docs/joint-kinds.md)
+    case JointKind::kUniversal:  // hodyn-urdf --universal J1,J2 (docs/urdf.md)
       return "universal";
   }
   return "unknown";
@@ -197,6 +198,28 @@ inline double limit(const nlohmann::json& j, double none) {
   return j.is_null() ? none : j.get<double>();
 }
 
+/// What is wrong with a universal joint's numbers as the file gives them
+/// (`point`, `axis` e₁, `second_axis` e₂), "" if nothing: Model::set_universal_joint's
+/// checks (finite, unit within the orthonormality tolerance, |e₁ × e₂|² ≥ 1e-12),
+/// spelt out, so that a bad file gets a message that names the key.
+inline std::string universal_defect(const Vector3<double>& point, const Vector3<double>& first,
+                                    const Vector3<double>& second) {
+  const std::pair<const char*, const Vector3<double>*> keys[] = {
+      {"point", &point}, {"axis", &first}, {"second_axis", &second}};
+  for (const auto& [key, v] : keys)
+    if (!v->allFinite()) return std::string(key) + ": not finite";
+  const double tol = ScalarTraits<double>::orthonormality_tolerance();
+  for (const auto& [key, v] : {keys[1], keys[2]})
+    if (std::abs(v->squaredNorm() - 1.0) > tol)
+      return std::string(key) + ": not a unit vector (|e| = " + nlohmann::json(v->norm()).dump() +
+             ")";
+  if (!(first.cross(second).squaredNorm() >= 1e-12))
+    return "axis and second_axis: parallel (|e1 x e2| = " +
+           nlohmann::json(first.cross(second).norm()).dump() +
+           "): a universal joint needs two directions";
+  return std::string();
+}
+
 /// `what` of `where` must equal `expected`; otherwise a topology mismatch.
 template <class T>
 void expect_same(const T& found, const T& expected, const std::string& what) {
@@ -231,12 +254,15 @@ void in(const std::string& where, F&& step) {
 ///                     one, "centre" of a spherical one, …), an unknown key
 ///                     (any object; "point" on a prismatic or spherical joint,
 ///                     "pitch" on any joint but a helical one, "axis" on a
-///                     spherical joint, "centre" on any other), a value of
-///                     the wrong type, units other than SI;
+///                     spherical joint, "centre" on any other, "second_axis"
+///                     on any joint but a universal one), a value of the
+///                     wrong type, units other than SI;
 ///   kInvalidModel     the topology differs from the compiled tree (body count,
 ///                     a name, a parent, a joint kind), or a value the Model
 ///                     rejects (negative mass, axis not unit, a helical
-///                     pitch or a ball's centre that is not finite, …).
+///                     pitch or a ball's centre that is not finite, a
+///                     universal joint's axes parallel, not unit or not
+///                     finite, …).
 template <class Tree, class Scalar>
 Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
                        const std::array<const char*, Tree::kNumBodies>& body_names,
@@ -295,10 +321,10 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
       const JointKind kind = Tree::kJoint[I + 1];
       in("joint " + std::to_string(i), [&] {
         const nlohmann::json& jt = doc.at("joints").at(I);
-        if (jt.is_object() && jt.contains("point") && !joint_rotates(kind))
+        if (jt.is_object() && jt.contains("point") && !joint_rotates(kind) && !is_universal(kind))
           throw LoadError{Status::kInvalidArgument,
-                          "point: only revolute and helical joints have one (the compiled "
-                          "kind is " +
+                          "point: only revolute, helical and universal joints have one (the "
+                          "compiled kind is " +
                               std::string(joint_kind_name(kind)) +
                               (is_spherical(kind) ? "; a ball has \"centre\")" : ")")};
         if (jt.is_object() && jt.contains("pitch") && !is_helical(kind))
@@ -311,10 +337,18 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
         if (jt.is_object() && jt.contains("centre") && !is_spherical(kind))
           throw LoadError{Status::kInvalidArgument,
                           "centre: only spherical joints have one (the compiled kind is " +
+                              std::string(joint_kind_name(kind)) +
+                              (is_universal(kind) ? "; a universal joint has \"point\")" : ")")};
+        if (jt.is_object() && jt.contains("second_axis") && !is_universal(kind))
+          throw LoadError{Status::kInvalidArgument,
+                          "second_axis: only universal joints have one (the compiled kind is " +
                               std::string(joint_kind_name(kind)) + ")"};
         if (is_spherical(kind))
           detail::only_keys(jt,
                             {"index", "name", "body", "kind", "centre", "urdf_joints", "limits"});
+        else if (is_universal(kind))
+          detail::only_keys(jt, {"index", "name", "body", "kind", "axis", "second_axis", "point",
+                                 "urdf_joints", "limits"});
         else if (is_helical(kind))
           detail::only_keys(jt,
                             {"index", "name", "body", "kind", "axis", "point", "pitch", "limits"});
@@ -331,6 +365,14 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
         Status s = Status::kOk;
         if (is_spherical(kind)) {
           s = loaded.set_spherical_joint(body, detail::vector3<Scalar>(jt.at("centre")));
+        } else if (is_universal(kind)) {
+          const Vector3<double> point = detail::vector3<double>(jt.at("point"));
+          const Vector3<double> first = detail::vector3<double>(jt.at("axis"));
+          const Vector3<double> second = detail::vector3<double>(jt.at("second_axis"));
+          const std::string defect = detail::universal_defect(point, first, second);
+          if (!defect.empty()) throw LoadError{Status::kInvalidModel, defect};
+          s = loaded.set_universal_joint(body, point.cast<Scalar>(), first.cast<Scalar>(),
+                                         second.cast<Scalar>());
         } else {
           const Vector3<Scalar> axis = detail::vector3<Scalar>(jt.at("axis"));
           s = is_helical(kind)
@@ -341,7 +383,9 @@ Status load_robot_json(const nlohmann::json& doc, Model<Tree, Scalar>& model,
                   : loaded.set_prismatic_axis(body, axis);
         }
         if (s != Status::kOk)
-          throw LoadError{s, std::string(is_spherical(kind) ? "centre" : "axis") +
+          throw LoadError{s, std::string(is_spherical(kind)   ? "centre"
+                                         : is_universal(kind) ? "axis, second_axis or point"
+                                                              : "axis") +
                                  " rejected by the Model (" + std::string(to_string(s)) + ")"};
         const nlohmann::json& l = jt.at("limits");
         detail::only_keys(l, {"bounded", "lower", "upper", "velocity", "effort"}, "limits: ");
