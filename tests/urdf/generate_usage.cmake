@@ -63,6 +63,10 @@ expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good SPHERIC
   "hodyn_urdf_generate(m): SPHERICAL needs <j1>,<j2>,<j3> entries")
 expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good SPHERICAL a,b,c ROTORS ${WORK}/r.json)"
   "hodyn_urdf_generate(m): SPHERICAL is not with ROTORS (the flying runtime does not take ball joints yet)")
+expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good UNIVERSAL)"
+  "hodyn_urdf_generate(m): UNIVERSAL needs <j1>,<j2> entries")
+expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good UNIVERSAL a,b ROTORS ${WORK}/r.json)"
+  "hodyn_urdf_generate(m): UNIVERSAL is not with ROTORS (the flying runtime does not take universal joints yet)")
 expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good BOGUS)"
   "hodyn_urdf_generate(m): unexpected arguments BOGUS")
 expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good)"
@@ -70,6 +74,8 @@ expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good)"
 expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good FIXED_BASE HELICAL s=0.01)"
   "hodyn_urdf_generate(m): no hodyn-urdf")
 expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good SPHERICAL a,b,c d,e,f)"
+  "hodyn_urdf_generate(m): no hodyn-urdf")
+expect_refused(${u} "hodyn_urdf_generate(m URDF ${WORK}/x.urdf NAME good UNIVERSAL a,b c,d SPHERICAL e,f,g)"
   "hodyn_urdf_generate(m): no hodyn-urdf")
 set(r hodyn_robot.cmake)
 expect_refused(${r} "hodyn_add_robot(2bad URDF ${WORK}/x.urdf ROTORS ${WORK}/r.json)"
