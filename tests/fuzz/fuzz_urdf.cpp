@@ -14,7 +14,10 @@
 // numbers exactly. The same again with the first revolute or continuous joint
 // made helical (hodyn-urdf --helical JOINT=0.01), and with the first chain of
 // three revolute or continuous joints made a ball (hodyn-urdf --spherical
-// J1,J2,J3; refused unless its axes meet and its inner links are massless).
+// J1,J2,J3; refused unless its axes meet and its inner links are massless),
+// and with the first pair of revolute or continuous joints made a universal
+// joint (hodyn-urdf --universal J1,J2; refused unless its axes meet, are not
+// parallel and its cross link is massless).
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -42,13 +45,13 @@ using hodyn::JointKind;
 /// A floating base with one child of every joint kind: body k has kind
 /// kJoint[k], so a URDF body of kind K is checked in the slot of K.
 struct ProbeTree {
-  static constexpr int kNumBodies = 11;
-  static constexpr std::array<int, kNumBodies> kParent{-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  static constexpr int kNumBodies = 12;
+  static constexpr std::array<int, kNumBodies> kParent{-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   static constexpr std::array<JointKind, kNumBodies> kJoint{
       JointKind::kFloatingBase, JointKind::kRevolute,   JointKind::kRevoluteX,
       JointKind::kRevoluteY,    JointKind::kRevoluteZ,  JointKind::kPrismatic,
       JointKind::kPrismaticX,   JointKind::kPrismaticY, JointKind::kPrismaticZ,
-      JointKind::kHelical,      JointKind::kSpherical};
+      JointKind::kHelical,      JointKind::kSpherical,  JointKind::kUniversal};
 };
 
 int slot_of(JointKind kind) {
@@ -93,6 +96,16 @@ void check_model(const hodyn_urdf::RobotModel& model) {
       HODYN_FUZZ_CHECK(probe.set_spherical_joint(slot, b.point) == hodyn::Status::kOk);
       continue;
     }
+    if (hodyn::is_universal(b.kind)) {  // e1, e2 unit and not parallel; no limits
+      HODYN_FUZZ_CHECK(std::abs(b.axis.norm() - 1.0) <= 1e-12 &&
+                       std::abs(b.second_axis.norm() - 1.0) <= 1e-12 && b.pitch == 0 &&
+                       b.urdf_joints.size() == 2 && b.urdf_joints[0] == b.joint &&
+                       !b.limits.bounded);
+      HODYN_FUZZ_CHECK(probe.set_universal_joint(slot, b.point, b.axis, b.second_axis) ==
+                       hodyn::Status::kOk);
+      continue;
+    }
+    HODYN_FUZZ_CHECK(b.second_axis.isZero(0.0));
     HODYN_FUZZ_CHECK(b.axis.allFinite() && std::abs(b.axis.norm() - 1.0) <= 1e-12);
     HODYN_FUZZ_CHECK(hodyn::is_helical(b.kind) == (b.pitch != 0) && std::isfinite(b.pitch));
     const hodyn::Status axis =
@@ -144,6 +157,14 @@ void check_parameters_json(const hodyn_urdf::RobotModel& model, const std::strin
                      jj.contains("axis") != hodyn::is_spherical(b.kind));
     if (hodyn::is_spherical(b.kind)) {
       HODYN_FUZZ_CHECK(vector3(jj.at("centre")) == b.point);
+      HODYN_FUZZ_CHECK(jj.at("urdf_joints").get<std::vector<std::string>>() == b.urdf_joints);
+      continue;
+    }
+    HODYN_FUZZ_CHECK(jj.contains("second_axis") == hodyn::is_universal(b.kind));
+    if (hodyn::is_universal(b.kind)) {
+      HODYN_FUZZ_CHECK(vector3(jj.at("axis")) == b.axis &&
+                       vector3(jj.at("second_axis")) == b.second_axis &&
+                       vector3(jj.at("point")) == b.point);
       HODYN_FUZZ_CHECK(jj.at("urdf_joints").get<std::vector<std::string>>() == b.urdf_joints);
       continue;
     }
@@ -208,6 +229,34 @@ void check_ball(const hodyn_urdf::UrdfDocument& doc) {
   }
 }
 
+/// --universal on each pair J1 → J2 of revolute or continuous joints
+/// (document order, at most 8 tries) until one is accepted: a ToolError, or a
+/// model with one universal joint, one body fewer, as many DoF, and checked
+/// outputs.
+void check_universal(const hodyn_urdf::UrdfDocument& doc) {
+  int tries = 0;
+  for (const hodyn_urdf::UrdfJoint& j1 : doc.joints) {
+    if (!turns(j1)) continue;
+    for (const hodyn_urdf::UrdfJoint& j2 : doc.joints) {
+      if (!turns(j2) || j2.parent != j1.child) continue;
+      if (++tries > 8) return;
+      hodyn_urdf::RobotModel plain, cardan;
+      try {
+        plain = hodyn_urdf::build_robot(doc, "");
+        cardan = hodyn_urdf::build_robot(doc, "", false, {}, {}, {{{j1.name, j2.name}}});
+      } catch (const hodyn_urdf::ToolError& e) {
+        HODYN_FUZZ_CHECK(std::string(e.what()).size() > 0);
+        continue;
+      }
+      HODYN_FUZZ_CHECK(cardan.num_universals() == 1 &&
+                       cardan.bodies.size() + 1 == plain.bodies.size() &&
+                       cardan.num_dofs() == plain.num_dofs());
+      check_outputs(doc, cardan);
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -223,6 +272,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   check_outputs(doc, model);
   check_ball(doc);
+  check_universal(doc);
   // --helical on the first revolute or continuous joint.
   for (const hodyn_urdf::UrdfJoint& j : doc.joints) {
     if (j.type != hodyn_urdf::UrdfJointType::kRevolute &&
