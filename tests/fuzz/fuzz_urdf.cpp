@@ -312,6 +312,10 @@ int check_outputs(const hodyn_urdf::UrdfDocument& doc, const hodyn_urdf::RobotMo
     return 0;
   }
   HODYN_FUZZ_CHECK(header.find("namespace fuzz_robot {") != std::string::npos);
+  // The robot id's text holds a universal joint's e₂ (and nothing new for the others).
+  if (!identity.empty())
+    HODYN_FUZZ_CHECK((identity.find(" second_axis ") != std::string::npos) ==
+                     (model.num_universals() > 0));
   check_parameters_json(model, parameters);
   HODYN_FUZZ_CHECK(nlohmann::json::parse(report).is_object());
   return 0;

@@ -68,6 +68,10 @@ std::string robot_identity_text(const std::string& name, const RobotModel& model
       t << " point";
       for (int i = 0; i < 3; ++i) t << ' ' << n(b.point(i));
       if (hodyn::is_helical(b.kind)) t << " pitch " << n(b.pitch);  // others' ids unchanged
+      if (hodyn::is_universal(b.kind)) {  // e₂ (no robot type takes one yet; others unchanged)
+        t << " second_axis";
+        for (int i = 0; i < 3; ++i) t << ' ' << n(b.second_axis(i));
+      }
       const hodyn::JointLimits& l = b.limits;
       t << " limits " << (l.bounded ? 1 : 0) << ' ' << n(l.lower) << ' ' << n(l.upper) << ' '
         << n(l.velocity) << ' ' << n(l.effort);
