@@ -825,6 +825,38 @@ TEST(UrdfCli, UniversalAndSphericalInOneRobot) {
   EXPECT_NE(header.find("{4, {\"tip_1\", \"tip_2\"}}"), std::string::npos);
 }
 
+// J1 on a link lumped into its body (a flange fixed to the upper arm): the
+// point still lies on the two-joint robot's axes, the hand's pose is its.
+TEST(UrdfCli, UniversalBelowALumpedLink) {
+  const fs::path dir = fresh_dir("universal_flange");
+  const std::string flanged = spoilt_cardan(
+      dir, "flange.urdf", "<parent link=\"upper_arm\"/>\n    <child link=\"cross_link\"/>",
+      "<parent link=\"flange\"/>\n    <child link=\"cross_link\"/>");
+  std::string text = read_file(dir / "flange.urdf");
+  text.replace(text.rfind("</robot>"), 8,
+               "<joint name=\"flange_mount\" type=\"fixed\"><parent link=\"upper_arm\"/><child "
+               "link=\"flange\"/><origin xyz=\"0.01 0.02 -0.03\" rpy=\"0.3 0 -0.2\"/></joint>\n"
+               "<link name=\"flange\"/>\n</robot>");
+  write_file(dir / "flange.urdf", text);
+  Result r = run(dir, "--name p --parameters p.json " + flanged);
+  ASSERT_EQ(r.status, 0) << r.err;
+  r = run(dir, std::string(kCardan) + "--name u --parameters u.json --report " + flanged);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out)["lumped_into"]["flange"], "upper_arm");
+  const json plain = json::parse(read_file(dir / "p.json"));
+  const json u = json::parse(read_file(dir / "u.json"));
+  const json& joint = u["joints"][1];
+  expect_near(joint["axis"], vec(plain["joints"][1]["axis"]), 1e-15,
+              "e1");  // world frames composed in another order
+  expect_near(joint["second_axis"], vec(plain["joints"][2]["axis"]), 1e-15, "e2");
+  for (std::size_t i = 1; i <= 2; ++i)
+    EXPECT_LE(off_line(vec(joint["point"]), vec(plain["joints"][i]["point"]),
+                       vec(plain["joints"][i]["axis"])),
+              1e-15)
+        << "axis " << i;
+  EXPECT_EQ(u["bodies"][2]["home_pose"], plain["bodies"][3]["home_pose"]);
+}
+
 /// base → j1 about x through (0, 0, 0.1) → a massless link → j2 about y
 /// through the same point → a hand with `hand_inertial` (a leaf).
 std::string cardan_on_base(const std::string& hand_inertial) {
