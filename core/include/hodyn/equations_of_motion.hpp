@@ -274,6 +274,36 @@ constexpr auto ancestor_table() {
   return t;
 }
 
+/// Order 0 of a universal joint j's body: F_j = F_p T(a) Rot(e₁, θ₁)
+/// Rot(e₂, θ₂) T(−a) (a its point at home; the frames parallel to the world at
+/// home), its centre of mass and inertia, and its two screws
+/// S₁ = (R_p e₁; a_w × R_p e₁), S₂ = (R_m e₂; a_w × R_m e₂) through the moved
+/// point a_w = F_p a (R_m = R_p Rot(e₁, θ₁), the intermediate frame). Also the
+/// placement of the state partials (inverse_dynamics_derivatives.hpp).
+template <int MaxOrder, class Tree, class Scalar>
+void place_universal(const Model<Tree, Scalar>& model, int j,
+                     const BodySeries<MaxOrder, Scalar>& parent, const Scalar& theta1,
+                     const Scalar& theta2, BodySeries<MaxOrder, Scalar>& b, SV<Scalar>& s1,
+                     SV<Scalar>& s2) {
+  using S = Scalar;
+  using std::cos;
+  using std::sin;
+  const V3<S> e1 = V3<S>::from(model.joint_axis(j));
+  const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+  const M3<S> middle = parent.rotation * axis_rotation<JointKind::kRevolute>(
+                                             e1, S(1), S(cos(theta1)), S(sin(theta1)));
+  const V3<S> a = V3<S>::from(model.joint_axis_point(j));
+  const V3<S> a_world = parent.rotation * a + parent.translation;
+  b.rotation =
+      middle * axis_rotation<JointKind::kRevolute>(e2, S(1), S(cos(theta2)), S(sin(theta2)));
+  b.translation = a_world - b.rotation * a;
+  b.com[0] = b.rotation * V3<S>::from(model.com_from_axis_point(j)) + a_world;
+  b.inertia[0] = model.home_inertia(j).congruence(b.rotation);
+  const V3<S> a1 = parent.rotation * e1, a2 = middle * e2;
+  s1 = {a1, cross(a_world, a1)};
+  s2 = {a2, cross(a_world, a2)};
+}
+
 /// A ball joint j's body: F_j = F_p T(c) R T(−c) (c its centre at home,
 /// R = R_j exp([δ]) the child's rotation relative to the parent, both frames
 /// parallel to the world at home), its three screws S_i = (F_j e_i; c_w × F_j e_i)
@@ -320,10 +350,7 @@ void place_and_move_ball(const Model<Tree, Scalar>& model, int j,
   }
 }
 
-/// A universal joint j's body: F_j = F_p T(a) Rot(e₁, θ₁) Rot(e₂, θ₂) T(−a)
-/// (a its point at home; the frames parallel to the world at home), its two
-/// screws S₁ = (R_p e₁; a_w × R_p e₁), S₂ = (R_m e₂; a_w × R_m e₂) through the
-/// moved point a_w = F_p a (R_m = R_p Rot(e₁, θ₁), the intermediate frame),
+/// A universal joint j's body and its two screws S₁, S₂ (`place_universal`),
 /// and (k ≤ `kinematic_order`) the coefficients of the intermediate frame's
 /// twist V_m = V_p + S₁ θ̇₁ and the child's V_j = V_m + S₂ θ̇₂, with
 /// S₁,[k+1] = Σ_{m≤k} ad(V_p,[m], S₁,[k−m]) / (k+1) (S₁ turns with the
@@ -335,30 +362,12 @@ void place_and_move_universal(const Model<Tree, Scalar>& model, int j,
                               const BodySeries<1, Scalar>& parent, BodySeries<1, Scalar>& b,
                               Screws& screw) {
   using S = Scalar;
-  using std::cos;
-  using std::sin;
   const int entry = TreeTraits<Tree>::joint_entry(j);
   const auto u =
       static_cast<std::size_t>(TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)]);
-  const S theta1 = motion.q[0](entry), theta2 = motion.q[0](entry + 1);
-  const V3<S> e1 = V3<S>::from(model.joint_axis(j));
-  const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
-  const M3<S> middle = parent.rotation * axis_rotation<JointKind::kRevolute>(
-                                             e1, S(1), S(cos(theta1)), S(sin(theta1)));
-  const V3<S> a = V3<S>::from(model.joint_axis_point(j));
-  const V3<S> a_world = parent.rotation * a + parent.translation;
-  b.rotation =
-      middle * axis_rotation<JointKind::kRevolute>(e2, S(1), S(cos(theta2)), S(sin(theta2)));
-  b.translation = a_world - b.rotation * a;
-  b.com[0] = b.rotation * V3<S>::from(model.com_from_axis_point(j)) + a_world;
-  b.inertia[0] = model.home_inertia(j).congruence(b.rotation);
   auto& s1 = screw[u][0];
   auto& s2 = screw[u][1];
-  {
-    const V3<S> a1 = parent.rotation * e1, a2 = middle * e2;
-    s1[0] = {a1, cross(a_world, a1)};
-    s2[0] = {a2, cross(a_world, a2)};
-  }
+  place_universal(model, j, parent, motion.q[0](entry), motion.q[0](entry + 1), b, s1[0], s2[0]);
   std::array<SV<S>, 2> vm{};
   for (int k = 0; k <= kinematic_order; ++k) {
     const auto kk = static_cast<std::size_t>(k);
