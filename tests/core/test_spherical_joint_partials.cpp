@@ -28,6 +28,7 @@
 #include "support/ball_trees.hpp"
 #include "support/heap_counter.hpp"
 #include "support/se3_exponential.hpp"
+#include "support/state_partials.hpp"
 
 #include <gtest/gtest.h>
 
@@ -46,8 +47,8 @@ namespace {
 
 using namespace hodyn::test::ball_trees;  // BallTree, make_models, random_state
 using hodyn::Twist;
-using Dual = hodyn::TaylorSeries<double, 1>;
 using hodyn::test::se3_exp;
+using namespace hodyn::test::state_partials;  // the order-0 oracles, kDofs, Vec, Mat, Motion, Input
 
 // BallTree welded at its root: the fixed-base path of the same calls.
 struct FixedBallTree {
@@ -59,19 +60,7 @@ struct FixedBallTree {
 };
 
 template <class Tree>
-constexpr int kBase = hodyn::TreeTraits<Tree>::kBaseDofs;
-template <class Tree>
-constexpr int kDofs = hodyn::TreeTraits<Tree>::kNumDofs;
-template <class Tree>
-using Vec = Eigen::Matrix<double, kDofs<Tree>, 1>;
-template <class Tree>
-using Mat = Eigen::Matrix<double, kDofs<Tree>, kDofs<Tree>>;
-template <class Tree, int MO = 0, class S = double>
-using Motion = hodyn::MotionDerivatives<Tree, MO, S>;
-template <class Tree>
 constexpr int kBalls = hodyn::TreeTraits<Tree>::kNumSphericalJoints;
-template <class Tree>
-constexpr int kJointDofs = hodyn::TreeTraits<Tree>::kNumJointDofs;
 
 /// The first q entry of ball b (its rank among the tree's balls).
 template <class Tree>
@@ -155,59 +144,6 @@ Motion<Tree, MO> folded(const Motion<Tree, MO>& m) {
   return f;
 }
 
-template <class Tree, class S>
-Eigen::Matrix<S, kDofs<Tree>, 1> generalized_force(const hodyn::Model<Tree, S>& model,
-                                                   const Motion<Tree, 0, S>& m) {
-  auto id = std::make_unique<hodyn::InverseDynamicsData<Tree, 0, S>>();
-  EXPECT_EQ(hodyn::inverse_dynamics(model, *id, m, 0), Status::kOk);
-  Eigen::Matrix<S, kDofs<Tree>, 1> f;
-  if constexpr (kBase < Tree >> 0) f.template head<6>() = id->base_wrench[0];
-  f.template tail<kJointDofs<Tree>>() = id->joint_torque[0];
-  return f;
-}
-
-template <class Tree>
-Motion<Tree, 0, Dual> to_dual(const Motion<Tree>& m) {
-  Motion<Tree, 0, Dual> d;
-  d.base_pose = m.base_pose.template cast<Dual>();
-  for (int k = 0; k < 2; ++k) d.base_twist[k] = m.base_twist[k].template cast<Dual>();
-  for (int k = 0; k < 3; ++k) d.q[k] = m.q[k].template cast<Dual>();
-  for (std::size_t b = 0; b < d.joint_rotation.size(); ++b)
-    d.joint_rotation[b] = m.joint_rotation[b].template cast<Dual>();
-  return d;
-}
-
-/// ∂τ̄/∂(ξ; δ, q), ∂τ̄/∂(V₁; q̇), ∂τ̄/∂(V̇₁; q̈) by duals at the folded state.
-template <class Tree>
-void dual_partials(const hodyn::Model<Tree, double>& model, const Motion<Tree>& motion,
-                   Mat<Tree>& dq, Mat<Tree>& dv, Mat<Tree>& mm) {
-  constexpr int n = kDofs<Tree>, nb = kBase<Tree>;
-  const hodyn::Model<Tree, Dual> model_d = model.template cast<Dual>();
-  const auto base = to_dual(folded(motion));
-  const auto eps = Dual::variable(0.0, 1.0);
-  for (int block = 0; block < 3; ++block) {
-    for (int col = 0; col < n; ++col) {
-      auto m = base;
-      if (col < nb && block == 0) {  // C₁ (1 + ε[e_k])
-        Twist<Dual> e = Twist<Dual>::Zero();
-        e(col) = eps;
-        m.base_pose.translation =
-            base.base_pose.translation + base.base_pose.rotation * e.template tail<3>();
-        m.base_pose.rotation = base.base_pose.rotation +
-                               Eigen::Matrix<Dual, 3, 3>(base.base_pose.rotation *
-                                                         hodyn::skew<Dual>(e.template head<3>()));
-      } else if (col < nb) {
-        m.base_twist[static_cast<std::size_t>(block - 1)](col) += eps;
-      } else {
-        m.q[static_cast<std::size_t>(block)](col - nb) += eps;  // a ball's δ_a at δ = 0
-      }
-      const auto f = generalized_force(model_d, m);
-      Mat<Tree>& out = block == 0 ? dq : block == 1 ? dv : mm;
-      for (int r = 0; r < n; ++r) out(r, col) = f(r).coeff(1);
-    }
-  }
-}
-
 /// The configuration block by central differences on the manifolds (step h).
 template <class Tree>
 Mat<Tree> central_configuration(const hodyn::Model<Tree, double>& model, const Motion<Tree>& motion,
@@ -256,7 +192,7 @@ void check_inverse_dynamics_derivatives(const hodyn::Model<Tree, double>& model,
   ASSERT_EQ(hodyn::inverse_dynamics_derivatives(model, *data, motion), Status::kOk);
   const auto& r = data->result;
   Mat<Tree> dq, dv, mm;
-  dual_partials(model, motion, dq, dv, mm);
+  dual_partials(model, folded(motion), dq, dv, mm);  // the dual part in δ at δ = 0
   const Mat<Tree>* analytic[3] = {&r.d_configuration, &r.d_velocity, &r.mass_matrix};
   const Mat<Tree>* dual[3] = {&dq, &dv, &mm};
   for (int b = 0; b < 3; ++b) {
@@ -365,33 +301,6 @@ TEST(SphericalJointPartials, JacobianPartialAgainstDuals) {
 }
 
 // ---- the linearization ----------------------------------------------------
-
-template <class Tree>
-using Input = hodyn::ForwardDynamicsInput<Tree, 0, double>;
-
-template <class Tree>
-Input<Tree> input_from(const Motion<Tree>& m) {
-  Input<Tree> in;
-  in.base_pose = m.base_pose;
-  in.base_twist = m.base_twist[0];
-  in.q = m.q[0];
-  in.q_dot = m.q[1];
-  in.joint_rotation = m.joint_rotation;
-  in.base_wrench_frame = hodyn::WrenchFrame::kBase;
-  in.base_wrench[0] = 3.0 * m.base_twist[1];
-  in.joint_torque[0] = m.q[2];
-  return in;
-}
-
-template <class Tree>
-Vec<Tree> accelerations(const hodyn::Model<Tree, double>& model, const Input<Tree>& in) {
-  auto fd = std::make_unique<hodyn::ForwardDynamicsData<Tree, 0, double>>();
-  EXPECT_EQ(hodyn::forward_dynamics(model, *fd, in, 0), Status::kOk);
-  Vec<Tree> a;
-  if constexpr (kBase < Tree >> 0) a.template head<6>() = fd->motion.base_twist[1];
-  a.template tail<kJointDofs<Tree>>() = fd->motion.q[2];
-  return a;
-}
 
 /// Column `col` of the velocity rows of [A B] by central differences of forward
 /// dynamics at x ⊕ z (a ball: R exp([±h e_a]) with R = R_j exp([δ_in])).
