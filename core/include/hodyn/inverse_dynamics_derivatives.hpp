@@ -37,7 +37,12 @@
 // the child-frame ω. δ_a turns the subtree about S_a with the ball's own
 // screws (δS_b = S_a × S_b), so the covariance argument above holds per
 // entry; ω_a's velocity column has u_a = (V_λ + V_j) × S_a (the V_j × U of
-// Σ_b Ṡ_b ω_b). A tree of 1-DoF joints keeps its own pass (if constexpr).
+// Σ_b Ṡ_b ω_b). A universal joint is two entries θ₁, θ₂ (ordinary coordinates)
+// with screws S₁, S₂ through its point: θ₁ turns the subtree about S₁ with the
+// joint's own S₂ (ad_{S₁} S₂), θ₂ turns it about S₂ against the intermediate
+// frame (V_m = V_λ + S₁ θ̇₁, A'_m), not S₁ — so θ₂'s terms are a 1-DoF joint's
+// with m as the parent, and row θ₁ reads column θ₂ as an ancestor's row does.
+// A tree of 1-DoF joints keeps its own pass (if constexpr).
 //
 // Fixed size (dense kDofs × kDofs outputs, trees up to kMaxClosedFormDofs),
 // no heap, no exceptions; bad input gives a Status and zero outputs. Applied
@@ -206,7 +211,7 @@ HODYN_ISA_NAMESPACE_BEGIN
 template <class Tree, class Scalar = double>
 struct InverseDynamicsDerivativesData {
   static constexpr int kNumBodies = Tree::kNumBodies;
-  /// Per joint entry (a tree with a ball: three per ball), none for 1-DoF trees.
+  /// Per joint entry (three per ball, two per universal joint), none for 1-DoF trees.
   static constexpr int kEntrySlots =
       TreeTraits<Tree>::kSingleDofJoints ? 0 : TreeTraits<Tree>::kNumJointDofs;
   InverseDynamicsDerivatives<Tree, Scalar> result{};
@@ -216,10 +221,16 @@ struct InverseDynamicsDerivativesData {
   std::array<detail::DerivativeJoint<Scalar>, kNumBodies> joint{};
   std::array<detail::SV<Scalar>, kNumBodies> delta_acceleration{};  ///< ΔA_j of stage 2
   std::array<detail::SV<Scalar>, kNumBodies> delta_wrench{};        ///< R_j of stage 2
-  /// A tree with a ball: the screw Y_e of every joint entry e (a ball's three
-  /// S_a, the child's axes through its centre) and what each contributes.
+  /// A tree with a ball or a universal joint: the screw Y_e of every joint
+  /// entry e (a ball's three S_a, the child's axes through its centre; a
+  /// universal joint's S₁, S₂) and what each contributes.
   std::array<detail::SV<Scalar>, kEntrySlots> entry_screw{};
   std::array<detail::DerivativeJoint<Scalar>, kEntrySlots> entry{};
+  /// A tree with a universal joint: the twist V_m = V_λ + S₁ θ̇₁ and the
+  /// acceleration A'_m of each one's intermediate frame, which its S₂ turns
+  /// against (empty without a universal joint).
+  std::array<detail::SV<Scalar>, TreeTraits<Tree>::kNumUniversalJoints> intermediate_twist{};
+  std::array<detail::SV<Scalar>, TreeTraits<Tree>::kNumUniversalJoints> intermediate_acceleration{};
 };
 
 HODYN_ISA_NAMESPACE_END
@@ -282,7 +293,8 @@ HODYN_ALWAYS_INLINE void place_ball(const Model<Tree, S>& model, int j,
 /// Stage 1 of a tree with a ball (`derivative_kinematics`): the same terms
 /// per joint entry e (a ball's three screws S_a with ω_a, a 1-DoF joint's Y
 /// with q̇): V_j = V_λ + Σ_e Y_e q̇_e, A_j = A_λ + Σ_e (V_λ × Y_e) q̇_e at
-/// ν̇ = 0 (for a ball Σ_a Ṡ_a ω_a = V_j × U = V_λ × U, U = Σ_a S_a ω_a).
+/// ν̇ = 0 (for a ball Σ_a Ṡ_a ω_a = V_j × U = V_λ × U, U = Σ_a S_a ω_a; a
+/// universal joint's S₂ turns with the intermediate frame, Ṡ₂ = V_m × S₂).
 template <class Tree, class Scalar>
 void derivative_kinematics_balls(const Model<Tree, Scalar>& model,
                                  InverseDynamicsDerivativesData<Tree, Scalar>& data,
@@ -312,19 +324,34 @@ void derivative_kinematics_balls(const Model<Tree, Scalar>& model,
           static_cast<std::size_t>(Traits::kSphericalIndex[static_cast<std::size_t>(j)]);
       place_ball(model, j, place[parent], joint_rotation[ball], V3<S>{q(e0), q(e0 + 1), q(e0 + 2)},
                  place[j], &screw[static_cast<std::size_t>(e0)]);
+    } else if constexpr (is_universal(K)) {
+      place_universal(model, j, place[parent], q(e0), q(e0 + 1), place[j],
+                      screw[static_cast<std::size_t>(e0)], screw[static_cast<std::size_t>(e0 + 1)]);
     } else {
       place_body<K>(model, j, place[parent], q(e0), place[j]);
       screw[static_cast<std::size_t>(e0)] = place[j].screw[0];
     }
     auto& b = body[j];
     b.screw = place[j].screw[0];
-    b.twist = body[parent].twist;
-    b.acceleration = body[parent].acceleration;
-    for (int a = 0; a < n; ++a) {
-      const SV<S>& y = screw[static_cast<std::size_t>(e0 + a)];
-      const S qd = q_dot(e0 + a);
-      b.twist += qd * y;
-      b.acceleration += qd * ad(body[parent].twist, y);
+    if constexpr (is_universal(K)) {  // S₂ turns with the intermediate frame: Ṡ₂ = V_m × S₂
+      const auto u = static_cast<std::size_t>(Traits::kUniversalIndex[static_cast<std::size_t>(j)]);
+      const SV<S>& s1 = screw[static_cast<std::size_t>(e0)];
+      const SV<S>& s2 = screw[static_cast<std::size_t>(e0 + 1)];
+      SV<S>& vm = data.intermediate_twist[u];
+      SV<S>& am = data.intermediate_acceleration[u];
+      vm = body[parent].twist + q_dot(e0) * s1;
+      am = body[parent].acceleration + q_dot(e0) * ad(body[parent].twist, s1);
+      b.twist = vm + q_dot(e0 + 1) * s2;
+      b.acceleration = am + q_dot(e0 + 1) * ad(vm, s2);
+    } else {
+      b.twist = body[parent].twist;
+      b.acceleration = body[parent].acceleration;
+      for (int a = 0; a < n; ++a) {
+        const SV<S>& y = screw[static_cast<std::size_t>(e0 + a)];
+        const S qd = q_dot(e0 + a);
+        b.twist += qd * y;
+        b.acceleration += qd * ad(body[parent].twist, y);
+      }
     }
     derivative_body_terms(model, place[j], b, j);
   });
@@ -455,7 +482,8 @@ void derivative_bias_balls(const InverseDynamicsDerivativesData<Tree, Scalar>& d
   });
 }
 
-/// `derivative_accelerations` of a tree with a ball: ΔA_j = ΔA_λ + Σ_e Y_e q̈_e
+/// `derivative_accelerations` of a tree with a ball or a universal joint
+/// (A'_m += ΔA_λ + S₁ θ̈₁ for its intermediate frame): ΔA_j = ΔA_λ + Σ_e Y_e q̈_e
 /// (a ball: Σ_a S_a ω̇_a), R_λ += R_j + Σ_e β_e q̈_e.
 template <class Tree, class Scalar>
 void derivative_accelerations_balls(
@@ -466,9 +494,16 @@ void derivative_accelerations_balls(
   auto& delta = data.delta_acceleration;
   auto& rest = data.delta_wrench;
   delta[0] = SV<S>::from(root_twist<Tree>(base_acceleration));
-  for_each_joint<Tree>([&](auto, int j) {
+  for_each_joint<Tree>([&](auto kind, int j) {
+    const int e0 = TreeTraits<Tree>::joint_entry(j);
+    if constexpr (is_universal(decltype(kind)::value)) {  // A'_m += ΔA_λ + S₁ θ̈₁
+      const auto u =
+          static_cast<std::size_t>(TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)]);
+      data.intermediate_acceleration[u] +=
+          delta[Tree::kParent[j]] + q_ddot(e0) * data.entry_screw[static_cast<std::size_t>(e0)];
+    }
     delta[j] = delta[Tree::kParent[j]];
-    for (int e = TreeTraits<Tree>::joint_entry(j); e < entry_end<Tree>(j); ++e)
+    for (int e = e0; e < entry_end<Tree>(j); ++e)
       delta[j] += q_ddot(e) * data.entry_screw[static_cast<std::size_t>(e)];
     rest[j] = SV<S>{};
   });
@@ -493,6 +528,11 @@ void derivative_accelerations_balls(
 /// row b of the same ball against it −α_b·a_a − β_b·c_a. Its ω_a moves V_j by
 /// S_a and, through Σ_b Ṡ_b ω_b = V_j × U, the accelerations below by
 /// u_a = (V_λ + V_j) × S_a (2 V_λ × Y for a 1-DoF joint, whose V_j × Y = V_λ × Y).
+/// A universal joint's θ₁ is such a column (it turns S₂ too: row θ₂ against
+/// it is −α₂·a₁ − β₂·c₁), its θ₂ the column of a 1-DoF joint whose parent is
+/// the intermediate frame (a₂ = S₂ × V_m, c₂ = S₂ × A'_m − a₂ × V_m,
+/// u₂ = 2 V_m × S₂; u₁ = 2 V_λ × S₁ as the θ₁θ̇₂ terms cancel), and θ₂ does
+/// not turn S₁: row θ₁ against it is S₁·F₂.
 template <class Tree, class Scalar>
 void derivative_partials_balls(InverseDynamicsDerivativesData<Tree, Scalar>& data,
                                const Pose<Scalar>& base_pose) noexcept {
@@ -506,18 +546,31 @@ void derivative_partials_balls(InverseDynamicsDerivativesData<Tree, Scalar>& dat
   const auto& screw = data.entry_screw;
   for_each_joint<Tree>([&](auto kind, int l) {
     constexpr bool kBall = is_spherical(decltype(kind)::value);
+    constexpr bool kUniversal = is_universal(decltype(kind)::value);
     const auto& bl = body[l];
     const auto& parent = body[Tree::kParent[l]];
     const int e0 = Traits::joint_entry(l), e1 = entry_end<Tree>(l);
     for (int e = e0; e < e1; ++e) {  // columns first: a ball's rows read all three
       auto& t = data.entry[static_cast<std::size_t>(e)];
       const SV<S>& y = screw[static_cast<std::size_t>(e)];
-      t.a = ad(y, parent.twist);
-      t.c = ad(y, parent.acceleration) - ad(t.a, parent.twist);
+      // What the screw turns against: the parent, or for a universal joint's S₂
+      // the intermediate frame (V_m, A'_m), θ₂'s parent as for a 1-DoF joint.
+      const SV<S>* v_in = &parent.twist;
+      const SV<S>* a_in = &parent.acceleration;
+      if constexpr (kUniversal) {
+        if (e > e0) {
+          const auto u =
+              static_cast<std::size_t>(Traits::kUniversalIndex[static_cast<std::size_t>(l)]);
+          v_in = &data.intermediate_twist[u];
+          a_in = &data.intermediate_acceleration[u];
+        }
+      }
+      t.a = ad(y, *v_in);
+      t.c = ad(y, *a_in) - ad(t.a, *v_in);
       if constexpr (kBall)
         t.u = ad(parent.twist + bl.twist, y);
       else
-        t.u = S(2) * ad(parent.twist, y);
+        t.u = S(2) * ad(*v_in, y);
       t.f = cross_force(y, bl.wrench) - bl.sensitivity.times(t.a) - bl.inertia.times(t.c);
       t.g = bl.sensitivity.times(y) + bl.inertia.times(t.u);
       t.alpha = bl.sensitivity.transpose_times(y);
@@ -533,7 +586,12 @@ void derivative_partials_balls(InverseDynamicsDerivativesData<Tree, Scalar>& dat
         for (int f = Traits::joint_entry(j); f < entry_end<Tree>(j); ++f) {
           const auto& tj = data.entry[static_cast<std::size_t>(f)];
           const SV<S>& yj = screw[static_cast<std::size_t>(f)];
-          dq(kBase + e, kBase + f) = -dot(t.alpha, tj.a) - dot(t.beta, tj.c);
+          // θ₂ does not turn the universal joint's own S₁ (before it in the
+          // product): row θ₁ reads column θ₂ as an ancestor's row does.
+          if (kUniversal && j == l && f > e)
+            dq(kBase + e, kBase + f) = dot(screw[static_cast<std::size_t>(e)], tj.f);
+          else
+            dq(kBase + e, kBase + f) = -dot(t.alpha, tj.a) - dot(t.beta, tj.c);
           dv(kBase + e, kBase + f) = dot(t.alpha, yj) + dot(t.beta, tj.u);
           if (j != l) {
             dq(kBase + f, kBase + e) = dot(yj, t.f);
@@ -716,12 +774,12 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// base fields are ignored and the outputs have joint rows and columns only.
 /// A ball's columns are ∂/∂δ (right perturbation of R_j exp([δ_in]), read from
 /// `joint_rotation` and q[0]) and ∂/∂ω; a bad `joint_rotation` gives
-/// kNonOrthonormalRotation or kNonFiniteInput and zero outputs.
+/// kNonOrthonormalRotation or kNonFiniteInput and zero outputs. A universal
+/// joint's are ∂/∂θ₁, ∂/∂θ₂ and ∂/∂θ̇₁, ∂/∂θ̇₂.
 template <class Tree, int MaxOrder, class Scalar>
 Status inverse_dynamics_derivatives(
     const Model<Tree, Scalar>& model, InverseDynamicsDerivativesData<Tree, Scalar>& data,
     const MotionDerivatives<Tree, MaxOrder, Scalar>& motion) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "inverse_dynamics_derivatives");
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   auto& out = data.result;
   Status status = Status::kOk;

@@ -22,7 +22,8 @@
 // z = (δq, δq̇) and δu = δτ. A ball joint's entries of δq are δ with
 // x ⊕ z turning its rotation R (= R_j exp([δ_in]), `joint_rotation` and q)
 // to R exp([δ]), and of δq̇ its child-frame δω; its δ rows are
-// δ̇ = −ω × δ + δω (J_r(δ) δ̇ = ω + δω − exp(−[δ]) ω at δ = 0).
+// δ̇ = −ω × δ + δω (J_r(δ) δ̇ = ω + δω − exp(−[δ]) ω at δ = 0). A universal
+// joint's θ₁, θ₂ are ordinary entries of q and q̇ (identity rows).
 //
 // Fixed size, no heap, no exceptions; bad input gives a Status and zeros.
 // docs/linearization.md has the derivation and the checks.
@@ -85,7 +86,6 @@ HODYN_ISA_NAMESPACE_BEGIN
 template <class Tree, class Scalar>
 Status linearize(const Model<Tree, Scalar>& model, LinearizationData<Tree, Scalar>& data,
                  const ForwardDynamicsInput<Tree, 0, Scalar>& input) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "linearize");
   using S = Scalar;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   constexpr int kDofs = TreeTraits<Tree>::kNumDofs;
