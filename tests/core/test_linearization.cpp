@@ -20,6 +20,7 @@
 #include "support/heap_counter.hpp"
 #include "support/oracle_models.hpp"
 #include "support/se3_exponential.hpp"
+#include "support/state_partials.hpp"
 
 #include <gtest/gtest.h>
 
@@ -37,6 +38,8 @@ using namespace hodyn::test::oracle;
 using hodyn::JointKind;
 using hodyn::test::se3_exp;
 using Dual = hodyn::TaylorSeries<double, 1>;
+using hodyn::test::state_partials::accelerations;
+using hodyn::test::state_partials::dual_velocity_column;
 
 template <class Tree>
 constexpr int kDofs = hodyn::TreeTraits<Tree>::kNumDofs;
@@ -58,19 +61,6 @@ Input<Tree> random_input(unsigned seed, double scale) {
   in.base_wrench[0] = 3.0 * s.V1[1];
   in.joint_torque[0] = s.q[2];
   return in;
-}
-
-/// (V̇₁, q̈) = FD(x, u) in scalar S.
-template <class Tree, class S>
-Eigen::Matrix<S, kDofs<Tree>, 1> accelerations(const hodyn::Model<Tree, S>& model,
-                                               const Input<Tree, S>& in) {
-  constexpr int kBase = hodyn::TreeTraits<Tree>::kBaseDofs;
-  auto data = std::make_unique<hodyn::ForwardDynamicsData<Tree, 0, S>>();
-  EXPECT_EQ(hodyn::forward_dynamics(model, *data, in, 0), Status::kOk);
-  Eigen::Matrix<S, kDofs<Tree>, 1> a = Eigen::Matrix<S, kDofs<Tree>, 1>::Zero();
-  if constexpr (kBase > 0) a.template head<6>() = data->motion.base_twist[1];
-  a.template tail<kDofs<Tree> - kBase>() = data->motion.q[2];
-  return a;
 }
 
 /// Rows of (V̇₁, q̈) against the state perturbation column `col` of z (0..2n+11)
@@ -108,45 +98,6 @@ Eigen::Matrix<double, kDofs<Tree>, 1> central_column(const hodyn::Model<Tree, do
   return d;
 }
 
-/// The same column by one dual direction through order-0 forward dynamics.
-template <class Tree>
-Eigen::Matrix<double, kDofs<Tree>, 1> dual_column(const hodyn::Model<Tree, Dual>& model,
-                                                  const Input<Tree>& in, int col) {
-  constexpr int n = kDofs<Tree>;
-  constexpr int kBase = hodyn::TreeTraits<Tree>::kBaseDofs;
-  Input<Tree, Dual> d;
-  d.base_pose = in.base_pose.template cast<Dual>();
-  d.base_twist = in.base_twist.template cast<Dual>();
-  d.q = in.q.template cast<Dual>();
-  d.q_dot = in.q_dot.template cast<Dual>();
-  d.base_wrench_frame = in.base_wrench_frame;
-  d.base_wrench[0] = in.base_wrench[0].template cast<Dual>();
-  d.joint_torque[0] = in.joint_torque[0].template cast<Dual>();
-  const Dual eps = Dual::variable(0.0, 1.0);
-  if (col < kBase) {  // C₁ (1 + ε[e_k])
-    hodyn::Twist<Dual> e = hodyn::Twist<Dual>::Zero();
-    e(col) = eps;
-    const Eigen::Matrix<Dual, 3, 3> r = d.base_pose.rotation;
-    d.base_pose.translation += r * e.template tail<3>();
-    d.base_pose.rotation =
-        r + Eigen::Matrix<Dual, 3, 3>(r * hodyn::skew<Dual>(e.template head<3>()));
-  } else if (col < n) {
-    d.q(col - kBase) += eps;
-  } else if (col < n + kBase) {
-    d.base_twist(col - n) += eps;
-  } else if (col < 2 * n) {
-    d.q_dot(col - n - kBase) += eps;
-  } else if (col < 2 * n + kBase) {
-    d.base_wrench[0](col - 2 * n) += eps;
-  } else {
-    d.joint_torque[0](col - 2 * n - kBase) += eps;
-  }
-  const auto a = accelerations(model, d);
-  Eigen::Matrix<double, n, 1> out;
-  for (int r = 0; r < n; ++r) out(r) = a(r).coeff(1);
-  return out;
-}
-
 /// [A B] velocity rows (n × (2n + n)).
 template <class Tree>
 Eigen::Matrix<double, kDofs<Tree>, 3 * kDofs<Tree>> velocity_rows(const Lin<Tree>& lin) {
@@ -169,7 +120,7 @@ void check_against_oracles(const hodyn::Model<Tree, double>& model, unsigned see
     const auto rows = velocity_rows<Tree>(data->result);
     Eigen::Matrix<double, n, 3 * n> dual, central;
     for (int c = 0; c < 3 * n; ++c) {
-      dual.col(c) = dual_column(model_d, in, c);
+      dual.col(c) = dual_velocity_column(model_d, in, c);
       central.col(c) = central_column(model, in, c, 1e-6);
     }
     const double scale = std::max(1.0, dual.cwiseAbs().maxCoeff());
@@ -558,7 +509,7 @@ TEST(Linearization, Seed003Section5Reproduction) {
         p.q_dot(col - n - 6) += delta;
       }
       const Eigen::Matrix<double, n, 1> fd = (body_accelerations(model, p, vp) - f0) / delta;
-      const Eigen::Matrix<double, n, 1> dual = dual_column(model_d, in_body, col);
+      const Eigen::Matrix<double, n, 1> dual = dual_velocity_column(model_d, in_body, col);
       int b = 0;
       while (col >= blocks[b + 1]) ++b;
       for (int r = 0; r < n; ++r) {

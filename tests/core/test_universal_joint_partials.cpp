@@ -14,7 +14,8 @@
 //     same layout, and its partials come from the 1-DoF pass, so ∂τ̄, τ̄, A, B
 //     and the body-twist form are compared whole;
 // (b) forward-mode duals (TaylorSeries<double, 1>) through the universal
-//     tree's own order-0 inverse dynamics, the pose seeded as C₁(1 + ε[e_k]);
+//     tree's own order-0 inverse dynamics (∂τ̄) and forward dynamics ([A B]
+//     velocity rows), the pose seeded as C₁(1 + ε[e_k]);
 // (c) five-point central differences (O(h⁴), h = 1e-3) of the universal
 //     tree's own inverse dynamics (∂τ̄/∂(ξ; q), ∂τ̄/∂(V₁; q̇), M̄) and forward
 //     dynamics ([A B] velocity rows), the base moved on SE(3) by C₁ exp([ξ]);
@@ -209,7 +210,7 @@ Vec<Tree> central_column(const hodyn::Model<Tree, double>& model, const Input<Tr
 }
 
 struct LinErrors {
-  double twin_a = 0, twin_b = 0, twin_body = 0, central = 0, kinematic = 0;
+  double twin_a = 0, twin_b = 0, twin_body = 0, dual = 0, central = 0, kinematic = 0;
 };
 
 template <class Tree, class Twin>
@@ -240,10 +241,18 @@ void check_linearization(const Pair<Tree, Twin>& p, unsigned seed, LinErrors& wo
     EXPECT_LT(e, 1e-12);
     worst.twin_body = std::max(worst.twin_body, e);
   }
-  // (c) the velocity rows of [A B] against five-point differences of forward dynamics.
-  Eigen::Matrix<double, n, 3 * n> rows, central;
+  // (b), (c) the velocity rows of [A B] against duals and five-point
+  // differences through the universal tree's own forward dynamics.
+  Eigen::Matrix<double, n, 3 * n> rows, dual, central;
   rows << l.a.template bottomRows<n>(), l.b.template bottomRows<n>();
-  for (int c = 0; c < 3 * n; ++c) central.col(c) = central_column(p.uni, in, c);
+  const hodyn::Model<Tree, Dual> model_d = p.uni.template cast<Dual>();
+  for (int c = 0; c < 3 * n; ++c) {
+    dual.col(c) = dual_velocity_column(model_d, in, c);
+    central.col(c) = central_column(p.uni, in, c);
+  }
+  const double ed = relative(rows, dual);
+  EXPECT_LT(ed, 1e-12);
+  worst.dual = std::max(worst.dual, ed);
   const double ev = relative(rows, central);
   EXPECT_LT(ev, 1e-9);
   worst.central = std::max(worst.central, ev);
@@ -266,12 +275,14 @@ TEST(UniversalJointPartials, LinearizationAgainstTwinAndDifferences) {
   });
   std::printf(
       "  floating tree linearization: twin A %.2e, B %.2e, body-twist form %.2e | velocity rows "
-      "of [A B] vs five-point differences of FD %.2e | kinematic rows %.2e (absolute)\n",
-      floating.twin_a, floating.twin_b, floating.twin_body, floating.central, floating.kinematic);
+      "of [A B] vs duals through FD %.2e, vs five-point differences of FD %.2e | kinematic rows "
+      "%.2e (absolute)\n",
+      floating.twin_a, floating.twin_b, floating.twin_body, floating.dual, floating.central,
+      floating.kinematic);
   std::printf(
-      "  fixed tree linearization: twin A %.2e, B %.2e | velocity rows of [A B] vs five-point "
-      "differences of FD %.2e | kinematic rows %.2e (absolute)\n",
-      fixed.twin_a, fixed.twin_b, fixed.central, fixed.kinematic);
+      "  fixed tree linearization: twin A %.2e, B %.2e | velocity rows of [A B] vs duals through "
+      "FD %.2e, vs five-point differences of FD %.2e | kinematic rows %.2e (absolute)\n",
+      fixed.twin_a, fixed.twin_b, fixed.dual, fixed.central, fixed.kinematic);
 }
 
 TEST(UniversalJointPartials, NanAndHeapFree) {

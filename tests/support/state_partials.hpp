@@ -119,16 +119,53 @@ ForwardDynamicsInput<Tree, 0, double> input_from(const MotionDerivatives<Tree, M
   return in;
 }
 
-/// ν̇ = (V̇₁; q̈) of the order-0 forward dynamics.
-template <class Tree>
-ForceVector<Tree> accelerations(const Model<Tree, double>& model,
-                                const ForwardDynamicsInput<Tree, 0, double>& in) {
-  auto fd = std::make_unique<ForwardDynamicsData<Tree, 0, double>>();
+/// ν̇ = (V̇₁; q̈) of the order-0 forward dynamics, in scalar S.
+template <class Tree, class S>
+ForceVector<Tree, S> accelerations(const Model<Tree, S>& model,
+                                   const ForwardDynamicsInput<Tree, 0, S>& in) {
+  auto fd = std::make_unique<ForwardDynamicsData<Tree, 0, S>>();
   EXPECT_EQ(forward_dynamics(model, *fd, in, 0), Status::kOk);
-  ForceVector<Tree> a;
+  ForceVector<Tree, S> a;
   if constexpr (TreeTraits<Tree>::kBaseDofs > 0) a.template head<6>() = fd->motion.base_twist[1];
   a.template tail<TreeTraits<Tree>::kNumJointDofs>() = fd->motion.q[2];
   return a;
+}
+
+/// Column `col` of the velocity rows of [A B] — z = (ξ, δq, δV, δq̇), then
+/// δu = (δW in its frame, δτ) — by one dual direction through the order-0
+/// forward dynamics, the pose seeded as C₁(1 + ε[e_k]) (a 1-DoF or universal
+/// joint's entries of q; not a ball's δ).
+template <class Tree>
+Vec<Tree> dual_velocity_column(const Model<Tree, Dual>& model,
+                               const ForwardDynamicsInput<Tree, 0, double>& in, int col) {
+  constexpr int n = kDofs<Tree>, nb = kBase<Tree>;
+  ForwardDynamicsInput<Tree, 0, Dual> d;
+  d.base_pose = in.base_pose.template cast<Dual>();
+  d.base_twist = in.base_twist.template cast<Dual>();
+  d.q = in.q.template cast<Dual>();
+  d.q_dot = in.q_dot.template cast<Dual>();
+  for (std::size_t b = 0; b < d.joint_rotation.size(); ++b)
+    d.joint_rotation[b] = in.joint_rotation[b].template cast<Dual>();
+  d.base_wrench_frame = in.base_wrench_frame;
+  d.base_wrench[0] = in.base_wrench[0].template cast<Dual>();
+  d.joint_torque[0] = in.joint_torque[0].template cast<Dual>();
+  const Dual eps = Dual::variable(0.0, 1.0);
+  if (col < nb)
+    d.base_pose = seeded_pose(d.base_pose, col);
+  else if (col < n)
+    d.q(col - nb) += eps;
+  else if (col < n + nb)
+    d.base_twist(col - n) += eps;
+  else if (col < 2 * n)
+    d.q_dot(col - n - nb) += eps;
+  else if (col < 2 * n + nb)
+    d.base_wrench[0](col - 2 * n) += eps;
+  else
+    d.joint_torque[0](col - 2 * n - nb) += eps;
+  const auto a = accelerations(model, d);
+  Vec<Tree> out;
+  for (int r = 0; r < n; ++r) out(r) = a(r).coeff(1);
+  return out;
 }
 
 }  // namespace state_partials
