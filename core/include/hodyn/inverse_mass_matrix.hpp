@@ -47,8 +47,16 @@
 //             (the angular part f + A Minv cancels), own columns a: Minv[j, j_a] = A⁻¹ e_a,
 //             F_p[j_a] = X_jᵀ (e_a; Bᵀ A⁻¹ e_a);
 //   forward:  Minv[j, k] −= x_ang + A⁻¹ B x_lin  (D⁻¹ Uᵀ x),  P_j[k] = x + (Minv[j, k]; 0).
-// A tree with a ball takes that path (`if constexpr`); a tree of 1-DoF joints
-// runs the code above, unchanged.
+// Universal joints: two revolute steps, as the articulated pass takes them
+// (θ₂ in the child's frame, U₂ = M^A_j s₂, D₂; the massless intermediate frame
+// m, X₂ = Rot(e₂, θ₂); θ₁ there, U₁ = M^A_m s₁, D₁; X₁ = T(d) Rot(e₁, θ₁)):
+//   backward: Minv[θ₂, k] = D₂⁻¹ (δ − e₂ · F_j[k]_ang), F_m[k] = Rot₂ (F_j[k] + U₂ Minv[θ₂, k]),
+//             Minv[θ₁, k] = D₁⁻¹ (δ − e₁ · F_m[k]_ang), F_p[k] = X₁ᵀ (F_m[k] + U₁ Minv[θ₁, k]);
+//   forward:  x = X₁⁻¹ P_p[k], Minv[θ₁, k] −= D₁⁻¹ U₁ᵀ x, P_m = x + s₁ Minv[θ₁, k],
+//             x₂ = Rot₂ᵀ P_m, Minv[θ₂, k] −= D₂⁻¹ U₂ᵀ x₂, P_j = x₂ + s₂ Minv[θ₂, k]
+// — the twin's passes with a massless body at m, without its body.
+// A tree with a ball or a universal joint takes that path (`if constexpr`); a
+// tree of 1-DoF joints runs the code above, unchanged.
 #pragma once
 
 #include <array>
@@ -300,13 +308,14 @@ Status inverse_mass_matrix_single_dof_passes(const Model<Tree, Scalar>& model,
   return Status::kOk;
 }
 
-/// The IMMA passes for a tree with ball joints (any mix of kinds): those of
-/// the 1-DoF code with every joint column an entry c of q̇ and a ball's rows
-/// a 3-row block (header comment). Indices of joints are compile-time; the
+/// The IMMA passes for a tree with ball or universal joints (any mix of
+/// kinds): those of the 1-DoF code with every joint column an entry c of q̇,
+/// a ball's rows a 3-row block, a universal joint two revolute steps through
+/// its massless intermediate frame (header comment). Indices of joints are compile-time; the
 /// columns run over the tree's tables.
 template <class Tree, class Scalar>
-Status inverse_mass_matrix_ball_passes(const Model<Tree, Scalar>& model,
-                                       InverseMassMatrixData<Tree, Scalar>& data) noexcept {
+Status inverse_mass_matrix_multi_dof_passes(const Model<Tree, Scalar>& model,
+                                            InverseMassMatrixData<Tree, Scalar>& data) noexcept {
   using S = Scalar;
   constexpr int n = Tree::kNumBodies;
   constexpr int nd = TreeTraits<Tree>::kNumJointDofs;
@@ -354,6 +363,29 @@ Status inverse_mass_matrix_ball_passes(const Model<Tree, Scalar>& model,
         set_rows(e0, c, m);
         const SV<S> w{V3<S>{}, f.lin + bb.transpose_times(m)};  // f + U m: (f + A m)_ang = 0
         col[p][at(c)] = ball_wrench_to_parent(0, bl, d, [&](int) { return w; });
+      }
+    } else if constexpr (is_universal(K)) {
+      // Two revolute steps: θ₂ in the child's frame (U₂, D₂⁻¹ of the body), the
+      // wrench rotated into m by Rot₂, θ₁ there (U₁, D₁⁻¹ of `un`), carried by X₁.
+      constexpr JointKind R = JointKind::kRevolute;
+      const auto& un = ws.universal[at(universal_index<Tree>(j))];
+      const V3<S> e = V3<S>::from(model.joint_axis(j));
+      const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+      const auto first_step = [&](int c, const SV<S>& fm) {  // f_m: F_m[c] in m
+        const S m1 = -(un.inverse_d * dot(e, fm.ang));
+        part[at(e0)][at(c)] = m1;
+        col[p][at(c)] = wrench_up<R>(b, d, e, fm + m1 * un.screw_inertia);
+      };
+      part[at(e0)][at(e0)] = un.inverse_d;  // θ₁'s own column
+      col[p][at(e0)] = wrench_up<R>(b, d, e, un.inverse_d * un.screw_inertia);
+      part[at(e0 + 1)][at(e0 + 1)] = b.inverse_d;  // θ₂'s own column
+      first_step(e0 + 1, universal_wrench_to_m(un, e2, b.inverse_d * b.screw_inertia));
+      for (int c = e0 + 2; c < nd; ++c) {
+        if (!T::subtree[j][static_cast<std::size_t>(owner(c))]) continue;
+        const SV<S>& f = col[j][at(c)];
+        const S m2 = -(b.inverse_d * dot(e2, f.ang));
+        part[at(e0 + 1)][at(c)] = m2;
+        first_step(c, universal_wrench_to_m(un, e2, f + m2 * b.screw_inertia));
       }
     } else {
       const V3<S> e = V3<S>::from(model.joint_axis(j));
@@ -403,6 +435,29 @@ Status inverse_mass_matrix_ball_passes(const Model<Tree, Scalar>& model,
           x.ang += m;
           col[j][at(c)] = x;
         }
+      } else if constexpr (is_universal(K)) {
+        // θ₁ in m (its parent's P carried by X₁), then θ₂ in the child's frame
+        // (P_m carried by Rot₂ᵀ: m is never held, even under a branch root).
+        constexpr JointKind R = JointKind::kRevolute;
+        const auto& un = ws.universal[at(universal_index<Tree>(j))];
+        const V3<S> e = V3<S>::from(model.joint_axis(j));
+        const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+        S m1 = in_subtree ? part[at(e0)][at(c)] : S(0);
+        if constexpr (p != 0) {
+          x = twist_to_child<R>(b, d, e, col[p][at(c)]);
+          m1 -= un.inverse_d * dot(un.screw_inertia, x);
+        }
+        part[at(e0)][at(c)] = m1;
+        if (c == e0) continue;  // θ₂'s row of θ₁'s column: the lower triangle
+        x.ang += m1 * e;        // P_m
+        SV<S> xj = universal_twist_to_child(un, e2, x);
+        S m2 = in_subtree ? part[at(e0 + 1)][at(c)] : S(0);
+        m2 -= b.inverse_d * dot(b.screw_inertia, xj);
+        part[at(e0 + 1)][at(c)] = m2;
+        if (keep) {
+          xj.ang += m2 * e2;
+          col[j][at(c)] = xj;
+        }
       } else {
         const V3<S> e = V3<S>::from(model.joint_axis(j));
         S m = in_subtree ? part[at(e0)][at(c)] : S(0);
@@ -420,10 +475,14 @@ Status inverse_mass_matrix_ball_passes(const Model<Tree, Scalar>& model,
   });
 
   // ---- joint block: M̄⁻¹[r, c] = M_jj⁻¹[r, c] + F_0[r]ᵀ (M^A_0)⁻¹ F_0[c] (Woodbury) ----
-  // (q = s θ, τ = s τ_θ for a 1-DoF joint; a ball's entries are its ω, sense 1)
+  // (q = s θ, τ = s τ_θ for a 1-DoF joint and a universal joint's θ₁; a
+  // ball's entries are its ω and a universal joint's θ₂ is θ₂: sense 1)
   const auto sense = [&](int c) -> S {
     const int k = owner(c);
-    return is_spherical(Tree::kJoint[static_cast<std::size_t>(k)]) ? S(1) : model.joint_sense(k);
+    const JointKind kind = Tree::kJoint[static_cast<std::size_t>(k)];
+    if (is_spherical(kind) || (is_universal(kind) && c != TreeTraits<Tree>::joint_entry(k)))
+      return S(1);
+    return model.joint_sense(k);
   };
   for (int r = 0; r < nd; ++r) {
     const int kr = owner(r);
@@ -452,14 +511,15 @@ Status inverse_mass_matrix_ball_passes(const Model<Tree, Scalar>& model,
 /// `forward_dynamics` run on data.articulated at the same configuration
 /// (constrained forward dynamics does that: one articulated pass gives both
 /// the open tree's ν̇ and M̄⁻¹). kNonFiniteResult (zero result) if M̄⁻¹ is not
-/// finite. A tree of 1-DoF joints runs its own passes (unchanged by balls).
+/// finite. A tree of 1-DoF joints runs its own passes (unchanged by balls and
+/// universal joints).
 template <class Tree, class Scalar>
 HODYN_ALWAYS_INLINE Status inverse_mass_matrix_passes(
     const Model<Tree, Scalar>& model, InverseMassMatrixData<Tree, Scalar>& data) noexcept {
   if constexpr (TreeTraits<Tree>::kSingleDofJoints)
     return inverse_mass_matrix_single_dof_passes(model, data);
   else
-    return inverse_mass_matrix_ball_passes(model, data);
+    return inverse_mass_matrix_multi_dof_passes(model, data);
 }
 
 /// M̄⁻¹ at (base_pose, q) with the balls' R_j in `ball_rotations` (empty without a ball).
@@ -502,13 +562,13 @@ HODYN_ISA_NAMESPACE_BEGIN
 /// ν = (V₁ spatial world twist; q̇); n×n for a fixed base (base_pose ignored).
 /// Bad pose or non-finite q: its status; a singular articulated inertia:
 /// kSingularInertia; a non-finite result: kNonFiniteResult — each with a zero result.
-/// A tree with a ball joint needs the balls' rotations: the overload below.
+/// A tree with a ball joint needs the balls' rotations: the overload below (a
+/// universal joint's θ₁, θ₂ are in q, so both overloads take it).
 template <class Tree, class Scalar>
 Status inverse_mass_matrix(const Model<Tree, Scalar>& model,
                            InverseMassMatrixData<Tree, Scalar>& data, const Pose<Scalar>& base_pose,
                            const typename Model<Tree, Scalar>::JointVector& q) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "inverse_mass_matrix");
-  static_assert(TreeTraits<Tree>::kSingleDofJoints,
+  static_assert(TreeTraits<Tree>::kNumSphericalJoints == 0,
                 "inverse_mass_matrix of a tree with a ball joint takes the configuration as a "
                 "MotionDerivatives (base_pose, q[0], joint_rotation)");
   return detail::inverse_mass_matrix_at(model, data, base_pose, q,
@@ -526,7 +586,6 @@ template <class Tree, int MaxOrder, class Scalar>
 Status inverse_mass_matrix(
     const Model<Tree, Scalar>& model, InverseMassMatrixData<Tree, Scalar>& data,
     const MotionDerivatives<Tree, MaxOrder, Scalar>& configuration) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "inverse_mass_matrix");
   return detail::inverse_mass_matrix_at(model, data, configuration.base_pose, configuration.q[0],
                                         configuration.joint_rotation);
 }

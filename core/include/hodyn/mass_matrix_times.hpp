@@ -35,7 +35,8 @@ HODYN_ISA_NAMESPACE_BEGIN
 ///
 ///   base_acceleration   V̇₁, spatial (world axes, like MotionDerivatives'
 ///                       base_twist[1]); ignored for a fixed-base tree
-///   joint_acceleration  q̈ (a ball: ω̇ in its child's frame)
+///   joint_acceleration  q̈ (a ball: ω̇ in its child's frame; a universal
+///                       joint: θ̈₁, θ̈₂, through its intermediate frame)
 ///   base_wrench_body    the base wrench in the base frame (Ad_C₁ᵀ Q₁); for a
 ///                       fixed-base tree the mount's reaction
 ///   joint_torque        τ
@@ -50,7 +51,6 @@ Status mass_matrix_times(const Model<Tree, Scalar>& model,
                          const typename Model<Tree, Scalar>::JointVector& joint_acceleration,
                          Wrench<Scalar>& base_wrench_body,
                          typename Model<Tree, Scalar>::JointVector& joint_torque) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "mass_matrix_times");
   using S = Scalar;
   using detail::SV;
   using detail::V3;
@@ -93,6 +93,13 @@ Status mass_matrix_times(const Model<Tree, Scalar>& model,
           ws.ball[static_cast<std::size_t>(detail::ball_index<Tree>(j))], d, ap);
       a.ang += V3<S>{joint_acceleration(entry), joint_acceleration(entry + 1),
                      joint_acceleration(entry + 2)};
+    } else if constexpr (is_universal(K)) {  // through the intermediate frame m
+      const auto& un = ws.universal[static_cast<std::size_t>(detail::universal_index<Tree>(j))];
+      SV<S> am = detail::twist_to_child<JointKind::kRevolute>(b, d, e, ap);
+      am.ang += (model.joint_sense(j) * joint_acceleration(entry)) * e;
+      const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+      a = detail::universal_twist_to_child(un, e2, am);
+      a.ang += joint_acceleration(entry + 1) * e2;
     } else {
       a = detail::twist_to_child<K>(b, d, e, ap);
       detail::add_screw<K>(e, model.joint_sense(j) * joint_acceleration(entry), a,
@@ -117,6 +124,14 @@ Status mass_matrix_times(const Model<Tree, Scalar>& model,
       SV<S> w{r * f.ang, r * f.lin};
       w.ang += cross(d, w.lin);
       parent += w;
+    } else if constexpr (is_universal(K)) {  // τ₂ = e₂ · f, f_m = Rot₂ f, τ₁ = e₁ · f_m
+      const auto& un = ws.universal[static_cast<std::size_t>(detail::universal_index<Tree>(j))];
+      const V3<S> e2 = V3<S>::from(model.joint_second_axis(j));
+      const SV<S> fm = detail::universal_wrench_to_m(un, e2, f);
+      joint_torque(entry) = model.joint_sense(j) * dot(e, fm.ang);
+      joint_torque(entry + 1) = dot(e2, f.ang);
+      parent += detail::wrench_to_parent<JointKind::kRevolute>(
+          0, b, d, e, [&](int) -> const SV<S>& { return fm; });
     } else {
       joint_torque(entry) =
           model.joint_sense(j) * detail::screw_dot<K>(e, f, detail::pitch_axis<K>(model, j));

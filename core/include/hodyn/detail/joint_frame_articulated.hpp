@@ -667,6 +667,24 @@ HODYN_ALWAYS_INLINE constexpr int universal_index(int j) {
   return TreeTraits<Tree>::kUniversalIndex[static_cast<std::size_t>(j)];
 }
 
+/// Order-0 second step of a universal joint, X₂ = Rot(e₂, θ₂) (no offset):
+/// Rot₂ᵀ w, a twist of the intermediate frame m in the child's frame.
+template <int MaxOrder, class S>
+HODYN_ALWAYS_INLINE SV<S> universal_twist_to_child(const ArticulatedUniversal<MaxOrder, S>& un,
+                                                   const V3<S>& e2, const SV<S>& w) {
+  constexpr JointKind R = JointKind::kRevolute;
+  return {axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], w.ang),
+          axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], w.lin)};
+}
+/// Order-0 Rot₂ f: the child's wrench in the intermediate frame m.
+template <int MaxOrder, class S>
+HODYN_ALWAYS_INLINE SV<S> universal_wrench_to_m(const ArticulatedUniversal<MaxOrder, S>& un,
+                                                const V3<S>& e2, const SV<S>& f) {
+  constexpr JointKind R = JointKind::kRevolute;
+  return {axis_rotate<R, false, true>(e2, un.cos2[0], un.sin2[0], f.ang),
+          axis_rotate<R, false, true>(e2, un.cos2[0], un.sin2[0], f.lin)};
+}
+
 /// The universal joints' parts of the workspace, TreeTraits::kUniversalIndex
 /// order; an empty base without a universal joint (a zero-length member
 /// would still take 16 bytes of ForwardDynamicsData).
