@@ -39,6 +39,8 @@
 // entries of ν (its child-frame ω) are three columns of A (loop_closure.hpp),
 // and the articulated pass, M̄⁻¹ and inverse dynamics handle them; the balls'
 // R_j come in ForwardDynamicsInput / MotionDerivatives::joint_rotation.
+// Universal joints likewise: θ₁, θ₂ are two entries of ν, two columns of A
+// (the kinematics' S₁, S₂), and every pass used here takes them.
 //
 // Errors: the inputs' statuses (pose, finiteness), kSingularInertia,
 // kSingularConstraint when A (FD) or A_p (ID) is rank-deficient — redundant
@@ -348,7 +350,6 @@ Status constrained_forward_dynamics(
     const ForwardDynamicsInput<Tree, 0, Scalar>& input, const ExternalLoads<Tree, 0, Scalar>* loads,
     const ConstraintStabilization<Scalar>& stabilization,
     ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_forward_dynamics");
   using Data = ConstrainedDynamicsData<Tree, NumClosures, Scalar>;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   constexpr int kJoints = TreeTraits<Tree>::kNumJointDofs;  // entries of q̇
@@ -430,7 +431,6 @@ Status constrained_inverse_dynamics(
     const MotionDerivatives<Tree, 0, Scalar>& motion, const ExternalLoads<Tree, 0, Scalar>* loads,
     const ConstrainedInverseDynamicsOptions<Tree, NumClosures, Scalar>& options,
     ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_inverse_dynamics");
   using Data = ConstrainedDynamicsData<Tree, NumClosures, Scalar>;
   using Multipliers = typename Data::Multipliers;
   constexpr int kDofs = Data::kDofs;
@@ -478,7 +478,6 @@ Status constrained_forward_dynamics(
     const ForwardDynamicsInput<Tree, 0, Scalar>& input,
     const ConstraintStabilization<Scalar>& stabilization,
     ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_forward_dynamics");
   return constrained_forward_dynamics(model, closures, input,
                                       static_cast<const ExternalLoads<Tree, 0, Scalar>*>(nullptr),
                                       stabilization, data);
@@ -491,7 +490,6 @@ Status constrained_inverse_dynamics(
     const MotionDerivatives<Tree, 0, Scalar>& motion,
     const ConstrainedInverseDynamicsOptions<Tree, NumClosures, Scalar>& options,
     ConstrainedDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_inverse_dynamics");
   return constrained_inverse_dynamics(model, closures, motion,
                                       static_cast<const ExternalLoads<Tree, 0, Scalar>*>(nullptr),
                                       options, data);

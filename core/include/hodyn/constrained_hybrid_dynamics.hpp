@@ -18,7 +18,8 @@
 // m > n_v the prescribed ν̇_u must itself be consistent: use
 // constrained_inverse_dynamics, digest §3.3). A ball joint is prescribed or
 // free as a whole (its three entries of ν); its R_j is the input's
-// joint_rotation, as for hybrid_dynamics.
+// joint_rotation, as for hybrid_dynamics. A universal joint likewise: both
+// of its entries prescribed or both free (`motion_prescribed` of its body).
 #pragma once
 
 #include <array>
@@ -82,7 +83,6 @@ Status constrained_hybrid_dynamics(
     const HybridDynamicsInput<Tree, 0, Scalar>& input, const ExternalLoads<Tree, 0, Scalar>* loads,
     const ConstraintStabilization<Scalar>& stabilization,
     ConstrainedHybridDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_hybrid_dynamics");
   using Data = ConstrainedHybridDynamicsData<Tree, NumClosures, Scalar>;
   constexpr int kDofs = Data::kDofs;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
@@ -187,7 +187,6 @@ Status constrained_hybrid_dynamics(
     const HybridDynamicsInput<Tree, 0, Scalar>& input,
     const ConstraintStabilization<Scalar>& stabilization,
     ConstrainedHybridDynamicsData<Tree, NumClosures, Scalar>& data) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_hybrid_dynamics");
   return constrained_hybrid_dynamics(model, closures, input,
                                      static_cast<const ExternalLoads<Tree, 0, Scalar>*>(nullptr),
                                      stabilization, data);

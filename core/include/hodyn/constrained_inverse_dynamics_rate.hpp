@@ -79,7 +79,6 @@ Status constrained_inverse_dynamics_rate(
     const ConstrainedInverseDynamicsOptions<Tree, NumClosures, Scalar>& options,
     const ConstrainedInverseDynamicsRates<Tree, NumClosures, Scalar>& rates,
     ConstrainedInverseDynamicsRateData<Tree, NumClosures, Scalar>& data) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "constrained_inverse_dynamics_rate");
   using Data = ConstrainedInverseDynamicsRateData<Tree, NumClosures, Scalar>;
   using Multipliers = typename Data::Multipliers;
   using Vector = typename Data::Vector;

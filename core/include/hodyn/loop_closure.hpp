@@ -108,7 +108,8 @@ struct LoopClosureData {
   // ---- workspace of loop_closure_kinematics ----
   /// One closure's twist-like columns, all transformed at once: column 0 is
   /// V_b − V_a, column 1 + l (entry l of q̇) ± the screw of that entry where
-  /// its joint moves one of the two bodies, else zero (a ball: its three S_i).
+  /// its joint moves one of the two bodies, else zero (a ball: its three S_i;
+  /// a universal joint: S₁, S₂).
   using Columns = Eigen::Matrix<Scalar, 6, TreeTraits<Tree>::kNumJointDofs + 1>;
   std::array<Columns, MaxOrder + 2> columns{};  ///< x^(k), then the Leibniz table
   std::array<Columns, MaxOrder + 2> spare{};    ///< the table's next row
@@ -221,7 +222,6 @@ Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kin
                                const std::array<LoopClosure<Scalar>, NumClosures>& closures,
                                LoopClosureData<Tree, NumClosures, MaxOrder, Scalar>& data,
                                int order) noexcept {
-  HODYN_REFUSE_UNIVERSAL_JOINTS(Tree, "loop_closure_kinematics");
   using Data = LoopClosureData<Tree, NumClosures, MaxOrder, Scalar>;
   constexpr int kDofs = Data::kDofs;
   data.clear_results();
@@ -253,7 +253,8 @@ Status loop_closure_kinematics(const KinematicsData<Tree, MaxOrder, Scalar>& kin
     // Column 0: V_b − V_a (its local derivatives are P ΔV^(k), the constraint
     // velocity); column 1 + l: the screw of entry l of q̇ where its joint moves
     // b but not a, minus where it moves a but not b (the columns of A before
-    // Ad_{T_a}⁻¹ and P; a ball's three entries are its three screws S_i).
+    // Ad_{T_a}⁻¹ and P; a ball's three entries are its three screws S_i, a
+    // universal joint's two its S₁, S₂: for_each_joint_screw).
     std::array<signed char, kJoints + 1> sign{};  // +1: moves b only, −1: a only, 0
     for (int i = 1; i <= kJoints; ++i) {
       const bool moves_b = joint_moves_body<Tree>(i, b);
