@@ -29,6 +29,7 @@
 #include <hodyn/mass_matrix_derivatives.hpp>
 
 #include "support/ball_trees.hpp"
+#include "support/constrained_kkt.hpp"
 #include "support/error_metrics.hpp"
 #include "support/heap_counter.hpp"
 #include "support/reference_dynamics.hpp"
@@ -492,49 +493,14 @@ double check_hybrid(const hodyn::Model<BallTree, double>& model,
   auto cl = std::make_unique<hodyn::LoopClosureData<BallTree, NC, 0, double>>();
   EXPECT_EQ(hodyn::forward_kinematics(model, *kin, state, 0), Status::kOk);
   EXPECT_EQ(hodyn::loop_closure_kinematics(*kin, closures, *cl, 0), Status::kOk);
-  const int m = cl->rows;
-  const MatX a = cl->jacobian[0];
   // Which entries are prescribed (u), the known ν̇_u and τ̄_v.
-  std::array<bool, kDofs> u{};
-  Vec14 known_acc = Vec14::Zero(), known_force = Vec14::Zero();
-  for (int l = 0; l < 6; ++l) {
-    u[static_cast<std::size_t>(l)] = in.base_input == hodyn::BaseInput::kMotion;
-    known_acc(l) = in.base_acceleration[0](l);
-    known_force(l) = in.base_wrench[0](l);
-  }
-  for (int e = 0; e < 8; ++e) {
-    u[static_cast<std::size_t>(6 + e)] =
-        in.motion_prescribed[static_cast<std::size_t>(TreeTraits<BallTree>::dof_body(6 + e) - 1)];
-    known_acc(6 + e) = in.joint_acceleration[0](e);
-    known_force(6 + e) = in.joint_torque[0](e);
-  }
-  // Unknown l: ν̇_l (free) or τ̄_l (prescribed); then λ.
-  MatX kkt = MatX::Zero(kDofs + m, kDofs + m);
-  VecX rhs = VecX::Zero(kDofs + m);
-  rhs.head(kDofs) = -bias;
-  rhs.tail(m) = -VecX(cl->velocity[1]);
-  for (int l = 0; l < kDofs; ++l) {
-    if (u[static_cast<std::size_t>(l)]) {
-      kkt(l, l) = -1.0;  // −τ̄_l
-      rhs.head(kDofs) -= mass.col(l) * known_acc(l);
-      rhs.tail(m) -= a.col(l) * known_acc(l);
-    } else {
-      kkt.col(l).head(kDofs) = mass.col(l);
-      kkt.col(l).tail(m) = a.col(l);
-      rhs(l) += known_force(l);
-    }
-  }
-  kkt.topRightCorner(kDofs, m) = -a.transpose();
-  const VecX x = kkt.fullPivLu().solve(rhs);
-  Vec14 acc, force;
-  for (int l = 0; l < kDofs; ++l) {
-    const bool p = u[static_cast<std::size_t>(l)];
-    acc(l) = p ? known_acc(l) : x(l);
-    force(l) = p ? x(l) : known_force(l);
-  }
+  const auto k = hodyn::test::hybrid_knowns(in);
+  const auto x = hodyn::test::constrained_hybrid_kkt(mass, bias, MatX(cl->jacobian[0]),
+                                                     VecX(cl->velocity[1]), k);
+  const Vec14 acc = x.acceleration, force = x.force;
   const double ea = max_abs(Vec14(data->acceleration) - acc) / max_abs(acc);
   const double ef = max_abs(Vec14(data->generalized_force) - force) / max_abs(force);
-  const double el = max_abs(VecX(data->multiplier) - x.tail(m)) / max_abs(x.tail(m));
+  const double el = max_abs(VecX(data->multiplier) - x.multiplier) / max_abs(x.multiplier);
   EXPECT_LE(std::max({ea, ef, el}), 1e-10);
   return std::max({ea, ef, el});
 }

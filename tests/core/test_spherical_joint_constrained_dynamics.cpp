@@ -19,6 +19,7 @@
 #include <hodyn/hodyn.hpp>
 
 #include "support/ball_trees.hpp"
+#include "support/constrained_kkt.hpp"
 #include "support/heap_counter.hpp"
 #include "support/oracle_models.hpp"
 
@@ -156,15 +157,8 @@ double check_against_kkt(const hodyn::Model<TwoBallTree, double>& model,
   EXPECT_EQ(hodyn::forward_kinematics(model, *kin, state, 0), Status::kOk);
   EXPECT_EQ(hodyn::loop_closure_kinematics(*kin, closures, *cl, 0), Status::kOk);
   const int m = cl->rows;
-  const MatX a = cl->jacobian[0];
-  MatX kkt = MatX::Zero(kDofs + m, kDofs + m);
-  kkt.topLeftCorner(kDofs, kDofs) = mass;
-  kkt.topRightCorner(kDofs, m) = -a.transpose();
-  kkt.bottomLeftCorner(m, kDofs) = a;
-  VecX rhs(kDofs + m);
-  rhs.head(kDofs) = force - bias;
-  rhs.tail(m) = -VecX(cl->velocity[1]);
-  const VecX x = kkt.fullPivLu().solve(rhs);
+  const VecX x = hodyn::test::constrained_forward_kkt(mass, force - bias, MatX(cl->jacobian[0]),
+                                                      VecX(cl->velocity[1]));
   const double e_acc = max_abs(VecX(data->acceleration) - x.head(kDofs)) / max_abs(x.head(kDofs));
   const double e_lambda = max_abs(VecX(data->multiplier) - x.tail(m)) / max_abs(x.tail(m));
   EXPECT_LE(e_acc, 1e-10) << seed;

@@ -23,6 +23,7 @@
 
 #include "support/ball_trees.hpp"
 #include "support/heap_counter.hpp"
+#include "support/inverse_mass_matrix_checks.hpp"
 #include "support/oracle_models.hpp"
 
 #include <gtest/gtest.h>
@@ -83,44 +84,21 @@ Configuration<Tree> random_configuration(unsigned seed) {
   return c;
 }
 
-template <class Tree>
-Eigen::MatrixXd mass_matrix_of(const hodyn::Model<Tree, double>& model,
-                               const Configuration<Tree>& c) {
-  auto eom = std::make_unique<hodyn::EquationsOfMotionData<Tree, double>>();
-  EXPECT_EQ(hodyn::mass_matrix(model, *eom, c), Status::kOk);
-  return eom->result.mass_matrix;
-}
-
-struct Errors {
-  double identity = 0;       ///< max |M̄⁻¹ M̄ − I| over both products
-  double vs_ldlt = 0;        ///< max |M̄⁻¹ − LDLᵀ⁻¹| / max |LDLᵀ⁻¹|
-  double ldlt_identity = 0;  ///< the LDLᵀ inverse's own max |M̄⁻¹ M̄ − I|, for scale
-};
+using Errors = hodyn::test::InverseErrors;
 
 template <class Tree>
 Errors worst_errors(const hodyn::Model<Tree, double>& model, unsigned first_seed, int states) {
-  constexpr int n = TreeTraits<Tree>::kNumDofs;
-  const Eigen::MatrixXd eye = Eigen::MatrixXd::Identity(n, n);
   auto data = std::make_unique<hodyn::InverseMassMatrixData<Tree, double>>();
   Errors worst;
   for (unsigned seed = first_seed; seed < first_seed + static_cast<unsigned>(states); ++seed) {
     const Configuration<Tree> c = random_configuration<Tree>(seed);
     EXPECT_EQ(hodyn::inverse_mass_matrix(model, *data, c), Status::kOk) << seed;
     const Eigen::MatrixXd minv = data->result;
-    const Eigen::MatrixXd m = mass_matrix_of(model, c);
-    const Eigen::LDLT<Eigen::MatrixXd> ldlt(m);
-    EXPECT_EQ(ldlt.info(), Eigen::Success);
-    EXPECT_TRUE(ldlt.isPositive());
-    const Eigen::MatrixXd dense = ldlt.solve(eye);
-    const double e = std::max(max_abs(minv * m - eye), max_abs(m * minv - eye));
-    const double d = max_abs(minv - dense) / max_abs(dense);
-    const double e_ldlt = std::max(max_abs(dense * m - eye), max_abs(m * dense - eye));
-    EXPECT_LE(e, 1e-12) << "seed " << seed;
-    EXPECT_LE(d, 1e-12) << "seed " << seed;
+    const Errors e = hodyn::test::inverse_errors(minv, hodyn::test::crba_mass_matrix(model, c));
+    EXPECT_LE(e.identity, 1e-12) << "seed " << seed;
+    EXPECT_LE(e.vs_ldlt, 1e-12) << "seed " << seed;
     EXPECT_EQ(max_abs(minv - minv.transpose()), 0.0) << seed;
-    worst.identity = std::max(worst.identity, e);
-    worst.vs_ldlt = std::max(worst.vs_ldlt, d);
-    worst.ldlt_identity = std::max(worst.ldlt_identity, e_ldlt);
+    worst = hodyn::test::worst_of(worst, e);
   }
   return worst;
 }
@@ -134,8 +112,7 @@ TEST(SphericalJointInverseMassMatrix, TwoBallTreeTimesTheMassMatrixIsTheIdentity
   Errors worst;
   for (unsigned m = 0; m < 5; ++m) {
     const Errors e = worst_errors(two_ball_model(100u + m), 1000u * m, 20);
-    worst = {std::max(worst.identity, e.identity), std::max(worst.vs_ldlt, e.vs_ldlt),
-             std::max(worst.ldlt_identity, e.ldlt_identity)};
+    worst = hodyn::test::worst_of(worst, e);
   }
   report("TwoBallTree, 5 models x 20 configurations", worst);
 }
@@ -144,8 +121,7 @@ TEST(SphericalJointInverseMassMatrix, MixedTreeTimesTheMassMatrixIsTheIdentity) 
   Errors worst;
   for (unsigned m = 0; m < 5; ++m) {
     const Errors e = worst_errors(mixed_model<MixedTree>(200u + m), 1000u * m + 7u, 20);
-    worst = {std::max(worst.identity, e.identity), std::max(worst.vs_ldlt, e.vs_ldlt),
-             std::max(worst.ldlt_identity, e.ldlt_identity)};
+    worst = hodyn::test::worst_of(worst, e);
   }
   report("MixedTree (floating), 5 models x 20 configurations", worst);
 }
@@ -154,8 +130,7 @@ TEST(SphericalJointInverseMassMatrix, FixedBaseMixedTreeTimesTheMassMatrixIsTheI
   Errors worst;
   for (unsigned m = 0; m < 5; ++m) {
     const Errors e = worst_errors(mixed_model<MixedFixedTree>(300u + m), 1000u * m + 11u, 20);
-    worst = {std::max(worst.identity, e.identity), std::max(worst.vs_ldlt, e.vs_ldlt),
-             std::max(worst.ldlt_identity, e.ldlt_identity)};
+    worst = hodyn::test::worst_of(worst, e);
   }
   report("MixedTree (fixed base), 5 models x 20 configurations", worst);
 }
@@ -178,33 +153,16 @@ template <class Tree>
 double worst_forward_dynamics_error(const hodyn::Model<Tree, double>& model_with_gravity,
                                     unsigned first_seed, int states) {
   constexpr int n = TreeTraits<Tree>::kNumDofs;
-  constexpr int nj = TreeTraits<Tree>::kNumJointDofs;
-  constexpr int base = TreeTraits<Tree>::kBaseDofs;
   hodyn::Model<Tree, double> model = model_with_gravity;
   EXPECT_EQ(model.set_gravity(Vec3::Zero()), Status::kOk);
-  auto imma = std::make_unique<hodyn::InverseMassMatrixData<Tree, double>>();
-  auto fd = std::make_unique<hodyn::ForwardDynamicsData<Tree, 0, double>>();
-  auto in = std::make_unique<hodyn::ForwardDynamicsInput<Tree, 0, double>>();
   std::mt19937 gen(first_seed);
   std::normal_distribution<double> g(0.0, 1.0);
   double worst = 0;
   for (unsigned seed = first_seed; seed < first_seed + static_cast<unsigned>(states); ++seed) {
     const Configuration<Tree> c = random_configuration<Tree>(seed);
-    EXPECT_EQ(hodyn::inverse_mass_matrix(model, *imma, c), Status::kOk);
     Eigen::Matrix<double, n, 1> tau;
     for (int i = 0; i < n; ++i) tau(i) = g(gen);
-    in->base_pose = c.base_pose;
-    in->q = c.q[0];
-    in->joint_rotation = c.joint_rotation;
-    if constexpr (base > 0) in->base_wrench[0] = tau.template head<6>();
-    in->joint_torque[0] = tau.template tail<nj>();
-    EXPECT_EQ(hodyn::forward_dynamics(model, *fd, *in, 0), Status::kOk);
-    Eigen::Matrix<double, n, 1> nu_dot;
-    if constexpr (base > 0) nu_dot.template head<6>() = fd->motion.base_twist[1];
-    nu_dot.template tail<nj>() = fd->motion.q[2];
-    const Eigen::Matrix<double, n, 1> expected = imma->result * tau;
-    worst =
-        std::max(worst, (nu_dot - expected).cwiseAbs().maxCoeff() / expected.cwiseAbs().maxCoeff());
+    worst = std::max(worst, hodyn::test::forward_dynamics_error(model, c, tau));
   }
   return worst;
 }

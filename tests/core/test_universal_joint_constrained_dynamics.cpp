@@ -29,6 +29,7 @@
 #include <hodyn/hodyn.hpp>
 
 #include "support/ball_trees.hpp"
+#include "support/constrained_kkt.hpp"
 #include "support/error_metrics.hpp"
 #include "support/heap_counter.hpp"
 #include "support/universal_trees.hpp"
@@ -263,15 +264,8 @@ void check_forward(const Pair<Tree, Twin>& p, const std::array<LoopClosure<doubl
   EXPECT_EQ(hodyn::forward_kinematics(p.uni, *kin, state, 0), Status::kOk);
   EXPECT_EQ(hodyn::loop_closure_kinematics(*kin, closures, *cl, 0), Status::kOk);
   const int m = cl->rows;
-  const MatX a = cl->jacobian[0];
-  MatX kkt = MatX::Zero(n + m, n + m);
-  kkt.topLeftCorner(n, n) = mass;
-  kkt.topRightCorner(n, m) = -a.transpose();
-  kkt.bottomLeftCorner(m, n) = a;
-  VecX rhs(n + m);
-  rhs.head(n) = force_of(*in) - bias;
-  rhs.tail(m) = -VecX(cl->velocity[1]);
-  const VecX x = kkt.fullPivLu().solve(rhs);
+  const VecX x = hodyn::test::constrained_forward_kkt(mass, force_of(*in) - bias,
+                                                      MatX(cl->jacobian[0]), VecX(cl->velocity[1]));
   const double ek =
       std::max(rel(VecX(data->acceleration), x.head(n)), rel(VecX(data->multiplier), x.tail(m)));
   EXPECT_LE(ek, 1e-10) << seed;
@@ -430,47 +424,14 @@ void check_hybrid(const Pair<UniTree, UniTwin>& p,
   auto cl = std::make_unique<hodyn::LoopClosureData<UniTree, NC, 0, double>>();
   EXPECT_EQ(hodyn::forward_kinematics(p.uni, *kin, state, 0), Status::kOk);
   EXPECT_EQ(hodyn::loop_closure_kinematics(*kin, closures, *cl, 0), Status::kOk);
-  const int m = cl->rows;
-  const MatX a = cl->jacobian[0];
-  std::array<bool, n> u{};
-  VecX known_acc = VecX::Zero(n), known_force = VecX::Zero(n);
-  for (int l = 0; l < 6; ++l) {
-    u[static_cast<std::size_t>(l)] = in.base_input == hodyn::BaseInput::kMotion;
-    known_acc(l) = in.base_acceleration[0](l);
-    known_force(l) = in.base_wrench[0](l);
-  }
-  for (int e = 0; e < 8; ++e) {
-    u[static_cast<std::size_t>(6 + e)] =
-        in.motion_prescribed[static_cast<std::size_t>(TreeTraits<UniTree>::dof_body(6 + e) - 1)];
-    known_acc(6 + e) = in.joint_acceleration[0](e);
-    known_force(6 + e) = in.joint_torque[0](e);
-  }
-  MatX kkt = MatX::Zero(n + m, n + m);
-  VecX rhs = VecX::Zero(n + m);
-  rhs.head(n) = -bias;
-  rhs.tail(m) = -VecX(cl->velocity[1]);
-  for (int l = 0; l < n; ++l) {
-    if (u[static_cast<std::size_t>(l)]) {
-      kkt(l, l) = -1.0;  // −τ̄_l
-      rhs.head(n) -= mass.col(l) * known_acc(l);
-      rhs.tail(m) -= a.col(l) * known_acc(l);
-    } else {
-      kkt.col(l).head(n) = mass.col(l);
-      kkt.col(l).tail(m) = a.col(l);
-      rhs(l) += known_force(l);
-    }
-  }
-  kkt.topRightCorner(n, m) = -a.transpose();
-  const VecX x = kkt.fullPivLu().solve(rhs);
-  VecX acc(n), force(n);
-  for (int l = 0; l < n; ++l) {
-    const bool pr = u[static_cast<std::size_t>(l)];
-    acc(l) = pr ? known_acc(l) : x(l);
-    force(l) = pr ? x(l) : known_force(l);
-  }
+  const auto k = hodyn::test::hybrid_knowns(in);
+  const auto x = hodyn::test::constrained_hybrid_kkt(mass, bias, MatX(cl->jacobian[0]),
+                                                     VecX(cl->velocity[1]), k);
+  const VecX& acc = x.acceleration;
+  const VecX& force = x.force;
   const double ek =
       std::max({rel(VecX(data->acceleration), acc), rel(VecX(data->generalized_force), force),
-                rel(VecX(data->multiplier), x.tail(m))});
+                rel(VecX(data->multiplier), x.multiplier)});
   EXPECT_LE(ek, 1e-10);
   worst.kkt = std::max(worst.kkt, ek);
 }

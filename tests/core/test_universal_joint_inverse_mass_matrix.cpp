@@ -19,6 +19,7 @@
 
 #include "support/error_metrics.hpp"
 #include "support/heap_counter.hpp"
+#include "support/inverse_mass_matrix_checks.hpp"
 #include "support/universal_trees.hpp"
 
 #include <gtest/gtest.h>
@@ -42,73 +43,59 @@ using hodyn::test::max_abs;
 template <class Tree>
 using Configuration = hodyn::MotionDerivatives<Tree, 0, double>;
 
-template <class Tree>
-Eigen::MatrixXd mass_matrix_of(const hodyn::Model<Tree, double>& model,
-                               const Configuration<Tree>& c) {
-  auto eom = std::make_unique<hodyn::EquationsOfMotionData<Tree, double>>();
-  EXPECT_EQ(hodyn::mass_matrix(model, *eom, c), Status::kOk);
-  return eom->result.mass_matrix;
-}
-
-struct Errors {
-  double identity = 0;       ///< max |M̄⁻¹ M̄ − I| over both products
-  double ldlt_identity = 0;  ///< the LDLᵀ inverse's own, for scale
-  double vs_ldlt = 0;        ///< max |M̄⁻¹ − LDLᵀ⁻¹| / max |LDLᵀ⁻¹|
-  double vs_twin = 0;        ///< max |M̄⁻¹ − the twin's| / max |the twin's|
-  double positional = 0;     ///< max |the positional overload's − the MotionDerivatives one's|
-};
-
-template <class Tree, class Twin>
-Errors worst_errors(const Pair<Tree, Twin>& p, unsigned first_seed, int states) {
-  constexpr int n = TreeTraits<Tree>::kNumDofs;
-  const Eigen::MatrixXd eye = Eigen::MatrixXd::Identity(n, n);
-  auto data = std::make_unique<hodyn::InverseMassMatrixData<Tree, double>>();
-  auto data2 = std::make_unique<hodyn::InverseMassMatrixData<Tree, double>>();
-  auto twin = std::make_unique<hodyn::InverseMassMatrixData<Twin, double>>();
-  Errors worst;
+/// f(seed, c, ct) for `states` random configurations of the tree and its
+/// twin (random_states), seeds first_seed, first_seed + 1, …
+template <class Tree, class Twin, class F>
+void for_each_state(unsigned first_seed, int states, const F& f) {
   for (unsigned seed = first_seed; seed < first_seed + static_cast<unsigned>(states); ++seed) {
     Configuration<Tree> c;
     Configuration<Twin> ct;
     random_states(seed, c, ct);
-    EXPECT_EQ(hodyn::inverse_mass_matrix(p.uni, *data, c), Status::kOk) << seed;
-    EXPECT_EQ(hodyn::inverse_mass_matrix(p.uni, *data2, c.base_pose, c.q[0]), Status::kOk);
-    EXPECT_EQ(hodyn::inverse_mass_matrix(p.twin, *twin, ct), Status::kOk) << seed;
-    const Eigen::MatrixXd minv = data->result;
-    const Eigen::MatrixXd m = mass_matrix_of(p.uni, c);
-    const Eigen::LDLT<Eigen::MatrixXd> ldlt(m);
-    EXPECT_EQ(ldlt.info(), Eigen::Success);
-    EXPECT_TRUE(ldlt.isPositive());
-    const Eigen::MatrixXd dense = ldlt.solve(eye);
-    const double e = std::max(max_abs(minv * m - eye), max_abs(m * minv - eye));
-    const double d = max_abs(minv - dense) / max_abs(dense);
-    const Eigen::MatrixXd twin_minv = twin->result;
-    const double t = max_abs(minv - twin_minv) / max_abs(twin_minv);
-    const double pos = max_abs(minv - Eigen::MatrixXd(data2->result));
-    EXPECT_LE(e, 1e-12) << "seed " << seed;
-    EXPECT_LE(d, 1e-12) << "seed " << seed;
-    EXPECT_LE(t, 1e-12) << "seed " << seed;
-    EXPECT_EQ(pos, 0.0) << "seed " << seed;
-    EXPECT_EQ(max_abs(minv - minv.transpose()), 0.0) << seed;
-    worst.identity = std::max(worst.identity, e);
-    worst.ldlt_identity =
-        std::max(worst.ldlt_identity, std::max(max_abs(dense * m - eye), max_abs(m * dense - eye)));
-    worst.vs_ldlt = std::max(worst.vs_ldlt, d);
-    worst.vs_twin = std::max(worst.vs_twin, t);
-    worst.positional = std::max(worst.positional, pos);
+    f(seed, c, ct);
   }
+}
+
+struct Errors {
+  hodyn::test::InverseErrors crba{};  ///< against the CRBA's M̄ and its LDLᵀ inverse
+  double vs_twin = 0;                 ///< max |M̄⁻¹ − the twin's| / max |the twin's|
+};
+
+template <class Tree, class Twin>
+Errors worst_errors(const Pair<Tree, Twin>& p, unsigned first_seed, int states) {
+  auto data = std::make_unique<hodyn::InverseMassMatrixData<Tree, double>>();
+  auto data2 = std::make_unique<hodyn::InverseMassMatrixData<Tree, double>>();
+  auto twin = std::make_unique<hodyn::InverseMassMatrixData<Twin, double>>();
+  Errors worst;
+  for_each_state<Tree, Twin>(
+      first_seed, states,
+      [&](unsigned seed, const Configuration<Tree>& c, const Configuration<Twin>& ct) {
+        EXPECT_EQ(hodyn::inverse_mass_matrix(p.uni, *data, c), Status::kOk) << seed;
+        EXPECT_EQ(hodyn::inverse_mass_matrix(p.uni, *data2, c.base_pose, c.q[0]), Status::kOk);
+        EXPECT_EQ(hodyn::inverse_mass_matrix(p.twin, *twin, ct), Status::kOk) << seed;
+        const Eigen::MatrixXd minv = data->result;
+        const auto e = hodyn::test::inverse_errors(minv, hodyn::test::crba_mass_matrix(p.uni, c));
+        const Eigen::MatrixXd twin_minv = twin->result;
+        const double t = max_abs(minv - twin_minv) / max_abs(twin_minv);
+        EXPECT_LE(e.identity, 1e-12) << "seed " << seed;
+        EXPECT_LE(e.vs_ldlt, 1e-12) << "seed " << seed;
+        EXPECT_LE(t, 1e-12) << "seed " << seed;
+        EXPECT_EQ(max_abs(minv - Eigen::MatrixXd(data2->result)), 0.0) << "seed " << seed;
+        EXPECT_EQ(max_abs(minv - minv.transpose()), 0.0) << seed;
+        worst.crba = hodyn::test::worst_of(worst.crba, e);
+        worst.vs_twin = std::max(worst.vs_twin, t);
+      });
   return worst;
 }
 
 void report(const char* name, const Errors& e) {
-  std::cout << name << ": max |Minv M - I| " << e.identity << " (LDLT inverse: " << e.ldlt_identity
-            << "), max |Minv - LDLT^-1| / max |LDLT^-1| " << e.vs_ldlt
+  std::cout << name << ": max |Minv M - I| " << e.crba.identity
+            << " (LDLT inverse: " << e.crba.ldlt_identity
+            << "), max |Minv - LDLT^-1| / max |LDLT^-1| " << e.crba.vs_ldlt
             << ", max |Minv - twin's| / max |twin's| " << e.vs_twin << std::endl;
 }
 
 Errors combine(const Errors& a, const Errors& b) {
-  return {std::max(a.identity, b.identity), std::max(a.ldlt_identity, b.ldlt_identity),
-          std::max(a.vs_ldlt, b.vs_ldlt), std::max(a.vs_twin, b.vs_twin),
-          std::max(a.positional, b.positional)};
+  return {hodyn::test::worst_of(a.crba, b.crba), std::max(a.vs_twin, b.vs_twin)};
 }
 
 TEST(UniversalJointInverseMassMatrix, FloatingTreeAgainstTheCrbaAndTheTwin) {
@@ -129,44 +116,30 @@ TEST(UniversalJointInverseMassMatrix, FixedTreeAgainstTheCrbaAndTheTwin) {
 template <class Tree, class Twin>
 double worst_forward_dynamics_error(Pair<Tree, Twin> p, unsigned first_seed, int states) {
   constexpr int n = TreeTraits<Tree>::kNumDofs;
-  constexpr int nj = TreeTraits<Tree>::kNumJointDofs;
-  constexpr int base = TreeTraits<Tree>::kBaseDofs;
   EXPECT_EQ(p.uni.set_gravity(Vec3::Zero()), Status::kOk);
-  auto imma = std::make_unique<hodyn::InverseMassMatrixData<Tree, double>>();
-  auto fd = std::make_unique<hodyn::ForwardDynamicsData<Tree, 0, double>>();
-  auto in = std::make_unique<hodyn::ForwardDynamicsInput<Tree, 0, double>>();
   std::mt19937 gen(first_seed);
   std::normal_distribution<double> g(0.0, 1.0);
   double worst = 0;
-  for (unsigned seed = first_seed; seed < first_seed + static_cast<unsigned>(states); ++seed) {
-    Configuration<Tree> c;
-    Configuration<Twin> ct;
-    random_states(seed, c, ct);
-    EXPECT_EQ(hodyn::inverse_mass_matrix(p.uni, *imma, c), Status::kOk);
-    Eigen::Matrix<double, n, 1> tau;
-    for (int i = 0; i < n; ++i) tau(i) = g(gen);
-    in->base_pose = c.base_pose;
-    in->q = c.q[0];
-    if constexpr (base > 0) in->base_wrench[0] = tau.template head<6>();
-    in->joint_torque[0] = tau.template tail<nj>();
-    EXPECT_EQ(hodyn::forward_dynamics(p.uni, *fd, *in, 0), Status::kOk);
-    Eigen::Matrix<double, n, 1> nu_dot;
-    if constexpr (base > 0) nu_dot.template head<6>() = fd->motion.base_twist[1];
-    nu_dot.template tail<nj>() = fd->motion.q[2];
-    const Eigen::Matrix<double, n, 1> expected = imma->result * tau;
-    worst =
-        std::max(worst, (nu_dot - expected).cwiseAbs().maxCoeff() / expected.cwiseAbs().maxCoeff());
-  }
+  for_each_state<Tree, Twin>(
+      first_seed, states, [&](unsigned, const Configuration<Tree>& c, const Configuration<Twin>&) {
+        Eigen::Matrix<double, n, 1> tau;
+        for (int i = 0; i < n; ++i) tau(i) = g(gen);
+        worst = std::max(worst, hodyn::test::forward_dynamics_error(p.uni, c, tau));
+      });
   return worst;
 }
 
-TEST(UniversalJointInverseMassMatrix, SolvesForwardDynamics) {
-  const double floating = worst_forward_dynamics_error(floating_pair(31u), 40u, 20);
-  const double fixed = worst_forward_dynamics_error(fixed_pair(32u), 60u, 20);
+/// Asserts ≤ 1e-12 and prints the two trees' worst errors.
+void expect_and_report(const char* what, double floating, double fixed) {
   EXPECT_LE(floating, 1e-12);
   EXPECT_LE(fixed, 1e-12);
-  std::cout << "max |FD nu_dot - Minv tau| / max |Minv tau|: floating " << floating << ", fixed "
-            << fixed << std::endl;
+  std::cout << what << ": floating " << floating << ", fixed " << fixed << std::endl;
+}
+
+TEST(UniversalJointInverseMassMatrix, SolvesForwardDynamics) {
+  expect_and_report("max |FD nu_dot - Minv tau| / max |Minv tau|",
+                    worst_forward_dynamics_error(floating_pair(31u), 40u, 20),
+                    worst_forward_dynamics_error(fixed_pair(32u), 60u, 20));
 }
 
 // mass_matrix_times at the state of a forward-dynamics call: M̄ x of the CRBA.
@@ -180,53 +153,48 @@ double worst_mass_matrix_times_error(const Pair<Tree, Twin>& p, unsigned first_s
   std::mt19937 gen(first_seed);
   std::normal_distribution<double> g(0.0, 1.0);
   double worst = 0;
-  for (unsigned seed = first_seed; seed < first_seed + static_cast<unsigned>(states); ++seed) {
-    Configuration<Tree> c;
-    Configuration<Twin> ct;
-    random_states(seed, c, ct);
-    in->base_pose = c.base_pose;
-    in->q = c.q[0];
-    for (int i = 0; i < nj; ++i) in->q_dot(i) = g(gen);  // velocities do not enter M̄ x
-    if constexpr (base > 0)
-      for (int i = 0; i < 6; ++i) in->base_twist(i) = g(gen);
-    EXPECT_EQ(hodyn::forward_dynamics(p.uni, *fd, *in, 1), Status::kOk);
-    Eigen::Matrix<double, n, 1> x;
-    for (int i = 0; i < n; ++i) x(i) = g(gen);
-    hodyn::Twist<double> xb = hodyn::Twist<double>::Zero();
-    if constexpr (base > 0) xb = x.template head<6>();
-    const typename hodyn::Model<Tree, double>::JointVector xj = x.template tail<nj>();
-    hodyn::Wrench<double> w;
-    typename hodyn::Model<Tree, double>::JointVector tau;
-    EXPECT_EQ(hodyn::mass_matrix_times(p.uni, *fd, xb, xj, w, tau), Status::kOk);
-    const Eigen::Matrix<double, n, 1> expected = mass_matrix_of(p.uni, c) * x;
-    // the base rows: Q₁ in the world; mass_matrix_times gives Ad_C₁ᵀ Q₁ (base frame)
-    Eigen::Matrix<double, n, 1> got;
-    if constexpr (base > 0) {
-      const Eigen::Matrix<double, 6, 1> world = expected.template head<6>();
-      const Mat3 r = c.base_pose.rotation;
-      const Vec3 t = c.base_pose.translation;
-      Eigen::Matrix<double, 6, 1> body;  // Ad_C₁ᵀ (n; f) = (Rᵀ (n − t × f); Rᵀ f)
-      body.head<3>() = r.transpose() * (world.head<3>() - t.cross(world.tail<3>()));
-      body.tail<3>() = r.transpose() * world.tail<3>();
-      got.template head<6>() = w;
-      const Eigen::Matrix<double, 6, 1> diff = got.template head<6>() - body;
-      worst = std::max(worst, diff.cwiseAbs().maxCoeff() / expected.cwiseAbs().maxCoeff());
-    }
-    got.template tail<nj>() = tau;
-    worst = std::max(
-        worst, (got.template tail<nj>() - expected.template tail<nj>()).cwiseAbs().maxCoeff() /
-                   expected.cwiseAbs().maxCoeff());
-  }
+  for_each_state<Tree, Twin>(
+      first_seed, states, [&](unsigned, const Configuration<Tree>& c, const Configuration<Twin>&) {
+        in->base_pose = c.base_pose;
+        in->q = c.q[0];
+        for (int i = 0; i < nj; ++i) in->q_dot(i) = g(gen);  // velocities do not enter M̄ x
+        if constexpr (base > 0)
+          for (int i = 0; i < 6; ++i) in->base_twist(i) = g(gen);
+        EXPECT_EQ(hodyn::forward_dynamics(p.uni, *fd, *in, 1), Status::kOk);
+        Eigen::Matrix<double, n, 1> x;
+        for (int i = 0; i < n; ++i) x(i) = g(gen);
+        hodyn::Twist<double> xb = hodyn::Twist<double>::Zero();
+        if constexpr (base > 0) xb = x.template head<6>();
+        const typename hodyn::Model<Tree, double>::JointVector xj = x.template tail<nj>();
+        hodyn::Wrench<double> w;
+        typename hodyn::Model<Tree, double>::JointVector tau;
+        EXPECT_EQ(hodyn::mass_matrix_times(p.uni, *fd, xb, xj, w, tau), Status::kOk);
+        const Eigen::Matrix<double, n, 1> expected = hodyn::test::crba_mass_matrix(p.uni, c) * x;
+        // the base rows: Q₁ in the world; mass_matrix_times gives Ad_C₁ᵀ Q₁ (base frame)
+        Eigen::Matrix<double, n, 1> got;
+        if constexpr (base > 0) {
+          const Eigen::Matrix<double, 6, 1> world = expected.template head<6>();
+          const Mat3 r = c.base_pose.rotation;
+          const Vec3 t = c.base_pose.translation;
+          Eigen::Matrix<double, 6, 1> body;  // Ad_C₁ᵀ (n; f) = (Rᵀ (n − t × f); Rᵀ f)
+          body.head<3>() = r.transpose() * (world.head<3>() - t.cross(world.tail<3>()));
+          body.tail<3>() = r.transpose() * world.tail<3>();
+          got.template head<6>() = w;
+          const Eigen::Matrix<double, 6, 1> diff = got.template head<6>() - body;
+          worst = std::max(worst, diff.cwiseAbs().maxCoeff() / expected.cwiseAbs().maxCoeff());
+        }
+        got.template tail<nj>() = tau;
+        worst = std::max(
+            worst, (got.template tail<nj>() - expected.template tail<nj>()).cwiseAbs().maxCoeff() /
+                       expected.cwiseAbs().maxCoeff());
+      });
   return worst;
 }
 
 TEST(UniversalJointInverseMassMatrix, MassMatrixTimesIsTheCrbaTimesX) {
-  const double floating = worst_mass_matrix_times_error(floating_pair(41u), 70u, 20);
-  const double fixed = worst_mass_matrix_times_error(fixed_pair(42u), 90u, 20);
-  EXPECT_LE(floating, 1e-12);
-  EXPECT_LE(fixed, 1e-12);
-  std::cout << "mass_matrix_times vs CRBA M x, max |diff| / max |M x|: floating " << floating
-            << ", fixed " << fixed << std::endl;
+  expect_and_report("mass_matrix_times vs CRBA M x, max |diff| / max |M x|",
+                    worst_mass_matrix_times_error(floating_pair(41u), 70u, 20),
+                    worst_mass_matrix_times_error(fixed_pair(42u), 90u, 20));
 }
 
 TEST(UniversalJointInverseMassMatrix, NanInputGivesAStatusAndZeroOutputs) {
