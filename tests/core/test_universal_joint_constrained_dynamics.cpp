@@ -17,7 +17,8 @@
 // (c) a dense KKT solve: [M̄ −Aᵀ; A 0](ν̇; λ) = (τ̄ − b; −Ȧν), M̄ from
 //     mass_matrix (the CRBA), b from inverse dynamics at ν̇ = 0 — for hybrid
 //     dynamics M̄'s columns from inverse dynamics (hybrid dynamics takes M̄
-//     from the CRBA itself);
+//     from the CRBA itself); hybrid dynamics' whole τ̄ through constrained
+//     forward dynamics gives back its ν̇ and λ;
 // (d) constrained inverse dynamics of the forward call's motion, three
 //     entries passive, gives back its forces and λ;
 // (e) the ID rate against Richardson differences of constrained inverse
@@ -359,7 +360,7 @@ TEST(UniversalJointConstrainedDynamics, InverseDynamicsGivesBackTheForwardCallAn
 }
 
 // ---------------------------------------------------------------------------
-// (a), (c) constrained hybrid dynamics
+// (a), (c) constrained hybrid dynamics, and its forces through constrained FD
 // ---------------------------------------------------------------------------
 
 /// prescribed: one flag per body of UniTree (1..5); the base's motion given or not.
@@ -379,7 +380,7 @@ hodyn::HybridDynamicsInput<UniTree, 0, double> hybrid_input(unsigned seed,
 }
 
 struct HybridErrors {
-  double kkt = 0, twin = 0;
+  double kkt = 0, twin = 0, forward = 0;
 };
 
 template <std::size_t NC>
@@ -413,6 +414,18 @@ void check_hybrid(const Pair<UniTree, UniTwin>& p,
                               rel(VecX(data->multiplier), VecX(data_t->multiplier))});
   EXPECT_LE(et, 1e-10);
   worst.twin = std::max(worst.twin, et);
+  // consistency: its whole τ̄ through constrained forward dynamics gives its ν̇ and λ
+  auto fd_in = std::make_unique<Input<UniTree>>(static_cast<const Input<UniTree>&>(in));
+  fd_in->base_wrench[0] = VecX(data->generalized_force).head<6>();
+  fd_in->joint_torque[0] = VecX(data->generalized_force).tail<8>();
+  auto fd = std::make_unique<hodyn::ConstrainedDynamicsData<UniTree, NC, double>>();
+  ASSERT_EQ(hodyn::constrained_forward_dynamics(p.uni, closures, *fd_in,
+                                                hodyn::ConstraintStabilization<double>{}, *fd),
+            Status::kOk);
+  const double ef = std::max(rel(VecX(fd->acceleration), VecX(data->acceleration)),
+                             rel(VecX(fd->multiplier), VecX(data->multiplier)));
+  EXPECT_LE(ef, 1e-10);
+  worst.forward = std::max(worst.forward, ef);
   // the dense solve of M̄ ν̇ + b = τ̄ + Aᵀ λ, A ν̇ = −Ȧ ν (ν̇_u, τ̄_v given),
   // M̄'s columns and b from inverse dynamics
   const State<UniTree> state = state_of(static_cast<const Input<UniTree>&>(in));
@@ -458,7 +471,8 @@ TEST(UniversalJointConstrainedDynamics, HybridDynamicsMatchesTheKktSolveAndTheTw
   }
   std::cout << "constrained hybrid dynamics, max relative error of nu_dot, tau and lambda: vs "
                "dense KKT "
-            << worst.kkt << ", vs the twin " << worst.twin << std::endl;
+            << worst.kkt << ", vs the twin " << worst.twin << "; its forces through constrained FD "
+            << worst.forward << std::endl;
 }
 
 // ---------------------------------------------------------------------------
