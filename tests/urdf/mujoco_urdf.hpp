@@ -17,7 +17,10 @@
 //               (docs/design.md, core/include/hodyn/motion.hpp).
 //   MuJoCo  ν' = (ṗ; ω_b; q̇') for a free joint: ṗ the velocity of the body origin in
 //               world axes, ω_b = Rᵀ ω the angular velocity in body axes, then one
-//               entry per hinge or slide (MuJoCo's dof order, matched by joint name).
+//               entry per hinge or slide (MuJoCo's dof order, matched by joint name),
+//               three per ball: the child body's angular velocity in its own axes,
+//               hodyn's ball entries of q̇ (docs/joint-kinds.md) when the MuJoCo body
+//               frame is parallel to hodyn's joint frame (match_joint_entries).
 // ν' = T ν with T = [−[p] 1 0; Rᵀ 0 0; 0 0 P] (P the joint permutation), so
 //   qvel  = T ν,
 //   qacc  = T ν̇ + Ṫ ν = T ν̇ + (ω × ṗ; 0; 0)    (d/dt(−[p]ω + v) = −ṗ × ω − p × ω̇ + v̇,
@@ -115,6 +118,14 @@ inline std::string floating_urdf(const std::string& urdf, const std::string& roo
   return mujoco_urdf(urdf, root_link, fuse_static, true);
 }
 
+/// Switches off everything of MuJoCo's but rigid-body dynamics: contacts,
+/// every constraint (joint limits, equality, frictionloss), passive forces
+/// (damping, springs) and actuation. Gravity stays on.
+inline void pin_rigid_body_dynamics(mjModel* m) {
+  m->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_EQUALITY | mjDSBL_FRICTIONLOSS | mjDSBL_LIMIT |
+                         mjDSBL_CONTACT | mjDSBL_PASSIVE | mjDSBL_ACTUATION;
+}
+
 /// Writes the copy of `urdf_path` (mujoco_urdf: floating, or as it is with
 /// the compiler settings pinned) to `copy_path`, loads it with MuJoCo's URDF
 /// parser and switches off everything but rigid-body dynamics: contacts, every
@@ -150,8 +161,7 @@ inline MujocoModelPtr load_urdf_copy(const std::string& urdf_path, const std::st
     error = "mj_loadXML(" + copy_path + "): " + message.data();
     return nullptr;
   }
-  m->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_EQUALITY | mjDSBL_FRICTIONLOSS | mjDSBL_LIMIT |
-                         mjDSBL_CONTACT | mjDSBL_PASSIVE | mjDSBL_ACTUATION;
+  pin_rigid_body_dynamics(m.get());
   return m;
 }
 
@@ -163,14 +173,73 @@ inline MujocoModelPtr load_floating_urdf(const std::string& urdf_path, const std
 }
 
 /// Where hodyn's coordinates sit in MuJoCo's: the free joint's qpos and dof
-/// addresses, and for hodyn joint i (body i + 1) the MuJoCo joint of the same
-/// URDF name.
+/// addresses, and for entry l of hodyn's joint vectors (q, q̇, τ; one per
+/// 1-DoF joint, so for hodyn joint i (body i + 1) of a 1-DoF tree the MuJoCo
+/// joint of the same URDF name) the MuJoCo dof and qpos address. A ball's
+/// three entries have its three dofs and joint_qpos −1: its configuration is
+/// the quaternion at ball_qpos (hodyn's balls in their order,
+/// TreeTraits::kSphericalIndex), hodyn's q[0] entries δ have no MuJoCo
+/// counterpart. A universal joint's two entries are two MuJoCo hinges.
 struct MujocoCoordinates {
   int free_qpos = -1;
   int free_dof = -1;
   std::vector<int> joint_qpos;
   std::vector<int> joint_dof;
+  std::vector<int> ball_qpos;
 };
+
+/// match_coordinates for joints of several entries: `mujoco_joints` names, in
+/// the order of hodyn's joint entries, the MuJoCo joint of each entry — a
+/// hinge or slide for one entry, a ball (mjJNT_BALL, named once) for three,
+/// a universal joint as its two hinges. `floating`: the free joint is
+/// "hodyn_floating_base" on top-level body `root_link` and MuJoCo has no other
+/// dof (nv = 6 + entries); else (a fixed base, ν = q̇) `root_link` is a
+/// jointless child of the world, MuJoCo has no free joint and nv = entries
+/// (free_qpos, free_dof stay −1, and T below is the permutation P). "" on
+/// success, else what does not match.
+inline std::string match_joint_entries(const mjModel* m, const std::string& root_link,
+                                       const std::vector<std::string>& mujoco_joints,
+                                       MujocoCoordinates& out, bool floating = true) {
+  out = MujocoCoordinates{};
+  const int root_body = mj_name2id(m, mjOBJ_BODY, root_link.c_str());
+  if (root_body < 0 || m->body_parentid[root_body] != 0) return "no top-level body " + root_link;
+  if (floating) {
+    const int free_joint = mj_name2id(m, mjOBJ_JOINT, "hodyn_floating_base");
+    if (free_joint < 0 || m->jnt_type[free_joint] != mjJNT_FREE) return "no free joint";
+    if (m->jnt_bodyid[free_joint] != root_body)
+      return "the free joint is not on top-level body " + root_link;
+    out.free_qpos = m->jnt_qposadr[free_joint];
+    out.free_dof = m->jnt_dofadr[free_joint];
+  } else {
+    if (m->body_jntnum[root_body] != 0) return "body " + root_link + " is not welded to the world";
+    for (int j = 0; j < m->njnt; ++j)
+      if (m->jnt_type[j] == mjJNT_FREE) return "MuJoCo has a free joint";
+  }
+  int balls = 0;
+  for (const std::string& name : mujoco_joints) {
+    const int j = mj_name2id(m, mjOBJ_JOINT, name.c_str());
+    if (j < 0) return "MuJoCo has no joint " + name;
+    if (m->jnt_type[j] == mjJNT_BALL) {
+      for (int a = 0; a < 3; ++a) {
+        out.joint_qpos.push_back(-1);
+        out.joint_dof.push_back(m->jnt_dofadr[j] + a);
+      }
+      out.ball_qpos.push_back(m->jnt_qposadr[j]);
+      ++balls;
+      continue;
+    }
+    if (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE)
+      return "joint " + name + " is neither hinge, slide nor ball in MuJoCo";
+    out.joint_qpos.push_back(m->jnt_qposadr[j]);
+    out.joint_dof.push_back(m->jnt_dofadr[j]);
+  }
+  const int entries = static_cast<int>(out.joint_dof.size());
+  const int base = floating ? 6 : 0;
+  if (m->nv != base + entries || m->nq != (floating ? 7 : 0) + entries + balls)
+    return "MuJoCo has nq = " + std::to_string(m->nq) + ", nv = " + std::to_string(m->nv) +
+           ", hodyn " + std::to_string(entries) + " joint entries";
+  return "";
+}
 
 /// Matches joints by name; "" on success, else what does not match (a hodyn
 /// joint MuJoCo lacks, a joint type other than hinge/slide, a MuJoCo dof hodyn
@@ -250,15 +319,19 @@ inline Eigen::Matrix3d skew3(const Eigen::Vector3d& a) {
   return s;
 }
 
-/// T with ν' = T ν (see the top of this file) for base pose (R, p).
+/// T with ν' = T ν (see the top of this file) for base pose (R, p); without
+/// a free joint (free_dof −1, a fixed base: ν = q̇) T = P.
 inline Eigen::MatrixXd velocity_map(const MujocoCoordinates& c, int nv, const Eigen::Matrix3d& r,
                                     const Eigen::Vector3d& p) {
   Eigen::MatrixXd t = Eigen::MatrixXd::Zero(nv, nv);
-  t.block<3, 3>(c.free_dof, 0) = -skew3(p);  // ṗ = −p × ω + v
-  t.block<3, 3>(c.free_dof, 3) = Eigen::Matrix3d::Identity();
-  t.block<3, 3>(c.free_dof + 3, 0) = r.transpose();  // ω_b = Rᵀ ω
+  const int base = c.free_dof >= 0 ? 6 : 0;
+  if (c.free_dof >= 0) {
+    t.block<3, 3>(c.free_dof, 0) = -skew3(p);  // ṗ = −p × ω + v
+    t.block<3, 3>(c.free_dof, 3) = Eigen::Matrix3d::Identity();
+    t.block<3, 3>(c.free_dof + 3, 0) = r.transpose();  // ω_b = Rᵀ ω
+  }
   for (std::size_t i = 0; i < c.joint_dof.size(); ++i)
-    t(c.joint_dof[i], 6 + static_cast<int>(i)) = 1.0;  // q̇' = P q̇
+    t(c.joint_dof[i], base + static_cast<int>(i)) = 1.0;  // q̇' = P q̇
   return t;
 }
 
@@ -266,39 +339,53 @@ inline Eigen::MatrixXd velocity_map(const MujocoCoordinates& c, int nv, const Ei
 inline Eigen::MatrixXd velocity_map_inverse(const MujocoCoordinates& c, int nv,
                                             const Eigen::Matrix3d& r, const Eigen::Vector3d& p) {
   Eigen::MatrixXd t = Eigen::MatrixXd::Zero(nv, nv);
-  t.block<3, 3>(0, c.free_dof + 3) = r;                        // ω = R ω_b
-  t.block<3, 3>(3, c.free_dof) = Eigen::Matrix3d::Identity();  // v = ṗ + p × R ω_b
-  t.block<3, 3>(3, c.free_dof + 3) = skew3(p) * r;
+  const int base = c.free_dof >= 0 ? 6 : 0;
+  if (c.free_dof >= 0) {
+    t.block<3, 3>(0, c.free_dof + 3) = r;                        // ω = R ω_b
+    t.block<3, 3>(3, c.free_dof) = Eigen::Matrix3d::Identity();  // v = ṗ + p × R ω_b
+    t.block<3, 3>(3, c.free_dof + 3) = skew3(p) * r;
+  }
   for (std::size_t i = 0; i < c.joint_dof.size(); ++i)
-    t(6 + static_cast<int>(i), c.joint_dof[i]) = 1.0;
+    t(base + static_cast<int>(i), c.joint_dof[i]) = 1.0;
   return t;
 }
 
 /// MuJoCo's qpos of a hodyn configuration: free joint (p; quaternion w x y z
 /// of R), then each joint's q at its MuJoCo address (hinge angle or slide
-/// displacement along the URDF axis, the sign of the URDF and of hodyn).
+/// displacement along the URDF axis, the sign of the URDF and of hodyn), and
+/// each ball's rotation (`ball_rotations`, hodyn's order: R_j exp([δ]) of the
+/// configuration) as its quaternion; a ball's entries of q are skipped.
 inline Eigen::VectorXd mujoco_qpos(const MujocoCoordinates& c, int nq, const Eigen::Matrix3d& r,
-                                   const Eigen::Vector3d& p, const Eigen::VectorXd& q) {
+                                   const Eigen::Vector3d& p, const Eigen::VectorXd& q,
+                                   const std::vector<Eigen::Matrix3d>& ball_rotations = {}) {
   Eigen::VectorXd qpos = Eigen::VectorXd::Zero(nq);
-  const Eigen::Quaterniond quat(r);
-  qpos.segment<3>(c.free_qpos) = p;
-  qpos(c.free_qpos + 3) = quat.w();
-  qpos(c.free_qpos + 4) = quat.x();
-  qpos(c.free_qpos + 5) = quat.y();
-  qpos(c.free_qpos + 6) = quat.z();
+  const auto put_quaternion = [&qpos](int at, const Eigen::Matrix3d& rotation) {
+    const Eigen::Quaterniond quat(rotation);
+    qpos(at) = quat.w();
+    qpos(at + 1) = quat.x();
+    qpos(at + 2) = quat.y();
+    qpos(at + 3) = quat.z();
+  };
+  if (c.free_qpos >= 0) {  // (nothing for a fixed base)
+    qpos.segment<3>(c.free_qpos) = p;
+    put_quaternion(c.free_qpos + 3, r);
+  }
   for (std::size_t i = 0; i < c.joint_qpos.size(); ++i)
-    qpos(c.joint_qpos[i]) = q(static_cast<Eigen::Index>(i));
+    if (c.joint_qpos[i] >= 0) qpos(c.joint_qpos[i]) = q(static_cast<Eigen::Index>(i));
+  for (std::size_t b = 0; b < c.ball_qpos.size() && b < ball_rotations.size(); ++b)
+    put_quaternion(c.ball_qpos[b], ball_rotations[b]);
   return qpos;
 }
 
-/// Ṫ ν = (ω × ṗ; 0; 0) at the free joint's dofs, ṗ = v + ω × p.
+/// Ṫ ν = (ω × ṗ; 0; 0) at the free joint's dofs, ṗ = v + ω × p (zero
+/// without a free joint).
 inline Eigen::VectorXd velocity_map_rate_times(const MujocoCoordinates& c, int nv,
                                                const Eigen::Vector3d& p,
                                                const Eigen::Vector3d& omega,
                                                const Eigen::Vector3d& v) {
   Eigen::VectorXd out = Eigen::VectorXd::Zero(nv);
   const Eigen::Vector3d p_dot = v + omega.cross(p);
-  out.segment<3>(c.free_dof) = omega.cross(p_dot);
+  if (c.free_dof >= 0) out.segment<3>(c.free_dof) = omega.cross(p_dot);
   return out;
 }
 
