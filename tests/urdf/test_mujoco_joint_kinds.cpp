@@ -9,7 +9,9 @@
 //                   hinge child, and a second ball at the leaf;
 //   UniversalRobot: a floating base, a universal-jointed child (two hinges,
 //                   oblique non-perpendicular axes) with a hinge child, and a
-//                   universal at the leaf.
+//                   universal at the leaf;
+// and both welded to the world (JointKind::kFixedBase, ν = q̇; a MuJoCo root
+// body without a joint, T the dof permutation).
 // Every MuJoCo body has the identity quat, so at home its frame is parallel to
 // its parent's and to the world — hodyn's joint frames, parallel to the world
 // at home, turn as MuJoCo's body frames do: MuJoCo's ball quaternion is
