@@ -34,12 +34,15 @@
 //   - forward dynamics, order 0: (V̇₁; ν̇_joints) against T⁻¹(qacc − Ṫν) of
 //     mj_forward with qfrc_applied = T⁻ᵀ(Q₁; τ), random Q₁, τ;
 //   - the mass matrix M̄ against Tᵀ M_mujoco T (mj_fullM);
+//   - every body's pose and spatial twist of forward_kinematics against
+//     MuJoCo's xpos, xmat and cvel (moved from subtree_com to the origin);
 // each to 1e-9 relative (‖x − y‖₂ / ‖y‖₂, the worst state). Contacts,
 // constraints, passive forces and actuation are off (pin_rigid_body_dynamics),
 // armature and damping 0 (checked), gravity (0, 0, −9.81) in both.
 #include <hodyn/equations_of_motion.hpp>
 #include <hodyn/forward_dynamics.hpp>
 #include <hodyn/inverse_dynamics.hpp>
+#include <hodyn/kinematics.hpp>
 
 #include "support/error_metrics.hpp"
 #include "support/random.hpp"
@@ -324,6 +327,8 @@ struct Agreement {
   double inverse = 0.0;      ///< (Q₁; τ)
   double forward = 0.0;      ///< (V̇₁; ν̇ of the joints)
   double mass_matrix = 0.0;  ///< M̄
+  double poses = 0.0;        ///< every body's pose (absolute: rotation and metres)
+  double twists = 0.0;       ///< every body's spatial twist (ω; v at the world origin)
   std::string failure;
 };
 
@@ -384,6 +389,7 @@ Agreement compare(const mjModel* mj, const MujocoCoordinates& c,
   auto input = std::make_unique<hodyn::ForwardDynamicsInput<Tree, 0>>();
   auto fd = std::make_unique<hodyn::ForwardDynamicsData<Tree, 0>>();
   auto eom = std::make_unique<hodyn::EquationsOfMotionData<Tree>>();
+  auto kinematics = std::make_unique<hodyn::KinematicsData<Tree, 0>>();
   const double weight = model.total_mass() * 9.81;
   hodyn::test::Rng rng(seed);
   for (int state = 0; state < kStates && out.failure.empty(); ++state) {
@@ -424,6 +430,32 @@ Agreement compare(const mjModel* mj, const MujocoCoordinates& c,
     out.inverse = std::max(
         out.inverse, rel_err(generalized_force, t.transpose() * Eigen::Map<const Eigen::VectorXd>(
                                                                     d->qfrc_inverse, nv)));
+
+    // Kinematics: hodyn's body frames are MuJoCo's (xpos, xmat after
+    // mj_inverse); MuJoCo's cvel is (ω; velocity of the point at the tree's
+    // subtree_com), moved to the world origin: v_O = v_c − ω × c.
+    if (hodyn::forward_kinematics(model, *kinematics, m, 0) != Status::kOk) {
+      out.failure = "hodyn forward kinematics failed";
+      break;
+    }
+    for (int j = 0; j < Tree::kNumBodies; ++j) {
+      const int body = mj_name2id(mj, mjOBJ_BODY, ("b" + std::to_string(j)).c_str());
+      using RowMat3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
+      const Mat3 xmat = Eigen::Map<const RowMat3>(d->xmat + 9 * body);
+      const Vec3 xpos = Eigen::Map<const Vec3>(d->xpos + 3 * body);
+      const hodyn::Pose<double>& pose = kinematics->body_pose[static_cast<std::size_t>(j)];
+      out.poses =
+          std::max({out.poses, (pose.rotation - xmat).norm(), (pose.translation - xpos).norm()});
+      const Eigen::Map<const Eigen::Matrix<double, 6, 1>> cvel(d->cvel + 6 * body);
+      const Eigen::Map<const Vec3> com(d->subtree_com + 3 * mj->body_rootid[body]);
+      Eigen::Matrix<double, 6, 1> twist;
+      twist << cvel.head<3>(), cvel.tail<3>() - cvel.head<3>().cross(com);
+      if (j > 0 || kFloating)  // (a welded root is at rest: compare absolutely)
+        out.twists = std::max(
+            out.twists, rel_err(kinematics->body_twist[static_cast<std::size_t>(j)][0], twist));
+      else
+        out.twists = std::max(out.twists, twist.norm() + kinematics->body_twist[0][0].norm());
+    }
 
     // Forward dynamics with random forces: qfrc_applied = T⁻ᵀ (Q₁; τ).
     auto& in = *input;
@@ -519,11 +551,13 @@ void check_robot(const char* label, unsigned seed) {
   mju_user_warning = nullptr;
   std::printf(
       "[mujoco joint kinds] %s (ν %d, %d states, max relative error): ID %.2e  FD %.2e  M %.2e"
-      "  (MuJoCo's compiled numbers vs given: %.1e)\n",
-      label, mj->nv, kStates, a.inverse, a.forward, a.mass_matrix, compiled);
+      "  (body poses %.1e absolute, twists %.1e; MuJoCo's compiled numbers vs given: %.1e)\n",
+      label, mj->nv, kStates, a.inverse, a.forward, a.mass_matrix, a.poses, a.twists, compiled);
   EXPECT_LE(a.inverse, kTolerance);
   EXPECT_LE(a.forward, kTolerance);
   EXPECT_LE(a.mass_matrix, kTolerance);
+  EXPECT_LE(a.poses, kTolerance);
+  EXPECT_LE(a.twists, kTolerance);
 }
 
 TEST(MujocoJointKinds, MujocoVersion) {
