@@ -30,9 +30,11 @@
 // Euler lock Rx(a) Ry(π/2) Rz(c), δ ~ N(0, 0.3²) folded into MuJoCo's
 // quaternion; V₁, V̇₁, ω, ω̇, θ, θ̇, θ̈ ~ N(0,1)), through the free-joint map T
 // of mujoco_urdf.hpp (match_joint_entries, velocity_map, mujoco_qpos):
-//   - inverse dynamics, order 0: (Q₁; τ) against Tᵀ qfrc_inverse of mj_inverse;
+//   - inverse dynamics, order 0: (Q₁; τ) against Tᵀ qfrc_inverse of mj_inverse
+//     (floating: and Ad_C₁ᵀQ₁ against MuJoCo's free-joint force in the base frame);
 //   - forward dynamics, order 0: (V̇₁; ν̇_joints) against T⁻¹(qacc − Ṫν) of
-//     mj_forward with qfrc_applied = T⁻ᵀ(Q₁; τ), random Q₁, τ;
+//     mj_forward with qfrc_applied = T⁻ᵀ(Q₁; τ), random Q₁, τ (floating: also
+//     a base-frame wrench input, (R f_b; n_b) at the free joint);
 //   - the mass matrix M̄ against Tᵀ M_mujoco T (mj_fullM);
 //   - every body's pose and spatial twist of forward_kinematics against
 //     MuJoCo's xpos, xmat and cvel (moved from subtree_com to the origin);
@@ -324,11 +326,13 @@ double compiled_model_difference(const mjModel* m, const std::vector<BodySpec>& 
 
 /// Worst relative error per quantity over the states, and the first failure.
 struct Agreement {
-  double inverse = 0.0;      ///< (Q₁; τ)
-  double forward = 0.0;      ///< (V̇₁; ν̇ of the joints)
-  double mass_matrix = 0.0;  ///< M̄
-  double poses = 0.0;        ///< every body's pose (absolute: rotation and metres)
-  double twists = 0.0;       ///< every body's spatial twist (ω; v at the world origin)
+  double inverse = 0.0;        ///< (Q₁; τ)
+  double forward = 0.0;        ///< (V̇₁; ν̇ of the joints)
+  double inverse_body = -1.0;  ///< Ad_C₁ᵀ Q₁ (floating base; −1: not measured)
+  double forward_base = -1.0;  ///< (V̇₁; ν̇), base-frame wrench input (floating base)
+  double mass_matrix = 0.0;    ///< M̄
+  double poses = 0.0;          ///< every body's pose (absolute: rotation and metres)
+  double twists = 0.0;         ///< every body's spatial twist (ω; v at the world origin)
   std::string failure;
 };
 
@@ -383,6 +387,7 @@ Agreement compare(const mjModel* mj, const MujocoCoordinates& c,
   constexpr bool kFloating = !hodyn::TreeTraits<Tree>::kFixedBase;
   const int nv = mj->nv;
   Agreement out;
+  if (kFloating) out.inverse_body = out.forward_base = 0.0;
   hodyn::test::MujocoDataPtr d(mj_makeData(mj));
   auto motion = std::make_unique<hodyn::MotionDerivatives<Tree, 0>>();
   auto id = std::make_unique<hodyn::InverseDynamicsData<Tree, 0>>();
@@ -430,6 +435,12 @@ Agreement compare(const mjModel* mj, const MujocoCoordinates& c,
     out.inverse = std::max(
         out.inverse, rel_err(generalized_force, t.transpose() * Eigen::Map<const Eigen::VectorXd>(
                                                                     d->qfrc_inverse, nv)));
+    if constexpr (kFloating) {            // MuJoCo's free-joint force read in the base frame:
+      hodyn::Wrench<double> body_wrench;  // Ad_C₁ᵀ Q₁ = (moment about the origin; Rᵀ f)
+      body_wrench << Eigen::Map<const Vec3>(d->qfrc_inverse + c.free_dof + 3),
+          r.transpose() * Eigen::Map<const Vec3>(d->qfrc_inverse + c.free_dof);
+      out.inverse_body = std::max(out.inverse_body, rel_err(id->base_wrench_body[0], body_wrench));
+    }
 
     // Kinematics: hodyn's body frames are MuJoCo's (xpos, xmat after
     // mj_inverse); MuJoCo's cvel is (ω; velocity of the point at the tree's
@@ -488,6 +499,26 @@ Agreement compare(const mjModel* mj, const MujocoCoordinates& c,
     else
       hodyn_acceleration = fd->motion.q[2];
     out.forward = std::max(out.forward, rel_err(hodyn_acceleration, acceleration));
+    if constexpr (kFloating) {  // a base-frame wrench (n_b; f_b): (R f_b; n_b) at the free joint
+      in.base_wrench_frame = hodyn::WrenchFrame::kBase;
+      in.base_wrench[0] = weight * rng.vec6();
+      if (hodyn::forward_dynamics(model, *fd, in, 0) != Status::kOk) {
+        out.failure = "hodyn forward dynamics (base-frame wrench) failed";
+        break;
+      }
+      Eigen::VectorXd applied = Eigen::VectorXd::Zero(nv);
+      applied.segment<3>(c.free_dof) = r * in.base_wrench[0].template tail<3>();
+      applied.segment<3>(c.free_dof + 3) = in.base_wrench[0].template head<3>();
+      for (int i = 0; i < kEntries; ++i)
+        applied(c.joint_dof[static_cast<std::size_t>(i)]) = in.joint_torque[0](i);
+      Eigen::Map<Eigen::VectorXd>(d->qfrc_applied, nv) = applied;
+      mj_forward(mj, d.get());
+      hodyn_acceleration << fd->motion.base_twist[1], fd->motion.q[2];
+      out.forward_base = std::max(
+          out.forward_base,
+          rel_err(hodyn_acceleration,
+                  t_inverse * (Eigen::Map<const Eigen::VectorXd>(d->qacc, nv) - t_dot_nu)));
+    }
     std::fill(d->qfrc_applied, d->qfrc_applied + nv, 0.0);
 
     // Mass matrix: qM of the last mj_forward (same qpos), M̄ = Tᵀ M' T.
@@ -549,13 +580,23 @@ void check_robot(const char* label, unsigned seed) {
   ASSERT_EQ(a.failure, "");
   EXPECT_EQ(mujoco_warnings(), "");
   mju_user_warning = nullptr;
+  const auto measured = [](double e) {
+    std::array<char, 24> text{};
+    if (e < 0.0) return std::string("n/a");
+    std::snprintf(text.data(), text.size(), "%.2e", e);
+    return std::string(text.data());
+  };
   std::printf(
-      "[mujoco joint kinds] %s (ν %d, %d states, max relative error): ID %.2e  FD %.2e  M %.2e"
-      "  (body poses %.1e absolute, twists %.1e; MuJoCo's compiled numbers vs given: %.1e)\n",
-      label, mj->nv, kStates, a.inverse, a.forward, a.mass_matrix, a.poses, a.twists, compiled);
+      "[mujoco joint kinds] %s (ν %d, %d states, max relative error): ID %.2e (base frame %s)"
+      "  FD %.2e (base-frame input %s)  M %.2e  (body poses %.1e absolute, twists %.1e;"
+      " MuJoCo's compiled numbers vs given: %.1e)\n",
+      label, mj->nv, kStates, a.inverse, measured(a.inverse_body).c_str(), a.forward,
+      measured(a.forward_base).c_str(), a.mass_matrix, a.poses, a.twists, compiled);
   EXPECT_LE(a.inverse, kTolerance);
   EXPECT_LE(a.forward, kTolerance);
   EXPECT_LE(a.mass_matrix, kTolerance);
+  EXPECT_LE(a.inverse_body, kTolerance);
+  EXPECT_LE(a.forward_base, kTolerance);
   EXPECT_LE(a.poses, kTolerance);
   EXPECT_LE(a.twists, kTolerance);
 }
