@@ -4,6 +4,8 @@
 //                                               (MaxOrder 5 workspace)
 //   BM_InverseDynamicsSphericalWrist/<r>        the same DoF count with a ball joint per
 //                                               arm (3 bodies; issue 19), r = 0..5
+//   BM_InverseDynamicsUniversalShoulder/<r>     the same DoF count with a universal joint
+//                                               at each shoulder (5 bodies; issue 19), r = 0..5
 //   BM_InverseDynamicsMaxOrder10/<r>            the same on a MaxOrder 10 workspace,
 //                                               r = 0..10
 //   BM_InverseDynamicsBranched<n>/<r>           seed 000 Table 4 scaling: 5 chains
@@ -38,6 +40,10 @@ void BM_InverseDynamicsSphericalWrist(benchmark::State& state) {
   run(state, spherical_wrist_fixture());
 }
 
+void BM_InverseDynamicsUniversalShoulder(benchmark::State& state) {
+  run(state, universal_shoulder_fixture());
+}
+
 void BM_InverseDynamicsMaxOrder10(benchmark::State& state) {
   run(state, aerial_manipulator_fixture<kHighMaxOrder>());
 }
@@ -49,12 +55,14 @@ using hodyn_bench::BM_InverseDynamics;
 using hodyn_bench::BM_InverseDynamicsBranched;
 using hodyn_bench::BM_InverseDynamicsMaxOrder10;
 using hodyn_bench::BM_InverseDynamicsSphericalWrist;
+using hodyn_bench::BM_InverseDynamicsUniversalShoulder;
 using hodyn_bench::configure;
 using hodyn_bench::kHighMaxOrder;
 using hodyn_bench::kMaxOrder;
 
 BENCHMARK(BM_InverseDynamics)->DenseRange(0, kMaxOrder)->Apply(configure);
 BENCHMARK(BM_InverseDynamicsSphericalWrist)->DenseRange(0, kMaxOrder)->Apply(configure);
+BENCHMARK(BM_InverseDynamicsUniversalShoulder)->DenseRange(0, kMaxOrder)->Apply(configure);
 BENCHMARK(BM_InverseDynamicsMaxOrder10)->DenseRange(0, kHighMaxOrder)->Apply(configure);
 BENCHMARK_TEMPLATE(BM_InverseDynamicsBranched, 1)->DenseRange(0, kMaxOrder)->Apply(configure);
 BENCHMARK_TEMPLATE(BM_InverseDynamicsBranched, 4)->DenseRange(0, kMaxOrder)->Apply(configure);

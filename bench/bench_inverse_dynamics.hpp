@@ -113,6 +113,45 @@ Fixture<SphericalWristTree, MaxOrder>& spherical_wrist_fixture() {
   return f;
 }
 
+/// The 12-DoF robot with a universal joint at each shoulder (issue 19: the
+/// same DoF count, 5 bodies instead of 7): each arm's first two revolute
+/// joints (y, then x) become one universal joint at the first joint's axis
+/// point, carrying the second link; the third link stays on its revolute z
+/// joint. A timing variant, like the spherical wrist: its dynamics are
+/// another robot's (the two axes of the original need not meet).
+struct UniversalShoulderTree {
+  static constexpr int kNumBodies = 5;
+  static constexpr std::array<int, 5> kParent{-1, 0, 1, 0, 3};
+  static constexpr std::array<hodyn::JointKind, 5> kJoint{
+      hodyn::JointKind::kFloatingBase, hodyn::JointKind::kUniversal, hodyn::JointKind::kRevoluteZ,
+      hodyn::JointKind::kUniversal, hodyn::JointKind::kRevoluteZ};
+};
+
+template <int MaxOrder = kMaxOrder>
+Fixture<UniversalShoulderTree, MaxOrder>& universal_shoulder_fixture() {
+  static Fixture<UniversalShoulderTree, MaxOrder> f(
+      [](hodyn::Model<UniversalShoulderTree, double>& m) {
+        hodyn::AerialManipulatorModel<double> am;
+        hodyn::Status s = hodyn::make_aerial_manipulator(am);
+        if (s == hodyn::Status::kOk) s = m.set_body(0, am.home_pose(0), am.body_inertia(0));
+        for (int arm = 0; arm < 2 && s == hodyn::Status::kOk; ++arm) {
+          const int first = 1 + 3 * arm, shoulder = 1 + 2 * arm;
+          s = m.set_body(shoulder, am.home_pose(first + 1), am.body_inertia(first + 1));
+          if (s == hodyn::Status::kOk)
+            s = m.set_universal_joint(shoulder, am.joint_axis_point(first), am.joint_axis(first),
+                                      am.joint_axis(first + 1));
+          if (s == hodyn::Status::kOk)
+            s = m.set_body(shoulder + 1, am.home_pose(first + 2), am.body_inertia(first + 2));
+          if (s == hodyn::Status::kOk)
+            s = m.set_revolute_axis(shoulder + 1, am.joint_axis(first + 2),
+                                    am.joint_axis_point(first + 2));
+        }
+        if (s == hodyn::Status::kOk) s = m.set_gravity(am.gravity());
+        return s;
+      });
+  return f;
+}
+
 /// Seed 000 Table 4 family: kBranches chains of n links, N = 1 + 5n bodies.
 template <int BodiesPerBranch>
 using BranchedTree = hodyn::BranchedChainsTree<kBranches, BodiesPerBranch>;
