@@ -519,6 +519,7 @@ hodyn::MotionDerivatives<Tree, 1, double> motion_rate(const Polynomial& p) {
 
 struct RateErrors {
   double richardson = 0, twin = 0;
+  int richardson_states = 0, unconverged_states = 0;
 };
 
 template <class Tree, class Twin, std::size_t NC>
@@ -548,9 +549,22 @@ void check_rate(const Pair<Tree, Twin>& pair, const std::array<LoopClosure<doubl
   const VecX d1 = (at(h) - at(-h)) / (2 * h);
   const VecX d2 = (at(h / 2) - at(-h / 2)) / h;
   const VecX richardson = (4 * d2 - d1) / 3;
-  const double e = max_abs(rate - richardson) / (1 + max_abs(richardson));
-  EXPECT_LE(e, 1e-8) << "\nrate " << rate.transpose() << "\nfd   " << richardson.transpose();
-  worst.richardson = std::max(worst.richardson, e);
+  const double scale = 1 + max_abs(richardson);
+  const double e = max_abs(rate - richardson) / scale;
+  // The differences are an oracle only where they have converged at this h:
+  // the two step sizes agree to 1e-5 (their gap is ~1e-8 … 5e-7 of the scale
+  // at the states here). Near a singular constraint solve (multipliers ~1e5,
+  // one state of the aarch64 build: gap 4.5e-4, Richardson off by 8.8e-8
+  // while the twin below agreed to 6e-14) they have not, and the twin is the
+  // oracle there.
+  const double gap = max_abs(d1 - d2) / scale;
+  if (gap <= 1e-5) {
+    EXPECT_LE(e, 1e-8) << "\nrate " << rate.transpose() << "\nfd   " << richardson.transpose();
+    worst.richardson = std::max(worst.richardson, e);
+    ++worst.richardson_states;
+  } else {
+    ++worst.unconverged_states;
+  }
   // the twin's rate, the same options (the same ν layout)
   hodyn::ConstrainedInverseDynamicsOptions<Twin, NC, double> options_t;
   options_t.objective = options.objective;
@@ -600,8 +614,11 @@ TEST(UniversalJointConstrainedDynamics, InverseDynamicsRateMatchesDifferencesAnd
     check_rate(xp, fixed, hodyn::ConstrainedInverseDynamicsOptions<UniFixed, 1, double>{},
                polynomial<UniFixed>(seed + 5u), worst);
   }
+  // Most states must have been checked against the differences too.
+  EXPECT_GE(worst.richardson_states, 12);
   std::cout << "constrained ID rate: vs Richardson differences (h = 1.25e-4) " << worst.richardson
-            << ", vs the twin " << worst.twin << std::endl;
+            << " on " << worst.richardson_states << " states (" << worst.unconverged_states
+            << " where the differences had not converged), vs the twin " << worst.twin << std::endl;
 }
 
 // ---------------------------------------------------------------------------
