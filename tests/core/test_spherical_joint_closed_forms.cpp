@@ -501,7 +501,14 @@ double check_hybrid(const hodyn::Model<BallTree, double>& model,
   const double ea = max_abs(Vec14(data->acceleration) - acc) / max_abs(acc);
   const double ef = max_abs(Vec14(data->generalized_force) - force) / max_abs(force);
   const double el = max_abs(VecX(data->multiplier) - x.multiplier) / max_abs(x.multiplier);
-  EXPECT_LE(std::max({ea, ef, el}), 1e-10);
+  // The bound grows with the closure's conditioning κ(A)²: a near-singular
+  // closure (κ 115, λ ~3e5 at one state of the aarch64 build, whose FMA
+  // rounding draws a different model) leaves both solves ~κ² ε apart
+  // (measured 6.7e-10 there; 1e-10 and below where κ ≤ 10).
+  const auto sv = Eigen::JacobiSVD<MatX>(MatX(cl->jacobian[0])).singularValues();
+  const double kappa = sv(0) / sv(sv.size() - 1);
+  EXPECT_LE(std::max({ea, ef, el}), 1e-10 * std::max(1.0, kappa * kappa / 100))
+      << "kappa(A) " << kappa;
   return std::max({ea, ef, el});
 }
 
