@@ -502,8 +502,8 @@ double check_hybrid(const hodyn::Model<BallTree, double>& model,
   const double ef = max_abs(Vec14(data->generalized_force) - force) / max_abs(force);
   const double el = max_abs(VecX(data->multiplier) - x.multiplier) / max_abs(x.multiplier);
   // The bound grows with the closure's conditioning κ(A)²: a near-singular
-  // closure (κ 115, λ ~3e5 at one state of the aarch64 build, whose FMA
-  // rounding draws a different model) leaves both solves ~κ² ε apart
+  // closure (κ 115, λ ~3e5 at one state of the aarch64 build, which sees
+  // other states from the same seeds) leaves both solves ~κ² ε apart
   // (measured 6.7e-10 there; 1e-10 and below where κ ≤ 10).
   const auto sv = Eigen::JacobiSVD<MatX>(MatX(cl->jacobian[0])).singularValues();
   const double kappa = sv(0) / sv(sv.size() - 1);
