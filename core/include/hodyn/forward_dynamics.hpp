@@ -345,8 +345,7 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
       SV<S> vm = twist_to_child<R>(b, d, e, parent.twist[0]);
       vm.ang += b.rate[0] * e;
       un.twist_m[0] = vm;
-      b.twist[0] = {axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], vm.ang),
-                    axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], vm.lin)};
+      b.twist[0] = universal_twist_to_child(un, e2, vm);
       b.twist[0].ang += un.rate2[0] * e2;
       const V3<S> com = V3<S>::from(model.local_com(j));
       momentum_factors(0, b, com, model.home_inertia(j));
@@ -575,9 +574,7 @@ void inverse_top_order(Order k_value, const Model<Tree, Scalar>& model,
       SV<S> am = twist_to_child<R>(b, d, e, parent.acceleration[k]) + un.acceleration_bias;
       am.ang += alpha1 * e;
       un.acceleration_m[k] = am;
-      a = SV<S>{axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], am.ang),
-                axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], am.lin)} +
-          b.acceleration_bias;
+      a = universal_twist_to_child(un, e2, am) + b.acceleration_bias;
       a.ang += alpha2 * e2;
       b.rate[k + 1] = reciprocal<S>(k + 1) * alpha1;
       un.rate2[k + 1] = reciprocal<S>(k + 1) * alpha2;
@@ -1050,8 +1047,7 @@ void articulated_orders(int run_order, const Model<Tree, Scalar>& model,
         SV<S> am = x + un.acceleration_bias;
         am.ang += alpha1 * e;
         un.acceleration_m[k] = am;
-        const SV<S> x2{axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], am.ang),
-                       axis_rotate<R, true, true>(e2, un.cos2[0], un.sin2[0], am.lin)};
+        const SV<S> x2 = universal_twist_to_child(un, e2, am);
         S alpha2 = b.partial;
         if (!prescribed(j)) alpha2 -= b.inverse_d * dot(b.screw_inertia, x2);
         SV<S> a = x2 + b.acceleration_bias;
