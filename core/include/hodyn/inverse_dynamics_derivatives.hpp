@@ -290,19 +290,20 @@ HODYN_ALWAYS_INLINE void place_ball(const Model<Tree, S>& model, int j,
   b.inertia[0] = model.home_inertia(j).congruence(b.rotation);
 }
 
-/// Stage 1 of a tree with a ball (`derivative_kinematics`): the same terms
+/// Stage 1 of a tree with a ball or a universal joint (`derivative_kinematics`): the same terms
 /// per joint entry e (a ball's three screws S_a with ω_a, a 1-DoF joint's Y
 /// with q̇): V_j = V_λ + Σ_e Y_e q̇_e, A_j = A_λ + Σ_e (V_λ × Y_e) q̇_e at
 /// ν̇ = 0 (for a ball Σ_a Ṡ_a ω_a = V_j × U = V_λ × U, U = Σ_a S_a ω_a; a
 /// universal joint's S₂ turns with the intermediate frame, Ṡ₂ = V_m × S₂).
 template <class Tree, class Scalar>
-void derivative_kinematics_balls(const Model<Tree, Scalar>& model,
-                                 InverseDynamicsDerivativesData<Tree, Scalar>& data,
-                                 const Pose<Scalar>& base_pose, const Twist<Scalar>& base_twist_in,
-                                 const typename Model<Tree, Scalar>::JointVector& q,
-                                 const typename Model<Tree, Scalar>::JointVector& q_dot,
-                                 const BallRotations<Tree, Scalar>& joint_rotation,
-                                 const SV<Scalar>& gravity) noexcept {
+void derivative_kinematics_multi_dof(const Model<Tree, Scalar>& model,
+                                     InverseDynamicsDerivativesData<Tree, Scalar>& data,
+                                     const Pose<Scalar>& base_pose,
+                                     const Twist<Scalar>& base_twist_in,
+                                     const typename Model<Tree, Scalar>::JointVector& q,
+                                     const typename Model<Tree, Scalar>::JointVector& q_dot,
+                                     const BallRotations<Tree, Scalar>& joint_rotation,
+                                     const SV<Scalar>& gravity) noexcept {
   using S = Scalar;
   using Traits = TreeTraits<Tree>;
   constexpr int kBase = Traits::kBaseDofs;
@@ -459,8 +460,8 @@ HODYN_ALWAYS_INLINE void derivative_kinematics(
   } else {
     SV<Scalar> gravity{};
     gravity.lin = V3<Scalar>::from(model.gravity());
-    derivative_kinematics_balls(model, data, base_pose, base_twist, q, q_dot, joint_rotation,
-                                gravity);
+    derivative_kinematics_multi_dof(model, data, base_pose, base_twist, q, q_dot, joint_rotation,
+                                    gravity);
   }
 }
 
@@ -470,10 +471,11 @@ HODYN_ALWAYS_INLINE constexpr int entry_end(int j) {
   return TreeTraits<Tree>::joint_entry(j) + joint_dofs(Tree::kJoint[static_cast<std::size_t>(j)]);
 }
 
-/// `derivative_bias` of a tree with a ball: τ_e = Y_eᵀ W^C_j per joint entry.
+/// `derivative_bias` of a tree with a ball or a universal joint: τ_e = Y_eᵀ W^C_j per joint entry.
 template <class Tree, class Scalar>
-void derivative_bias_balls(const InverseDynamicsDerivativesData<Tree, Scalar>& data,
-                           Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1>& bias) noexcept {
+void derivative_bias_multi_dof(
+    const InverseDynamicsDerivativesData<Tree, Scalar>& data,
+    Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1>& bias) noexcept {
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   if constexpr (kBase > 0) bias.template head<6>() = data.body[0].wrench.eigen();
   for_each_joint<Tree>([&](auto, int l) {
@@ -486,7 +488,7 @@ void derivative_bias_balls(const InverseDynamicsDerivativesData<Tree, Scalar>& d
 /// (A'_m += ΔA_λ + S₁ θ̈₁ for its intermediate frame): ΔA_j = ΔA_λ + Σ_e Y_e q̈_e
 /// (a ball: Σ_a S_a ω̇_a), R_λ += R_j + Σ_e β_e q̈_e.
 template <class Tree, class Scalar>
-void derivative_accelerations_balls(
+void derivative_accelerations_multi_dof(
     InverseDynamicsDerivativesData<Tree, Scalar>& data, const Twist<Scalar>& base_acceleration,
     const typename Model<Tree, Scalar>::JointVector& q_ddot) noexcept {
   using S = Scalar;
@@ -520,7 +522,7 @@ void derivative_accelerations_balls(
   }
 }
 
-/// `derivative_partials` of a tree with a ball, per joint entry. A ball's δ_a
+/// `derivative_partials` of a tree with a ball or a universal joint, per joint entry. A ball's δ_a
 /// (R = R exp([δ]), the child's axis a) turns its child's subtree about S_a,
 /// its own three screws included (δS_b = S_a × S_b), so the covariance
 /// argument of the 1-DoF joints holds unchanged: column F_a = S_a ×* W^C −
@@ -534,8 +536,8 @@ void derivative_accelerations_balls(
 /// u₂ = 2 V_m × S₂; u₁ = 2 V_λ × S₁ as the θ₁θ̇₂ terms cancel), and θ₂ does
 /// not turn S₁: row θ₁ against it is S₁·F₂.
 template <class Tree, class Scalar>
-void derivative_partials_balls(InverseDynamicsDerivativesData<Tree, Scalar>& data,
-                               const Pose<Scalar>& base_pose) noexcept {
+void derivative_partials_multi_dof(InverseDynamicsDerivativesData<Tree, Scalar>& data,
+                                   const Pose<Scalar>& base_pose) noexcept {
   using S = Scalar;
   using Traits = TreeTraits<Tree>;
   constexpr int kBase = Traits::kBaseDofs;
@@ -637,7 +639,7 @@ void derivative_partials_balls(InverseDynamicsDerivativesData<Tree, Scalar>& dat
 template <class Tree, class Scalar>
 void derivative_bias(const InverseDynamicsDerivativesData<Tree, Scalar>& data,
                      Eigen::Matrix<Scalar, TreeTraits<Tree>::kNumDofs, 1>& bias) noexcept {
-  if constexpr (!TreeTraits<Tree>::kSingleDofJoints) return derivative_bias_balls(data, bias);
+  if constexpr (!TreeTraits<Tree>::kSingleDofJoints) return derivative_bias_multi_dof(data, bias);
   if constexpr (TreeTraits<Tree>::kBaseDofs > 0)
     bias.template head<6>() = data.body[0].wrench.eigen();
   for_each_joint<Tree>([&](auto, int l) {
@@ -652,7 +654,7 @@ void derivative_accelerations(InverseDynamicsDerivativesData<Tree, Scalar>& data
                               const Twist<Scalar>& base_acceleration,
                               const typename Model<Tree, Scalar>::JointVector& q_ddot) noexcept {
   if constexpr (!TreeTraits<Tree>::kSingleDofJoints)
-    return derivative_accelerations_balls(data, base_acceleration, q_ddot);
+    return derivative_accelerations_multi_dof(data, base_acceleration, q_ddot);
   using S = Scalar;
   auto& body = data.body;
   auto& delta = data.delta_acceleration;
@@ -677,7 +679,7 @@ template <class Tree, class Scalar>
 void derivative_partials(InverseDynamicsDerivativesData<Tree, Scalar>& data,
                          const Pose<Scalar>& base_pose) noexcept {
   if constexpr (!TreeTraits<Tree>::kSingleDofJoints)
-    return derivative_partials_balls(data, base_pose);
+    return derivative_partials_multi_dof(data, base_pose);
   using S = Scalar;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   auto& out = data.result;
