@@ -10,9 +10,12 @@
 # little to:
 #   aarch64  (what scripts/test.sh runs: --ci aarch64) the labels oracle,
 #            controller and link (built with HODYN_TEST_LABELS), except the
-#            label cross-by-hand (the oracle suites of linearize, the
-#            parameter derivatives, the regressors and loop closures, whose
-#            kernels the other oracle suites run): the numerics against their
+#            label cross-by-hand (the oracle suites of the analysis calls:
+#            partials and linearize, M̄⁻¹, closed forms, regressors, loop
+#            closures, fixed bases, ball and universal joints; the dense
+#            reference's self-check; octo_arm's controller suite, whose law
+#            the firmware runs on 32-bit ARM; docs/cross-linux.md lists
+#            them): the flight path's numerics against their
 #            oracles on the target's FPU, the control law, the wire format;
 #            the rest runs natively. (Label packaging-cross, a downstream
 #            project against the cross install, left CI on 2026-11-27 to make
@@ -46,7 +49,7 @@ case "$target" in
   armhf) arches=(armhf) ;;
   all) arches=(aarch64 armhf) ;;
   -h | --help)
-    sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   *)
     echo "test-cross.sh: unknown target '$target' (aarch64, armhf or all)" >&2
@@ -54,7 +57,15 @@ case "$target" in
 esac
 
 # googletest: the sources (/usr/src/googletest) are built for the target.
-bash scripts/deps.sh g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user googletest
+# Only the cross compilers of the targets asked for (CI: aarch64 alone).
+compilers=()
+for arch in "${arches[@]}"; do
+  case "$arch" in
+    aarch64) compilers+=(g++-aarch64-linux-gnu) ;;
+    armhf) compilers+=(g++-arm-linux-gnueabihf) ;;
+  esac
+done
+bash scripts/deps.sh "${compilers[@]}" qemu-user googletest
 
 # The packaging tests (label packaging-cross: a downstream project cross-built
 # against the install of each tree, run under QEMU) generate a robot header

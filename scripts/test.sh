@@ -53,7 +53,7 @@ packages=()
 for suite in $suites; do
   case "$suite" in
     native) ;;
-    cross) packages+=(g++-aarch64-linux-gnu g++-arm-linux-gnueabihf qemu-user googletest) ;;
+    cross) packages+=(g++-aarch64-linux-gnu qemu-user googletest) ;;  # aarch64 only (armhf: by hand)
     firmware) packages+=(gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm) ;;
     sanitize) ;;
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
