@@ -266,6 +266,71 @@ TEST(LinkFrameParser, OverflowWithoutDelimiterIsCountedOnceThenRecovers) {
   expect_counters_add_up(edge);
 }
 
+// The parser decodes a block in place without shifting it when no COBS block
+// is full, and through cobs_decode() when one is: both give the frame that
+// decode_frame() reads from the unwrapped bytes (test::unwrap), in one push
+// and byte by byte, and take() hands out the same message as next().
+TEST(LinkFrameParser, FramesWithAndWithoutFullCobsBlocks) {
+  test::LinkRng rng(21);
+  Message plain = test::random_message(rng, MessageType::kReference);
+  plain.format = link::ValueFormat::kFloat64;
+  plain.reference.num_joints = HODYN_MAX_JOINTS;
+  Message full = plain;  // every value 0x4141...41: runs of 254 non-zero bytes and more
+  std::uint64_t bits = 0x4141414141414141ull;
+  double value = 0.0;
+  std::memcpy(&value, &bits, sizeof value);
+  for (auto& row : full.reference.base_position)
+    for (double& v : row) v = value;
+  for (double& v : full.reference.base_orientation) v = value;
+  for (auto& row : full.reference.base_angular_velocity)
+    for (double& v : row) v = value;
+  for (auto& row : full.reference.joint_position)
+    for (double& v : row) v = value;
+  for (double& v : plain.reference.base_orientation) v = 0.0;  // zeros: short blocks only
+
+  const auto has_full_block = [](const Bytes& wire) {
+    for (std::size_t at = 0; at + 1 < wire.size(); at += wire[at])
+      if (wire[at] == 0xFF) return true;
+    return false;
+  };
+  const Bytes wire_full = wire_of(full);
+  const Bytes wire_plain = wire_of(plain);
+  ASSERT_TRUE(has_full_block(wire_full));
+  for (const Message* m : {&plain, &full}) {
+    const Bytes wire = wire_of(*m);
+    if (m == &plain && has_full_block(wire)) continue;  // random values: not guaranteed
+    const Bytes frame = frame_of(*m);
+    Message expected{};
+    RejectReason why = RejectReason::kNone;
+    ASSERT_EQ(link::decode_frame(frame.data(), frame.size(), expected, why), Status::kOk);
+    ASSERT_TRUE(test::bit_equal(expected, *m));
+    FrameParser whole;
+    push(whole, wire);
+    const Message* taken = whole.take();
+    ASSERT_NE(taken, nullptr);
+    EXPECT_TRUE(test::bit_equal(*taken, expected));
+    EXPECT_EQ(whole.take(), nullptr);
+    EXPECT_EQ(whole.counters().messages_delivered, 1u);
+    FrameParser bytewise;
+    for (std::uint8_t b : wire) bytewise.push(b);
+    const std::vector<Message> got = drain(bytewise);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_TRUE(test::bit_equal(got[0], expected));
+    expect_counters_add_up(bytewise);
+  }
+  EXPECT_FALSE(has_full_block(wire_plain));
+  // A full block whose chain then runs past the end: a COBS error either way.
+  FrameParser parser;
+  Bytes bad(255, 0x41);
+  bad[0] = 0xFF;
+  bad.push_back(0x05);
+  bad.push_back(0x41);
+  bad.push_back(0x00);
+  push(parser, bad);
+  push(parser, {0x02, 0x41, 0x05, 0x41, 0x00});
+  EXPECT_EQ(parser.counters().rejected_count(RejectReason::kCobsError), 2u);
+}
+
 TEST(LinkFrameParser, EmptySegmentsAreIgnored) {
   const std::vector<Message> messages = three_messages(7);
   FrameParser parser;

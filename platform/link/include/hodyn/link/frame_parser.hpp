@@ -5,6 +5,7 @@
 //   parser.push(bytes, count);                     // any chunking, 1 byte or a datagram
 //   hodyn::link::Message message{};
 //   while (parser.next(message)) { /* message.type, message.sensors, ... */ }
+//   // or without the copy: while (const Message* m = parser.take()) { ... }
 //
 // Bytes accumulate in a fixed buffer until a 0x00 delimiter; then the block
 // is COBS-decoded in place and checked (validate_frame, with the verifier of
@@ -78,6 +79,10 @@ class FrameParser {
 
   /// Takes the oldest decoded message; false when there is none.
   bool next(Message& message) noexcept;
+  /// Takes the oldest decoded message without copying it (~800 bytes): null
+  /// when there is none. The message stays valid until the next push (its
+  /// queue slot is free again; counted as delivered, as by next()).
+  const Message* take() noexcept;
   /// Decoded messages waiting for next().
   std::size_t queued() const noexcept { return queued_; }
 
@@ -94,6 +99,7 @@ class FrameParser {
  private:
   void delimiter() noexcept;
   void end_of_block() noexcept;
+  const std::uint8_t* decode_block(std::size_t& frame_size) noexcept;
   void reject(RejectReason reason) noexcept;
 
   std::uint8_t buffer_[kBufferSize] = {};

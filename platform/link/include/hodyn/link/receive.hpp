@@ -36,11 +36,11 @@ std::size_t receive_once(Transport& transport, std::int64_t timeout_us, OnBytes&
 template <typename OnMessage>
 void parse_bytes(FrameParser& parser, const std::uint8_t* data, std::size_t size,
                  OnMessage&& on_message) noexcept {
-  static Message message{};  // ~800 bytes: static, not on a small stack
   if (data == nullptr) return;
   for (std::size_t at = 0; at < size;) {
     at += parser.push_frame(data + at, size - at);  // completes at most one frame
-    while (parser.next(message)) on_message(static_cast<const Message&>(message));
+    // In the parser's queue, not copied (valid until the next push).
+    while (const Message* message = parser.take()) on_message(*message);
   }
 }
 
