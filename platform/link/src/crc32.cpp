@@ -3,6 +3,8 @@
 // one table lookup per byte.
 #include "hodyn/link/crc32.hpp"
 
+#include <cstring>
+
 namespace hodyn {
 namespace link {
 namespace {
@@ -51,15 +53,27 @@ void Crc32::update(std::uint8_t byte) noexcept {
 void Crc32::update(const std::uint8_t* data, std::size_t size) noexcept {
   if (data == nullptr) return;
   std::uint32_t r = register_;
-  std::size_t i = 0;
-  for (; i + 4 <= size; i += 4) {
-    r ^= static_cast<std::uint32_t>(data[i]) | (static_cast<std::uint32_t>(data[i + 1]) << 8) |
-         (static_cast<std::uint32_t>(data[i + 2]) << 16) |
-         (static_cast<std::uint32_t>(data[i + 3]) << 24);
-    r = kSlices.slice[3][r & 0xFFu] ^ kSlices.slice[2][(r >> 8) & 0xFFu] ^
-        kSlices.slice[1][(r >> 16) & 0xFFu] ^ kSlices.slice[0][r >> 24];
+  const std::uint8_t* p = data;
+  const std::uint8_t* const end = data + size;
+  // One table pointer each (no index offset to add per lookup), and the four
+  // bytes as one (unaligned) little-endian load where the host allows it: 29
+  // instructions per four bytes became 17 on the Cortex-M4 (docs/firmware.md).
+  const std::uint32_t* const s0 = kSlices.slice[0];
+  const std::uint32_t* const s1 = kSlices.slice[1];
+  const std::uint32_t* const s2 = kSlices.slice[2];
+  const std::uint32_t* const s3 = kSlices.slice[3];
+  for (std::size_t words = size / 4; words != 0; --words, p += 4) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::uint32_t word = 0;
+    std::memcpy(&word, p, sizeof word);
+    r ^= word;
+#else
+    r ^= static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
+         (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
+#endif
+    r = s3[r & 0xFFu] ^ s2[(r >> 8) & 0xFFu] ^ s1[(r >> 16) & 0xFFu] ^ s0[r >> 24];
   }
-  for (; i < size; ++i) r = kTable.entry[(r ^ data[i]) & 0xFFu] ^ (r >> 8);
+  for (; p != end; ++p) r = kTable.entry[(r ^ *p) & 0xFFu] ^ (r >> 8);
   register_ = r;
 }
 
