@@ -175,6 +175,51 @@ TEST(LinkCobs, RandomRoundTrips) {
   }
 }
 
+// Cheshire & Baker's StuffData written out byte by byte (canonical: 254
+// non-zero bytes at the very end are not followed by an empty block): the
+// encoder's block-wise loop must give exactly these bytes.
+Bytes stuff_data(const Bytes& in) {
+  Bytes out{0};
+  std::size_t code_at = 0;
+  std::uint8_t code = 1;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i] == 0) {
+      out[code_at] = code;
+      code_at = out.size();
+      out.push_back(0);
+      code = 1;
+      continue;
+    }
+    out.push_back(in[i]);
+    if (++code == 0xFF && i + 1 < in.size()) {
+      out[code_at] = code;
+      code_at = out.size();
+      out.push_back(0);
+      code = 1;
+    }
+  }
+  out[code_at] = code;
+  return out;
+}
+
+TEST(LinkCobs, EncodingEqualsTheByteWiseDefinition) {
+  test::LinkRng rng(0x57FF);
+  for (int trial = 0; trial < 4000; ++trial) {
+    // Lengths around one and two full blocks, zero densities from none to most.
+    const std::size_t n = trial < 1000 ? static_cast<std::size_t>(trial % 520) : rng.below(1200);
+    const std::size_t zero_one_in = trial % 7 == 0 ? 100000 : 1 + rng.below(400);
+    Bytes data(n);
+    for (auto& b : data)
+      b = rng.below(zero_one_in) == 0 ? 0 : static_cast<std::uint8_t>(1 + rng.below(255));
+    // Sometimes a zero exactly after 253, 254 or 255 non-zero bytes.
+    if (n > 300 && trial % 3 == 0) {
+      for (std::size_t k = 0; k < 256 && k < n; ++k) data[k] = data[k] == 0 ? 0x5A : data[k];
+      data[253 + rng.below(3)] = 0;
+    }
+    ASSERT_EQ(encode(data), stuff_data(data)) << "trial " << trial << ", " << n << " bytes";
+  }
+}
+
 TEST(LinkCobs, MalformedInputIsRejected) {
   decode({}, Status::kCorruptInput);                        // empty
   decode({0x03, 0x11, 0x00}, Status::kCorruptInput);        // a zero inside

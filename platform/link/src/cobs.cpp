@@ -36,29 +36,26 @@ Status cobs_encode(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
   if ((in == nullptr && size > 0) || out == nullptr || capacity < cobs_max_encoded_size(size)) {
     return Status::kInvalidArgument;
   }
-  // CobsWriter's steps with the state in registers (no call per byte).
-  std::size_t code_index = 0, position = 1;
-  std::uint8_t code = 1;
-  for (std::size_t i = 0; i < size; ++i) {
-    const std::uint8_t byte = in[i];
-    if (byte == 0) {
-      out[code_index] = code;
-      code_index = position++;
-      code = 1;
-      continue;
-    }
-    out[position++] = byte;
-    if (++code != 0xFF) continue;
-    out[code_index] = code;  // a full block of 254
-    if (i + 1 == size) {     // at the very end: no empty block after it
-      written = position;
-      return Status::kOk;
-    }
-    code_index = position++;
-    code = 1;
+  // Block by block: each run of non-zero bytes (at most 254) is copied in a
+  // tight loop and its code written once, where a byte loop with
+  // CobsWriter's state decided per byte (on the Cortex-M4: ~8 instructions a
+  // byte and ~15 a block, against ~14 a byte; docs/firmware.md).
+  const std::uint8_t* p = in;
+  const std::uint8_t* const end = in + size;
+  std::uint8_t* code = out;
+  std::uint8_t* o = out + 1;
+  for (;;) {
+    const std::size_t left = static_cast<std::size_t>(end - p);
+    const std::uint8_t* const block_end = p + (left < 254 ? left : 254);
+    const std::uint8_t* const start = p;
+    while (p != block_end && *p != 0) *o++ = *p++;
+    const std::size_t run = static_cast<std::size_t>(p - start);
+    *code = static_cast<std::uint8_t>(run + 1);
+    if (p == end) break;  // the last block (a full one is not followed by an empty one)
+    if (run < 254) ++p;   // ended by a zero byte, which the next code stands for
+    code = o++;
   }
-  out[code_index] = code;
-  written = position;
+  written = static_cast<std::size_t>(o - out);
   return Status::kOk;
 }
 
