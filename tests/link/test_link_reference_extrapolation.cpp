@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "hodyn/link/controller_host.hpp"
@@ -238,6 +239,57 @@ TEST(ReferenceExtrapolation, FloatPathIsAccurateToFloatRoundoff) {
     const Quaternion truth = integrate({q0[0], q0[1], q0[2], q0[3]}, w, tau, 4000);
     EXPECT_LT(angle_between(truth, to.base_orientation), 3e-7) << "tau " << tau;
   }
+}
+
+// The host's ReferenceExtrapolator prepares a reference once and then writes
+// only what moves: after any sequence of carries, sources changed (with
+// forget()) or swapped, and a reference that is no rotation, its result is
+// bit for bit that of extrapolate_reference() recomputed from scratch.
+TEST(ReferenceExtrapolation, PreparedOnceEqualsRecomputedEveryTime) {
+  const Quartic position[3] = {quartic(4), quartic(5), quartic(6)};
+  Quartic joint[HODYN_MAX_JOINTS];
+  for (int j = 0; j < HODYN_MAX_JOINTS; ++j) joint[j] = quartic(20 + j);
+  const double n = std::sqrt(0.81 + 0.01 + 0.09 + 0.04);
+  const double q0[4] = {kQ0[0] / n, kQ0[1] / n, kQ0[2] / n, kQ0[3] / n};
+  const double w[4][3] = {{1.0, -0.5, 0.8}, {2.0, 1.5, -1.0}, {-3.0, 2.0, 4.0}, {5.0, -6.0, 2.0}};
+  hodyn_reference a = reference_at(0.5, position, joint, 6, q0, w);
+  hodyn_reference b = reference_at(0.7, position, joint, HODYN_MAX_JOINTS, q0, w);
+  hodyn_reference not_rotation = reference_at(0.9, position, joint, 3, q0, w);
+  for (double& v : not_rotation.base_orientation) v = 0.0;
+  for (double& v : not_rotation.base_angular_velocity[0]) v = 0.0;
+  // A rotation at τ = 0 and none later (the angle overflows to a NaN): the
+  // carried orientation goes back to the received one.
+  hodyn_reference overflowing = reference_at(1.0, position, joint, 6, q0, w);
+  for (double& v : overflowing.base_angular_velocity[0]) v = 1e200;
+  for (double& v : overflowing.base_orientation) v *= 2.0;  // carried: normalized, not as received
+  hodyn_reference too_many = reference_at(1.1, position, joint, 2, q0, w);
+  too_many.num_joints = HODYN_MAX_JOINTS + 1;
+
+  link::ReferenceExtrapolator extrapolator;
+  hodyn_reference to{}, other_to{};
+  const auto check = [&](const hodyn_reference& from, double t, hodyn_reference& into) {
+    extrapolator.carry(from, t, into);
+    hodyn_reference expected{};
+    link::extrapolate_reference(from, t, expected);
+    EXPECT_EQ(std::memcmp(&into, &expected, sizeof expected), 0) << "t " << t;
+  };
+  for (int k = 1; k <= 9; ++k) check(a, 0.5 + 0.001 * k, to);
+  check(b, 0.701, to);  // another source: prepared again
+  check(a, 0.505, to);
+  check(a, 0.505, other_to);  // another destination
+  check(not_rotation, 0.91, to);
+  check(a, 0.52, to);  // its orientation back after a reference that kept its own
+  check(not_rotation, 0.92, to);
+  check(overflowing, 1.0, to);
+  check(overflowing, 1.001, to);
+  EXPECT_EQ(
+      std::memcmp(to.base_orientation, overflowing.base_orientation, sizeof to.base_orientation),
+      0);
+  check(too_many, 1.102, to);
+  // The same object with new contents: forget() makes it start afresh.
+  a = reference_at(0.6, position, joint, 4, q0, w);
+  extrapolator.forget();
+  for (int k = 1; k <= 3; ++k) check(a, 0.6 + 0.002 * k, to);
 }
 
 // A plugin that keeps the reference and sensor time of its last update.

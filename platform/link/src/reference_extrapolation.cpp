@@ -30,9 +30,9 @@ struct Steps {
   }
 };
 
-// Every derivative row k (orders 0..Order) of column j carried forward:
-// row k + Σ_{m=1}^{Order-k} row (k+m) τ^m / m!, by Horner in T from the
-// column c in T.
+// Every derivative row k < Order of column j carried forward (row Order, the
+// highest derivative, does not move): row k + Σ_{m=1}^{Order-k} row (k+m)
+// τ^m / m!, by Horner in T from the column c in T.
 template <std::size_t Order, std::size_t Columns, class T>
 void shift(const T (&c)[Order + 1], double (&to)[Order + 1][Columns], std::size_t j,
            const Steps<T>& s) noexcept {
@@ -43,38 +43,43 @@ void shift(const T (&c)[Order + 1], double (&to)[Order + 1][Columns], std::size_
   }
 }
 
-// The same from column j of `from`, converted to T once.
-template <std::size_t Order, std::size_t Columns, class T>
-void shift(const double (&from)[Order + 1][Columns], double (&to)[Order + 1][Columns],
-           std::size_t j, const Steps<T>& s) noexcept {
-  T c[Order + 1];
-  for (std::size_t k = 0; k <= Order; ++k) c[k] = static_cast<T>(from[k][j]);
-  shift<Order, Columns>(c, to, j, s);
-}
-
 }  // namespace
 
+// `from` in T, once per reference (a conversion from double is a library
+// call on a Cortex-M4F: ~60 of them a reference).
 template <class T>
-void extrapolate_reference(const hodyn_reference& from, double t, hodyn_reference& to) noexcept {
-  const double tau = t - from.time;
-  const Steps<T> s(static_cast<T>(tau));
-  to = from;
-  to.time = t;
-  // ω^(0..3) in T once (column j: w[j]): its Taylor shift and both Magnus
-  // terms below read them (a conversion from double is a library call on a
-  // Cortex-M4F).
-  T w[3][kOrder];
-  for (std::size_t j = 0; j < 3; ++j)
-    for (std::size_t k = 0; k < kOrder; ++k)
-      w[j][k] = static_cast<T>(from.base_angular_velocity[k][j]);
+void prepare_reference(const hodyn_reference& from, PreparedReference<T>& p) noexcept {
+  p.time = from.time;
+  p.num_joints = from.num_joints <= HODYN_MAX_JOINTS ? from.num_joints : 0u;
   for (std::size_t j = 0; j < 3; ++j) {
-    shift<kOrder, 3>(from.base_position, to.base_position, j, s);
+    for (std::size_t k = 0; k <= kOrder; ++k)
+      p.position[j][k] = static_cast<T>(from.base_position[k][j]);
+    for (std::size_t k = 0; k < kOrder; ++k)
+      p.angular_velocity[j][k] = static_cast<T>(from.base_angular_velocity[k][j]);
+  }
+  for (std::size_t j = 0; j < p.num_joints; ++j)
+    for (std::size_t k = 0; k <= kOrder; ++k)
+      p.joint[j][k] = static_cast<T>(from.joint_position[k][j]);
+  for (std::size_t k = 0; k < 4; ++k) {
+    p.orientation[k] = static_cast<T>(from.base_orientation[k]);
+    p.orientation_bits[k] = from.base_orientation[k];
+  }
+}
+
+// Writes the entries that move into `to`, which holds a copy of the prepared
+// reference otherwise (its counts, highest derivatives, joints past the count).
+template <class T>
+void carry_prepared(const PreparedReference<T>& p, double t, hodyn_reference& to) noexcept {
+  const double tau = t - p.time;
+  const Steps<T> s(static_cast<T>(tau));
+  to.time = t;
+  const auto& w = p.angular_velocity;  // ω^(0..3), column j: w[j]
+  for (std::size_t j = 0; j < 3; ++j) {
+    shift<kOrder, 3>(p.position[j], to.base_position, j, s);
     shift<kOrder - 1, 3>(w[j], to.base_angular_velocity, j, s);
   }
-  if (from.num_joints <= HODYN_MAX_JOINTS) {
-    for (std::size_t j = 0; j < from.num_joints; ++j)
-      shift<kOrder, HODYN_MAX_JOINTS>(from.joint_position, to.joint_position, j, s);
-  }
+  for (std::size_t j = 0; j < p.num_joints; ++j)
+    shift<kOrder, HODYN_MAX_JOINTS>(p.joint[j], to.joint_position, j, s);
 
   // Ω = ∫_0^τ ω ds + Ω₂: ∫ ω = Σ_k ω^(k) τ^(k+1)/(k+1)!; the second Magnus
   // term ½∫∫_{s2<s1} ω(s1)×ω(s2) is −τ³/12 ω0×ω1 − τ⁴/24 ω0×ω2 + O(τ⁵).
@@ -109,17 +114,26 @@ void extrapolate_reference(const hodyn_reference& from, double t, hodyn_referenc
 
   // R(t) = exp([Ω]×) R(t0): the world-frame increment multiplies from the
   // left, q = q0 + e ⊗ q0, then normalized.
-  const double* q0 = from.base_orientation;
-  const T q[4] = {static_cast<T>(q0[0]), static_cast<T>(q0[1]), static_cast<T>(q0[2]),
-                  static_cast<T>(q0[3])};
+  const T* q = p.orientation;
   const T r[4] = {q[0] + (e[0] * q[0] - e[1] * q[1] - e[2] * q[2] - e[3] * q[3]),
                   q[1] + (e[0] * q[1] + e[1] * q[0] + e[2] * q[3] - e[3] * q[2]),
                   q[2] + (e[0] * q[2] - e[1] * q[3] + e[2] * q[0] + e[3] * q[1]),
                   q[3] + (e[0] * q[3] + e[1] * q[2] - e[2] * q[1] + e[3] * q[0])};
   const T norm2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3];
-  if (!(norm2 > T(0))) return;  // not a rotation (zeros, NaN): left as it was
+  if (!(norm2 > T(0))) {  // not a rotation (zeros, NaN): left as it was
+    for (std::size_t k = 0; k < 4; ++k) to.base_orientation[k] = p.orientation_bits[k];
+    return;
+  }
   const T scale = T(1) / std::sqrt(norm2);
   for (std::size_t k = 0; k < 4; ++k) to.base_orientation[k] = static_cast<double>(r[k] * scale);
+}
+
+template <class T>
+void extrapolate_reference(const hodyn_reference& from, double t, hodyn_reference& to) noexcept {
+  PreparedReference<T> prepared;
+  prepare_reference(from, prepared);
+  to = from;
+  carry_prepared(prepared, t, to);
 }
 
 template void extrapolate_reference<double>(const hodyn_reference&, double,
@@ -130,11 +144,18 @@ template void extrapolate_reference<float>(const hodyn_reference&, double,
 }  // namespace detail
 
 void extrapolate_reference(const hodyn_reference& from, double t, hodyn_reference& to) noexcept {
-#if defined(__ARM_FP) && ((__ARM_FP & 8) == 0)
-  detail::extrapolate_reference<float>(from, t, to);  // single-precision FPU only
-#else
-  detail::extrapolate_reference<double>(from, t, to);
-#endif
+  detail::extrapolate_reference<detail::ExtrapolationScalar>(from, t, to);
+}
+
+void ReferenceExtrapolator::carry(const hodyn_reference& from, double t,
+                                  hodyn_reference& to) noexcept {
+  if (from_ != &from || to_ != &to) {
+    detail::prepare_reference(from, prepared_);
+    to = from;
+    from_ = &from;
+    to_ = &to;
+  }
+  detail::carry_prepared(prepared_, t, to);
 }
 
 }  // namespace link

@@ -259,6 +259,7 @@ class ControllerHost {
       case MessageType::kReference: {
         ++counters_.references_received;
         references_[reference_next_] = m.reference;
+        extrapolator_.forget();  // it may hold that slot's previous reference
         reference_next_ = (reference_next_ + 1) % kReferenceRing;
         if (reference_count_ < kReferenceRing) ++reference_count_;
         return;
@@ -320,7 +321,7 @@ class ControllerHost {
     }
     Hello answer = make_hello(ours, hello_role::kController, verdict);
     for (std::size_t k = 0; k < kNonceSize; ++k) {
-      answer.nonce[k] = our_nonce[k];  // zeros on an unsigned link
+      answer.nonce[k] = our_nonce[k];         // zeros on an unsigned link
       answer.peer_nonce[k] = hello.nonce[k];  // the run (HELLO) this answers
     }
     std::size_t written = 0;
@@ -345,6 +346,7 @@ class ControllerHost {
     armed_ = false;
     reference_count_ = 0;
     reference_next_ = 0;
+    extrapolator_.forget();
     pending_ = false;
     paused_ = false;
     controller_.reset();
@@ -424,7 +426,7 @@ class ControllerHost {
     // (false for the watchdog's NaN time).
     if (!exact && ref != nullptr && time_less(ref->time, sensors.time) &&
         sensors.time - ref->time <= reference_horizon_) {
-      extrapolate_reference(*ref, sensors.time, extrapolated_);
+      extrapolator_.carry(*ref, sensors.time, extrapolated_);
       ref = &extrapolated_;
       exact = true;
       ++counters_.reference_extrapolated;
@@ -468,6 +470,7 @@ class ControllerHost {
   hodyn_reference no_reference_{};
   hodyn_reference references_[kReferenceRing] = {};
   hodyn_reference extrapolated_{};
+  ReferenceExtrapolator extrapolator_;  // the newest reference carried: prepared once
   double reference_horizon_ = kDefaultReferenceHorizon;
   std::uint8_t wire_[kMaxWireSize] = {};
   std::size_t reference_next_ = 0, reference_count_ = 0;

@@ -17,6 +17,8 @@
 // orientation, of the third Magnus term (~τ⁴ |ω|² |ω'|).
 #pragma once
 
+#include <cstdint>
+
 #include "hodyn/plugin/abi.h"
 
 namespace hodyn {
@@ -34,7 +36,48 @@ namespace detail {
 /// The same computed in `Scalar` (float or double), for tests.
 template <class Scalar>
 void extrapolate_reference(const hodyn_reference& from, double t, hodyn_reference& to) noexcept;
+
+/// The precision extrapolate_reference() computes in on this core.
+#if defined(__ARM_FP) && ((__ARM_FP & 8) == 0)
+using ExtrapolationScalar = float;  // single-precision FPU only
+#else
+using ExtrapolationScalar = double;
+#endif
+
+/// A reference's values in `T`, ready to be carried (column by column).
+template <class T>
+struct PreparedReference {
+  double time;
+  std::uint32_t num_joints;  ///< the joints moved: 0 for a count above HODYN_MAX_JOINTS
+  T position[3][HODYN_REFERENCE_ORDER + 1];
+  T angular_velocity[3][HODYN_REFERENCE_ORDER];
+  T joint[HODYN_MAX_JOINTS][HODYN_REFERENCE_ORDER + 1];
+  T orientation[4];
+  double orientation_bits[4];  ///< as received: what `to` keeps when it is not a rotation
+};
 }  // namespace detail
+
+/// extrapolate_reference() for a host that carries the same reference to
+/// many sensor times (a REFERENCE every N-th period): `from` is converted to
+/// the working precision once, and `to` copied from it once, after which each
+/// carry() writes only the entries that move (time, the orientation and the
+/// derivative rows below the highest). The values are bit for bit those of
+/// extrapolate_reference(from, t, to) (the same code computes both).
+/// Heap-free; ~370 bytes (float) or ~740 (double).
+class ReferenceExtrapolator {
+ public:
+  /// Writes `from` carried to `t` into `to` (no aliasing). Between calls
+  /// with the same `from` and `to` objects, `from` must not change and
+  /// nothing else may write `to`; else call forget() first.
+  void carry(const hodyn_reference& from, double t, hodyn_reference& to) noexcept;
+  /// The next carry() starts afresh (`from` or `to` changed).
+  void forget() noexcept { from_ = nullptr; }
+
+ private:
+  const hodyn_reference* from_ = nullptr;
+  hodyn_reference* to_ = nullptr;
+  detail::PreparedReference<detail::ExtrapolationScalar> prepared_{};
+};
 
 }  // namespace link
 }  // namespace hodyn
