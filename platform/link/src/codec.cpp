@@ -41,12 +41,24 @@ constexpr bool kWireOrderDoubles = true;
 #else
 constexpr bool kWireOrderDoubles = false;
 #endif
+// The same for integers: a little-endian host stores and loads a field's
+// wire bytes with one (unaligned) access instead of byte by byte.
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+constexpr bool kWireOrderIntegers = true;
+#else
+constexpr bool kWireOrderIntegers = false;
+#endif
 
 std::uint16_t load_u16(const std::uint8_t* p) noexcept {
   return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
 }
 
 std::uint32_t load_u32(const std::uint8_t* p) noexcept {
+  if (kWireOrderIntegers) {
+    std::uint32_t value = 0;
+    std::memcpy(&value, p, sizeof value);
+    return value;
+  }
   return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
          (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
 }
@@ -86,11 +98,21 @@ class FrameWriter {
     u8(static_cast<std::uint8_t>(value >> 8));
   }
   void u32(std::uint32_t value) noexcept {
+    if (kWireOrderIntegers) {
+      std::memcpy(frame_ + size_, &value, sizeof value);
+      size_ += sizeof value;
+      return;
+    }
     for (int shift = 0; shift < 32; shift += 8) u8(static_cast<std::uint8_t>(value >> shift));
   }
   void i32(std::int32_t value) noexcept { u32(static_cast<std::uint32_t>(value)); }
   // Reads the double from memory as its bit pattern (NaN payloads, -0 kept).
   void f64(const double& value) noexcept {
+    if (kWireOrderDoubles) {
+      std::memcpy(frame_ + size_, &value, sizeof value);
+      size_ += sizeof value;
+      return;
+    }
     std::uint64_t bits = 0;
     std::memcpy(&bits, &value, sizeof bits);
     for (int shift = 0; shift < 64; shift += 8) u8(static_cast<std::uint8_t>(bits >> shift));
@@ -173,6 +195,11 @@ class FrameReader {
   }
   // Writes the bit pattern straight into the destination's memory.
   void f64(double& value) noexcept {
+    if (kWireOrderDoubles) {
+      std::memcpy(&value, p_, sizeof value);
+      p_ += sizeof value;
+      return;
+    }
     std::uint64_t bits = 0;
     for (int k = 7; k >= 0; --k) bits = (bits << 8) | p_[k];
     p_ += 8;
