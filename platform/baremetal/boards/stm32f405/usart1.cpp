@@ -17,13 +17,15 @@ Usart1 g_usart1{Stm32f4Usart{kUsart1Base}};
 bool g_usart1_configured = false;
 
 /// Cycles between a SysTick value read at entry and now (one reload at most
-/// in between: the handler is far shorter than a tick).
-std::uint32_t systick_cycles_since(std::uint32_t start) noexcept {
+/// in between: the handler is far shorter than a tick). The reload register
+/// is read only when the counter wrapped (a stopped SysTick reads 0 both
+/// times: 0 cycles).
+inline std::uint32_t systick_cycles_since(std::uint32_t start) noexcept {
   const cm::SysTickRegisters& st = cm::systick_registers();
   const std::uint32_t now = st.cvr;
-  const std::uint32_t reload = st.rvr;
-  if (reload == 0u) return 0u;
-  return start >= now ? start - now : start + (reload + 1u) - now;
+  std::uint32_t cycles = start - now;
+  if (start < now) cycles += st.rvr + 1u;
+  return cycles;
 }
 
 }  // namespace
