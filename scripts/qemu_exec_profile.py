@@ -17,6 +17,8 @@ libgcc soft-float helpers (__aeabi_d*, __*df*) charged to the function that
 called them, with their calls per step. Idle polling is counted too (it is
 not part of firmware-budget.json's period parts). Instructions are those of
 each block as QEMU translated it (-icount splits blocks at I/O).
+--helpers REGEX charges other functions to their callers instead, e.g.
+'^(memcpy|memmove|memset|memchr)$' for the C library's copies.
 """
 import argparse
 import collections
@@ -43,7 +45,12 @@ def main():
     ap.add_argument('elf')
     ap.add_argument('--step', default=r'ControllerHost.*10run_update')
     ap.add_argument('--top', type=int, default=40)
+    ap.add_argument('--helpers', help='regex of the functions charged to their callers '
+                    '(default: the libgcc soft-float helpers)')
     args = ap.parse_args()
+    global HELPER
+    if args.helpers:
+        HELPER = re.compile(args.helpers)
     entry = step_entry(args.elf, args.step)
 
     size = {}  # block start -> instructions (latest translation)
