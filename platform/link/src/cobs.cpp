@@ -36,23 +36,34 @@ Status cobs_encode(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
   if ((in == nullptr && size > 0) || out == nullptr || capacity < cobs_max_encoded_size(size)) {
     return Status::kInvalidArgument;
   }
-  // Block by block: each run of non-zero bytes (at most 254) is copied in a
-  // tight loop and its code written once, where a byte loop with
-  // CobsWriter's state decided per byte (on the Cortex-M4: ~8 instructions a
-  // byte and ~15 a block, against ~14 a byte; docs/firmware.md).
+  // Block by block: each run of non-zero bytes is copied in a tight loop
+  // and its code written once, where a byte loop with CobsWriter's state
+  // decided per byte (~14 instructions a byte on the Cortex-M4;
+  // docs/firmware.md). A block's code is the distance from its code byte to
+  // the output's end.
   const std::uint8_t* p = in;
   const std::uint8_t* const end = in + size;
   std::uint8_t* code = out;
   std::uint8_t* o = out + 1;
-  for (;;) {
-    const std::size_t left = static_cast<std::size_t>(end - p);
-    const std::uint8_t* const block_end = p + (left < 254 ? left : 254);
-    const std::uint8_t* const start = p;
+  // While 254 or more bytes are left a block may fill up (at most 254 bytes).
+  while (end - p >= 254) {
+    const std::uint8_t* const block_end = p + 254;
     while (p != block_end && *p != 0) *o++ = *p++;
-    const std::size_t run = static_cast<std::size_t>(p - start);
-    *code = static_cast<std::uint8_t>(run + 1);
-    if (p == end) break;  // the last block (a full one is not followed by an empty one)
-    if (run < 254) ++p;   // ended by a zero byte, which the next code stands for
+    const bool full = p == block_end;
+    *code = static_cast<std::uint8_t>(o - code);
+    if (p == end) {  // a full block at the very end: no empty block after it
+      written = static_cast<std::size_t>(o - out);
+      return Status::kOk;
+    }
+    if (!full) ++p;  // ended by a zero byte, which the next code stands for
+    code = o++;
+  }
+  // Fewer than 254 left: no block can fill up, only zeros and the end close one.
+  for (;;) {
+    while (p != end && *p != 0) *o++ = *p++;
+    *code = static_cast<std::uint8_t>(o - code);
+    if (p == end) break;
+    ++p;
     code = o++;
   }
   written = static_cast<std::size_t>(o - out);
