@@ -79,6 +79,25 @@ TEST(TimeOrder, TheSelectedComparisonsAnswerAsTheFpu) {
   }
 }
 
+// Prepared times (TimeKey): both the integer keys a single-precision core
+// uses and the plain ones answer as the FPU.
+TEST(TimeOrder, PreparedTimesAnswerAsTheFpu) {
+  const std::vector<double> values = awkward_and_random_doubles();
+  for (double a : values) {
+    const link::TimeKey soft_a = link::time_key<true>(a), plain_a = link::time_key<false>(a);
+    for (double b : values) {
+      const link::TimeKey soft_b = link::time_key<true>(b), plain_b = link::time_key<false>(b);
+      ASSERT_EQ(link::time_less<true>(soft_a, soft_b), a < b) << a << " < " << b;
+      ASSERT_EQ(link::time_less_equal<true>(soft_a, soft_b), a <= b) << a << " <= " << b;
+      ASSERT_EQ(link::time_equal<true>(soft_a, soft_b), a == b) << a << " == " << b;
+      ASSERT_EQ(link::time_less<false>(plain_a, plain_b), a < b);
+      ASSERT_EQ(link::time_less_equal<false>(plain_a, plain_b), a <= b);
+      ASSERT_EQ(link::time_equal<false>(plain_a, plain_b), a == b);
+      ASSERT_EQ(link::time_less(link::time_key(a), link::time_key(b)), a < b);
+    }
+  }
+}
+
 TEST(TimeOrder, FiniteBitsIsIsfinite) {
   for (double x : awkward_and_random_doubles()) ASSERT_EQ(plugin::finite_bits(x), std::isfinite(x));
 }

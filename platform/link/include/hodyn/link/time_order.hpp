@@ -79,5 +79,49 @@ inline bool time_equal(double a, double b) noexcept {
     return a == b;
 }
 
+/// A time prepared for several comparisons (the host compares the sensor
+/// time and each stored reference's with several others every period):
+/// where double is software (`Soft`) its ordered bit pattern and NaN-ness,
+/// computed once instead of in every comparison; elsewhere the value.
+struct TimeKey {
+  double value = 0.0;
+  std::int64_t bits = 0;
+  bool nan = false;
+};
+
+template <bool Soft = kSoftwareDouble>
+inline TimeKey time_key(double t) noexcept {
+  TimeKey key;
+  key.value = t;
+  if constexpr (Soft) {
+    key.bits = detail::ordered_bits(t);
+    key.nan = detail::is_nan_bits(t);
+  }
+  return key;
+}
+
+/// The comparisons of time_less & co. on prepared times (keys made with the same `Soft`).
+template <bool Soft = kSoftwareDouble>
+inline bool time_less(const TimeKey& a, const TimeKey& b) noexcept {
+  if constexpr (Soft)
+    return !a.nan && !b.nan && a.bits < b.bits;
+  else
+    return a.value < b.value;
+}
+template <bool Soft = kSoftwareDouble>
+inline bool time_less_equal(const TimeKey& a, const TimeKey& b) noexcept {
+  if constexpr (Soft)
+    return !a.nan && !b.nan && a.bits <= b.bits;
+  else
+    return a.value <= b.value;
+}
+template <bool Soft = kSoftwareDouble>
+inline bool time_equal(const TimeKey& a, const TimeKey& b) noexcept {
+  if constexpr (Soft)
+    return !a.nan && !b.nan && a.bits == b.bits;
+  else
+    return a.value == b.value;
+}
+
 }  // namespace link
 }  // namespace hodyn
