@@ -106,6 +106,18 @@ case "$CASE" in
     check_bad "$FC" --rate 50
     # inside 100..10000 but outside the plugin's rate_hz 500..4000: refused before the port opens
     check_bad "$FC" --rate 200 --udp "$P1:127.0.0.1:$P2"
+    # --param NAME=VALUE: malformed, or refused by the plugin (an unknown
+    # name, a value outside its range) before any frame is exchanged.
+    check_bad "$FC" --param max_position_error
+    check_bad "$FC" --param max_position_error=abc
+    check_bad_param() {  # message-regex args...
+      local regex=$1; shift
+      check_bad "$FC" --udp "$P1:127.0.0.1:$P2" "$@"
+      grep -q -- "$regex" "$WORK/b.err" ||
+        { echo "FAIL hodyn-fc $*: expected '$regex'"; cat "$WORK/b.err"; failures=$((failures + 1)); }
+    }
+    check_bad_param "refused the --param values: invalid argument" --param no_such_parameter=1
+    check_bad_param "refused the --param values: invalid argument" --param max_position_error=20
     check_bad "$FC" --idle-timeout abc
     check_bad "$FC" --max-steps -3
     check_bad "$FC" --baud 12345

@@ -135,6 +135,12 @@ class ControllerHost {
     return configure_rate(controller_.open(api), rate_hz);
   }
   void close() noexcept { controller_.close(); }
+  /// Sets run-time parameters of the open plugin (its parameter table, e.g.
+  /// "max_position_error"), all or nothing; they outlive a new simulator
+  /// run (its reset() keeps the configuration).
+  Status configure(const hodyn_parameter* parameters, std::size_t count) noexcept {
+    return controller_.configure(parameters, count);
+  }
   void set_update_observer(UpdateObserver* observer) noexcept { observer_ = observer; }
   /// A sensor time without its own REFERENCE gets the newest earlier one
   /// carried to it along its derivatives (extrapolate_reference) when that

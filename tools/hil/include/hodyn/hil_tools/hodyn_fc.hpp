@@ -76,6 +76,9 @@ controller:
                        "feedback_linearization" of the robot
   --rate HZ            control rate given to the plugin and, in realtime
                        mode, the loop rate (default 1000)
+  --param NAME=VALUE   set one of the plugin's parameters (repeatable; its
+                       name and range: the plugin's parameter table, e.g.
+                       max_position_error=0.5); one it refuses: exit 2
 loop:
   --mode lockstep|realtime
                        lockstep (default): event-driven, each iteration waits
@@ -113,6 +116,10 @@ struct Args {
   std::string events;
   bool list_robots = false;
   bool robot_given = false;  ///< --robot NAME given: a --plugin must be built for it
+  /// --param NAME=VALUE, in the order given (at most kMaxParams).
+  static constexpr std::size_t kMaxParams = 32;
+  hodyn_parameter params[kMaxParams] = {};
+  std::size_t param_count = 0;
 };
 
 /// Parses the options of a hodyn-fc built for one robot, `robot_name`:
@@ -164,6 +171,22 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
        : opt == "--record" ? a.record
        : opt == "--events" ? a.events
                            : a.summary_json) = value;
+    } else if (opt == "--param") {
+      const std::string text = value;
+      const std::size_t eq = text.find('=');
+      double pv = 0.0;
+      if (eq == std::string::npos || eq == 0 || eq >= sizeof(a.params[0].name) ||
+          !tools::parse_number(text.substr(eq + 1).c_str(), pv)) {
+        std::cerr << tool << ": --param needs NAME=VALUE, got '" << text << "'\n";
+        return 2;
+      }
+      if (a.param_count == Args::kMaxParams) {
+        std::cerr << tool << ": at most " << Args::kMaxParams << " --param\n";
+        return 2;
+      }
+      hodyn_parameter& p = a.params[a.param_count++];
+      plugin::copy_name(p.name, text.substr(0, eq).c_str());
+      p.value = pv;
     } else if (opt == "--rate" || opt == "--watchdog-periods" || opt == "--idle-timeout" ||
                opt == "--max-steps") {
       if (!tools::parse_number(value, v) || v <= 0.0) {
@@ -220,6 +243,10 @@ class ControllerHost final : public link::UpdateObserver {
   void set_events(std::FILE* events) { events_ = events; }
 
   Status open(const hodyn_plugin_api* api, double rate) { return core_.open(api, rate); }
+  /// The plugin's run-time parameters (--param).
+  Status configure(const hodyn_parameter* parameters, std::size_t count) {
+    return core_.configure(parameters, count);
+  }
   /// Opened only for `robot` (kRobotMismatch for another robot's plugin).
   Status open(const hodyn_plugin_api* api, const hodyn::plugin::RobotIdentity& robot, double rate) {
     return core_.open(api, robot, rate);
@@ -511,6 +538,14 @@ inline int run(const char* tool, const plugin::RobotIdentity& robot_of_tool,
   if (s != Status::kOk) {
     std::cerr << tool << ": plugin " << api->name << ": " << hodyn::to_string(s) << "\n";
     return 1;
+  }
+  if (args.param_count > 0) {
+    const Status configured = host.configure(args.params, args.param_count);
+    if (configured != Status::kOk) {
+      std::cerr << tool << ": plugin " << api->name
+                << " refused the --param values: " << hodyn::to_string(configured) << "\n";
+      return 2;
+    }
   }
   if (have_key) {
     const Status keyed = host.enable_authentication(key, sizeof key);
