@@ -199,6 +199,40 @@ TEST(ControllerSafety, ReferenceJumpIsReportedAndItsErrorClamped) {
   EXPECT_NEAR(std::abs(h.c.diagnostics().joint_error(4)), h.c.config().max_joint_error, 1e-12);
 }
 
+// Anti-windup of the error clamps: an error beyond its clamp is not
+// integrated (the clamped value is no measure of a steady offset; integrated
+// over a long approach it overshot on arrival, docs/controller.md), one
+// within it is. The plant stands still, so after n steps each integral is
+// n·Δt·e exactly when integrated, and 0 when not.
+TEST(ControllerSafety, AClampedErrorIsNotIntegrated) {
+  control::FeedbackLinearizationConfig config;
+  config.max_position_error = 0.01;
+  config.max_attitude_error = 0.01;
+  config.max_joint_error = 0.01;
+  const int n = 10;
+  for (const double offset : {0.005, 0.02}) {  // within the clamps, beyond them
+    SCOPED_TRACE(offset);
+    Hover h;
+    ASSERT_EQ(h.c.configure(config), Status::kOk);
+    h.r.position[0] += Vector3<double>(offset, 0.0, 0.0);
+    h.r.orientation =
+        Eigen::AngleAxisd(offset, Vector3<double>::UnitZ()).toRotationMatrix() * h.r.orientation;
+    h.r.joints[0](1) += offset;  // joint 1 only; the others on their reference
+    for (int k = 0; k < n; ++k) ASSERT_EQ(h.tick(), Status::kOk);  // no limit active
+    const bool within = offset < 0.01;
+    const double expected = within ? n * kDt * offset : 0.0;
+    EXPECT_NEAR(h.c.position_integral().x(), expected, 1e-15);
+    EXPECT_NEAR(h.c.position_integral().tail<2>().norm(), 0.0, 1e-15);
+    EXPECT_NEAR(h.c.attitude_integral().z(), expected, 1e-12);
+    EXPECT_NEAR(h.c.attitude_integral().head<2>().norm(), 0.0, 1e-12);
+    EXPECT_NEAR(h.c.joint_integral()(1), expected, 1e-15);
+    EXPECT_NEAR(h.c.joint_integral()(0), 0.0, 1e-15);
+    // The clamped errors still drive the law: the diagnostics show them.
+    EXPECT_NEAR(h.c.diagnostics().position_error.x(), within ? offset : 0.01, 1e-12);
+    EXPECT_NEAR(std::abs(h.c.diagnostics().joint_error(1)), within ? offset : 0.01, 1e-12);
+  }
+}
+
 TEST(ControllerSafety, SaturatedMotorsAreLimitedAndReported) {
   Hover h;
   ASSERT_EQ(h.tick(), Status::kOk);

@@ -238,6 +238,11 @@ class FeedbackLinearization {
   /// The robot the controller was configured with.
   const Description& robot() const noexcept { return robot_; }
   const Diagnostics& diagnostics() const noexcept { return diagnostics_; }
+  /// The integrals ∫e of the position, attitude and joint errors (with
+  /// integral action; zero after reset()).
+  const V3& position_integral() const noexcept { return position_integral_; }
+  const V3& attitude_integral() const noexcept { return attitude_integral_; }
+  const JointVector& joint_integral() const noexcept { return joint_integral_; }
   const Allocation& allocation() const noexcept { return allocation_; }
   const Model<Tree, Scalar>& model() const noexcept { return robot_.model; }
   /// The safe command for input the caller found bad before update() (e.g. a
@@ -332,12 +337,14 @@ class FeedbackLinearization {
 
 namespace detail_fl {
 
+/// v scaled to norm `limit` when longer; `clamped` says whether it was.
 template <class Derived>
-auto clamp_norm(const Eigen::MatrixBase<Derived>& v, double limit) {
+auto clamp_norm(const Eigen::MatrixBase<Derived>& v, double limit, bool& clamped) {
   using S = typename Derived::Scalar;
   typename Derived::PlainObject out = v;
   const S n = v.norm();
-  if (n > S(limit)) out *= S(limit) / n;
+  clamped = n > S(limit);
+  if (clamped) out *= S(limit) / n;
   return out;
 }
 
@@ -704,6 +711,9 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
   forward_input_.base_wrench[1] = wrench_rate_;
   V3 e_x = V3::Zero(), e_r = V3::Zero();  // tracking errors (step 3), kept for 7.
   JointVector e_q = JointVector::Zero();
+  // Whether the position and attitude errors were clamped (their integrals
+  // then stand still; a joint's: its |e_q| at the clamp, below).
+  bool x_clamped = false, r_clamped = false;
   const auto snap_law = [&](const MotionDerivatives<Tree, 2, Scalar>& fm,
                             InverseTopOrder<Tree, Scalar>& top) {
     // 3. Output derivatives, errors, commanded snaps (V^(0..2), q^(0..3) solved).
@@ -714,10 +724,10 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
     const auto& wd = ref.angular_velocity;
     const auto& qd = ref.joints;
 
-    e_x = detail_fl::clamp_norm(xd[0] - x[0], config_.max_position_error);
+    e_x = detail_fl::clamp_norm(xd[0] - x[0], config_.max_position_error, x_clamped);
     e_r = detail_fl::clamp_norm(
         so3_log(Matrix3<Scalar>(ref.orientation * m.base_pose.rotation.transpose())),
-        config_.max_attitude_error);
+        config_.max_attitude_error, r_clamped);
     e_q = qd[0] - m.q;
     detail_fl::clamp_each(e_q, config_.max_joint_error);
 
@@ -818,12 +828,18 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
   speed_ = speed_next;
   speed_saturated_ = rotors_next != Status::kOk;
 
-  // Integrators with anti-windup: frozen while a limit is active.
+  // Integrators with anti-windup: frozen while a limit is active, and each
+  // while its error is clamped (a far reference: the clamped error is no
+  // measure of a steady offset, and integrated it overshoots on arrival).
   const bool saturated = rotors_saturated || motors_saturated;
   if (!saturated) {
-    position_integral_ += dt * e_x;
-    attitude_integral_ += dt * e_r;
-    joint_integral_ += dt * e_q;
+    const Scalar dt_x = x_clamped ? Scalar(0) : dt, dt_r = r_clamped ? Scalar(0) : dt;
+    position_integral_ += dt_x * e_x;
+    attitude_integral_ += dt_r * e_r;
+    // (a clamped joint error is exactly ±max_joint_error: clamp_each)
+    const Scalar joint_clamp = Scalar(config_.max_joint_error);
+    for (int j = 0; j < kNumJoints; ++j)
+      joint_integral_(j) += (std::abs(e_q(j)) < joint_clamp ? dt : Scalar(0)) * e_q(j);
     detail_fl::clamp_each(position_integral_, config_.max_integral);
     detail_fl::clamp_each(attitude_integral_, config_.max_integral);
     detail_fl::clamp_each(joint_integral_, config_.max_integral);
