@@ -3,6 +3,7 @@
 // the entries in use only (their counts come first in every payload).
 #include <cstring>
 
+#include "byte_order.hpp"
 #include "hodyn/link/crc32.hpp"
 #include "hodyn/link/protocol.hpp"
 #include "hodyn/link/security.hpp"
@@ -41,27 +42,13 @@ constexpr bool kWireOrderDoubles = true;
 #else
 constexpr bool kWireOrderDoubles = false;
 #endif
-// The same for integers: a little-endian host stores and loads a field's
-// wire bytes with one (unaligned) access instead of byte by byte.
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-constexpr bool kWireOrderIntegers = true;
-#else
-constexpr bool kWireOrderIntegers = false;
-#endif
 
 std::uint16_t load_u16(const std::uint8_t* p) noexcept {
   return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
 }
 
-std::uint32_t load_u32(const std::uint8_t* p) noexcept {
-  if (kWireOrderIntegers) {
-    std::uint32_t value = 0;
-    std::memcpy(&value, p, sizeof value);
-    return value;
-  }
-  return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
-         (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
-}
+// One (unaligned) access on a little-endian host (byte_order.hpp).
+std::uint32_t load_u32(const std::uint8_t* p) noexcept { return detail::load_le32(p); }
 
 std::uint64_t load_u64(const std::uint8_t* p) noexcept {
   return static_cast<std::uint64_t>(load_u32(p)) |
@@ -98,12 +85,8 @@ class FrameWriter {
     u8(static_cast<std::uint8_t>(value >> 8));
   }
   void u32(std::uint32_t value) noexcept {
-    if (kWireOrderIntegers) {
-      std::memcpy(frame_ + size_, &value, sizeof value);
-      size_ += sizeof value;
-      return;
-    }
-    for (int shift = 0; shift < 32; shift += 8) u8(static_cast<std::uint8_t>(value >> shift));
+    detail::store_le32(value, frame_ + size_);
+    size_ += sizeof value;
   }
   void i32(std::int32_t value) noexcept { u32(static_cast<std::uint32_t>(value)); }
   // Reads the double from memory as its bit pattern (NaN payloads, -0 kept).

@@ -3,7 +3,7 @@
 // one table lookup per byte.
 #include "hodyn/link/crc32.hpp"
 
-#include <cstring>
+#include "byte_order.hpp"
 
 namespace hodyn {
 namespace link {
@@ -63,14 +63,7 @@ void Crc32::update(const std::uint8_t* data, std::size_t size) noexcept {
   const std::uint32_t* const s2 = kSlices.slice[2];
   const std::uint32_t* const s3 = kSlices.slice[3];
   for (std::size_t words = size / 4; words != 0; --words, p += 4) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    std::uint32_t word = 0;
-    std::memcpy(&word, p, sizeof word);
-    r ^= word;
-#else
-    r ^= static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
-         (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
-#endif
+    r ^= detail::load_le32(p);
     r = s3[r & 0xFFu] ^ s2[(r >> 8) & 0xFFu] ^ s1[(r >> 16) & 0xFFu] ^ s0[r >> 24];
   }
   for (; p != end; ++p) r = kTable.entry[(r ^ *p) & 0xFFu] ^ (r >> 8);

@@ -5,6 +5,8 @@
 // v2 before the first output word, 0xdd into v1 before the second.
 #include "hodyn/link/siphash.hpp"
 
+#include "byte_order.hpp"
+
 #include <cstring>
 
 namespace hodyn {
@@ -13,18 +15,6 @@ namespace {
 
 inline std::uint64_t rotl(std::uint64_t x, unsigned b) noexcept {
   return (x << b) | (x >> (64u - b));
-}
-
-inline std::uint64_t load_le64(const std::uint8_t* p) noexcept {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  std::uint64_t v;  // one (unaligned) load where the target allows it
-  std::memcpy(&v, p, sizeof v);
-  return v;
-#else
-  std::uint64_t v = 0;
-  for (int k = 7; k >= 0; --k) v = (v << 8) | p[k];
-  return v;
-#endif
 }
 
 inline void store_le64(std::uint64_t v, std::uint8_t* p) noexcept {
@@ -57,7 +47,7 @@ struct State {
     v0 ^= m;
   }
   void start(const std::uint8_t* key) noexcept {
-    const std::uint64_t k0 = load_le64(key), k1 = load_le64(key + 8);
+    const std::uint64_t k0 = detail::load_le64(key), k1 = detail::load_le64(key + 8);
     v0 = k0 ^ 0x736f6d6570736575ull;  // "somepseu"
     v1 = k1 ^ 0x646f72616e646f6dull;  // "dorandom"
     v2 = k0 ^ 0x6c7967656e657261ull;  // "lygenera"
@@ -91,7 +81,7 @@ void siphash128(const std::uint8_t key[kSipHashKeySize], const std::uint8_t* dat
   State s{};
   s.start(key);
   const std::size_t whole = size - size % 8;
-  for (std::size_t at = 0; at < whole; at += 8) s.block(load_le64(data + at));
+  for (std::size_t at = 0; at < whole; at += 8) s.block(detail::load_le64(data + at));
   s.finish(last_block(data + whole, size - whole, size), out);
 }
 
@@ -108,7 +98,7 @@ void SipHash128::reset(const std::uint8_t key[kSipHashKeySize]) noexcept {
 
 void SipHash128::compress_tail() noexcept {
   State s{v_[0], v_[1], v_[2], v_[3]};
-  s.block(load_le64(tail_));
+  s.block(detail::load_le64(tail_));
   v_[0] = s.v0;
   v_[1] = s.v1;
   v_[2] = s.v2;
@@ -123,7 +113,7 @@ void SipHash128::update(const std::uint8_t* data, std::size_t size) noexcept {
   if (size - at >= 8) {
     State s{v_[0], v_[1], v_[2], v_[3]};
     for (; at + 8 <= size; at += 8) {
-      s.block(load_le64(data + at));
+      s.block(detail::load_le64(data + at));
       ++blocks_;
     }
     v_[0] = s.v0;
