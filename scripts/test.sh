@@ -13,8 +13,8 @@
 #             recovery, -O1: the build type CI runs besides -O2) and
 #             `sanitize-thread` (ThreadSanitizer): the CI subset of
 #             scripts/sanitize.sh --ci (labels controller, link, hil,
-#             security, simulator, closed_loop, plugins, safety; no tools, no
-#             core/oracle suites, two long dual-arm carries by hand;
+#             security, simulator, plugins, safety; no tools, no
+#             core/oracle/closed_loop suites, which run sanitized by hand;
 #             docs/sanitizers.md says why)
 #   fuzz      the libFuzzer targets of tests/fuzz built with clang, ASan and
 #             UBSan and run 20 s each, two at a time (scripts/fuzz.sh --ci;

@@ -167,7 +167,9 @@ foreach(_case IN LISTS _packaging_cases)
       -DCONSUMER_SOURCE_DIR=${PROJECT_SOURCE_DIR}/tests/consumer
       -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/consumer_${_case}
       -P ${_packaging_driver})
-  set_tests_properties(consumer_${_case} PROPERTIES LABELS ${_packaging_label} TIMEOUT 600)
+  # COST (about its seconds): started early when ctest has no timings of an
+  # earlier run (a CI checkout), so it does not run alone at the end.
+  set_tests_properties(consumer_${_case} PROPERTIES LABELS ${_packaging_label} TIMEOUT 600 COST 60)
 endforeach()
 
 # A native build's package used by an aarch64 cross build (what a developer
@@ -193,7 +195,7 @@ if(NOT CMAKE_CROSSCOMPILING AND TARGET hodyn-urdf AND CMAKE_SYSTEM_NAME STREQUAL
         -DEXPECT_NATIVE=none
         -P ${_packaging_driver})
     set_tests_properties(consumer_host_package_aarch64 PROPERTIES
-      LABELS packaging-cross TIMEOUT 600)
+      LABELS packaging-cross TIMEOUT 600 COST 20)
   else()
     message(STATUS "hodyn: no aarch64-linux-gnu-g++ / qemu-aarch64 / sysroot: "
       "consumer_host_package_aarch64 is not registered")
@@ -213,7 +215,7 @@ if(NOT CMAKE_CROSSCOMPILING AND TARGET hodyn-urdf)
       # the URDF's masses: 1.2 + 4 x 0.04 + 0.25 + 0.15 + 0.12 + 0.05 + 0.03 kg
       "-DRUN_EXPECT=5 bodies, 4 joints, 10 dofs, 1.960 kg|PASSED: 0 check"
       -P ${_packaging_driver})
-  set_tests_properties(example_custom_robot PROPERTIES LABELS packaging TIMEOUT 600)
+  set_tests_properties(example_custom_robot PROPERTIES LABELS packaging TIMEOUT 600 COST 30)
 endif()
 
 # The user's project of docs/your-robot.md, step 10 (examples/flying_robot,
