@@ -158,6 +158,7 @@ case "$CASE" in
     check_bad "$SIM" --garbage 1:1:2
     check_bad "$SIM" --garbage -1:1:0.5
     check_bad "$SIM" --command-hold-ms 0
+    check_bad_says "--safe-input needs hold or hover, got 'level'" "$SIM" --safe-input level
     check_bad_says "needs a value, got the option '--udp'" "$SIM" --trace --udp "$P2:127.0.0.1:$P1"
     check_bad_says "needs a value, got the option '--udp'" "$FC" --events --udp "$P1:127.0.0.1:$P2"
     check_bad "$SIM" --mode fast

@@ -13,10 +13,9 @@
 #                  the new controller takes over
 #   link_loss      --outage 5:2 (2 s, both directions)
 #   octo_arm_link_loss  the same with --robot octo_arm on both sides (exit 77
-#                  when the tools are built without it); recovery <= 4.2 s
-#                  (3.96-3.98 s measured): on the open-loop safe input it
-#                  drifts 0.85 m and leaves the loss at 1.8 m/s, and its rotors
-#                  cannot bring it back level within 2 s (docs/hil.md)
+#                  when the tools are built without it); recovery <= 2 s
+#                  (1.10 s measured with the safe input's position and
+#                  attitude hold; 3.98 s with --safe-input hover, docs/hil.md)
 #   corrupt_burst  --corrupt-burst 5:1:0.3 (1 s, 30 % of the frames)
 #   serial_garbage a pty link, random bytes between frames for 2 s
 #   soak [S]       S simulated seconds (default 120) under mixed faults;
@@ -119,7 +118,7 @@ case "$CASE" in
     fi
     case "$CASE" in
       link_loss) fault=(--outage 5:2); opts=(start=5 length=2) ;;
-      octo_arm_link_loss) fault=(--outage 5:2); opts=(start=5 length=2 recovery_s=4.2) ;;
+      octo_arm_link_loss) fault=(--outage 5:2); opts=(start=5 length=2) ;;
       *) fault=(--corrupt-burst 5:1:0.3); opts=(start=5 length=1 p=0.3) ;;
     esac
     # --idle-timeout 10: hodyn-fc must outlive the 2 s loss, whose periods

@@ -25,9 +25,11 @@
 #include "hodyn/closed_loop/robot_reference.hpp"
 #include "hodyn/closed_loop/scenario.hpp"
 #include "hodyn/closed_loop/tracking.hpp"
+#include "hodyn/control/rotor_allocation.hpp"
 #include "hodyn/hil/fault_injector.hpp"
 #include "hodyn/hil/frame_splitter.hpp"
 #include "hodyn/hil_tools/hil_common.hpp"
+#include "hodyn/inverse_dynamics.hpp"
 #include "hodyn/link/handshake.hpp"
 #include "hodyn/plugin/frames.hpp"
 #include "hodyn/plugin/robot_identity.hpp"
@@ -104,8 +106,13 @@ loop:
                        gone: simulated time goes on at the wall clock's pace)
   --command-hold-ms MS without a command the last one is held this long
                        (simulated time, default 100), then the safe input is
-                       applied: the plant's hover input at its position, yaw
-                       and joint angles (docs/hil.md, "Process faults")
+                       applied (docs/hil.md, "Process faults")
+  --safe-input hold|hover
+                       the safe input's rotor speeds: hold (default) the
+                       vehicle's own autopilot holds the position and the
+                       attitude (level, yaw) of that moment, every period;
+                       hover: the hover speeds of that moment, open loop.
+                       Either way each joint's servo holds its position
   --start-timeout S    wait this long for hodyn-fc's first answer (default 10)
   --robot-id-override HEX
                        test hook: claim robot id HEX in the HELLO instead of the
@@ -136,6 +143,9 @@ output:
   --help
 )";
 
+/// The safe input's rotor speeds (--safe-input).
+enum class SafeInput { kHold, kHover };
+
 struct Args {
   cl::Scenario scenario = cl::Scenario::kNominal;
   double duration = 10.0, rate = 1000.0, plant_rate = 8000.0, settle = 1.0;
@@ -143,6 +153,7 @@ struct Args {
   bool realtime = false;
   double command_timeout = 1.0, start_timeout = 10.0;
   double command_hold = 0.100;
+  SafeInput safe_input = SafeInput::kHold;
   long reference_every = 1;
   link::ValueFormat wire_float = link::ValueFormat::kFloat64;
   double garbage_start = 0.0, garbage_duration = 0.0, garbage = 0.0;
@@ -263,6 +274,10 @@ inline int parse_args(const char* tool, const char* robot_name, int argc, char**
       if (opt == "--corrupt") a.faults.corrupt = v;
       if (opt == "--duplicate") a.faults.duplicate = v;
       if (opt == "--reorder") a.faults.reorder = v;
+    } else if (opt == "--safe-input") {
+      const std::string kind = value;
+      if (kind != "hold" && kind != "hover") return bad("hold or hover");
+      a.safe_input = kind == "hover" ? SafeInput::kHover : SafeInput::kHold;
     } else if (opt == "--wire-float") {
       const std::string bits = value != nullptr ? value : "";
       if (bits != "64" && bits != "32") return bad("64 or 32");
@@ -431,6 +446,9 @@ class SimHost {
     Status s = plant_.configure(setup_.plant);
     if (s == Status::kOk) s = plant_.set_disturbances(setup_.disturbances);
     if (s == Status::kOk) s = sensors_.configure(setup_.sensors);
+    // The safe input's autopilot: the plant's model and its rotors' allocation.
+    if (s == Status::kOk) s = sim::make_plant_model(setup_.plant, model_);
+    if (s == Status::kOk) s = allocation_.configure(setup_.plant.robot.rotors);
     if (s != Status::kOk) return s;
     sim::RobotPlantState<Robot> start;
     sim::RobotPlantInput<Robot> input;
@@ -571,8 +589,9 @@ class SimHost {
     } else {
       ++c_.missed_commands;
       ++periods_without_command_;
-      // Held for the hold time, then the safe input (computed once, at the
-      // state of that moment).
+      // Held for the hold time, then the safe input (its targets taken at
+      // the state of that moment; --safe-input hold recomputes the rotor
+      // speeds every period, hover keeps those of that moment).
       if (!safe_active_ && periods_without_command_ > hold_periods_) {
         if (apply_safe_input()) {
           safe_active_ = true;
@@ -584,6 +603,8 @@ class SimHost {
       if (safe_active_) {
         ++c_.safe_input_periods;
         source = 2;
+        if (a_.safe_input == SafeInput::kHold && !hold_position_attitude())
+          ++c_.safe_input_failures;  // the previous rotor speeds stay
         servo_hold_joints();
       } else {
         ++c_.held_periods;
@@ -818,16 +839,20 @@ class SimHost {
 
   // The safe input (docs/hil.md): the plant's hover input — inverse dynamics
   // at rest, sim::hover_state — at its position, its yaw (roll and pitch
-  // level) and its joint angles: rotor speeds that carry the weight (open
-  // loop: an ESC knows no attitude; it keeps the base near still for a while,
-  // it does not stabilise it), and joint torques that hold the arm against
-  // gravity plus each joint's servo holding the position of that moment
-  // (servo_hold_joints), as a servo drive does on a lost link.
+  // level) and its joint angles: rotor speeds that carry the weight and
+  // joint torques that hold the arm against gravity, plus each joint's servo
+  // holding the position of that moment (servo_hold_joints), as a servo
+  // drive does on a lost link. --safe-input hover: those rotor speeds, open
+  // loop (an ESC knows no attitude; they keep the base near still for a
+  // while, they do not stabilise it). --safe-input hold (default): the
+  // vehicle's own autopilot holds that position and attitude
+  // (hold_position_attitude, every period).
   bool apply_safe_input() {
     const sim::RobotPlantState<Robot>& x = plant_.state();
     Pose<double> pose = x.base_pose;
     const double yaw = std::atan2(pose.rotation(1, 0), pose.rotation(0, 0));
     pose.rotation = Eigen::AngleAxisd(yaw, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    hold_pose_ = pose;
     sim::RobotPlantState<Robot> still;
     sim::RobotPlantInput<Robot> input;
     const Status s = sim::hover_state(setup_.plant, pose, x.q, still, input);
@@ -869,6 +894,53 @@ class SimHost {
       servo_kd_(j) = 2.0 * inertia * kServoBandwidth;
       servo_limit_(j) = a.torque_limit;
     }
+    return true;
+  }
+
+  // --safe-input hold: the vehicle's low-level autopilot (a flight
+  // controller under a companion computer that runs the manipulation
+  // controller over the link) holds the base's position and attitude of the
+  // engagement (hold_pose_: level, the yaw of that moment) from the plant's
+  // true state, every period. A PD acceleration, critically damped,
+  //   α = −λ_R² R log(R_dᵀ R)^∨ − 2 λ_R ω              (world frame)
+  //   p̈ = −λ_p² (p − p_d) − 2 λ_p ṗ,   ṗ = v + ω × p
+  // as the spatial base acceleration V̇₁ = (α; p̈ − α × p − ω × ṗ) (V₁ = (ω; v)
+  // is the spatial twist, v = ṗ − ω × p), then the base wrench of inverse
+  // dynamics at rest with that acceleration and q̈ = 0: the hover wrench plus
+  // M̄_bb V̇₁ (M̄_bb, the top-left 6×6 block of M̄, is the base's locked
+  // composite inertia; at zero velocities inverse dynamics is exactly the
+  // gravity term plus M̄ ν̇). The rotor speeds: that wrench through the
+  // controller's allocation (control::RotorAllocation: A⁺, and within the
+  // rotor limits the weighted clamp-and-resolve that puts the moments and the
+  // vertical force first). No heap: fixed-size Eigen, members.
+  static constexpr double kAttitudeBandwidth = 10.0;  // λ_R (rad/s)
+  static constexpr double kPositionBandwidth = 2.0;   // λ_p (rad/s)
+  bool hold_position_attitude() {
+    const sim::RobotPlantState<Robot>& x = plant_.state();
+    const Eigen::Matrix3d& r = x.base_pose.rotation;
+    const Eigen::Vector3d p = x.base_pose.translation;
+    const Eigen::Vector3d w = x.base_twist.template head<3>();
+    const Eigen::Vector3d p_dot = x.base_twist.template tail<3>() + w.cross(p);
+    const Eigen::AngleAxisd error(Eigen::Matrix3d(hold_pose_.rotation.transpose() * r));
+    const Eigen::Vector3d e_rotation = r * (error.angle() * error.axis());
+    const Eigen::Vector3d alpha =
+        -kAttitudeBandwidth * kAttitudeBandwidth * e_rotation - 2.0 * kAttitudeBandwidth * w;
+    const Eigen::Vector3d p_ddot =
+        -kPositionBandwidth * kPositionBandwidth * (p - hold_pose_.translation) -
+        2.0 * kPositionBandwidth * p_dot;
+    hold_motion_.base_pose = x.base_pose;
+    hold_motion_.base_twist[0].setZero();
+    hold_motion_.base_twist[1].template head<3>() = alpha;
+    hold_motion_.base_twist[1].template tail<3>() = p_ddot - alpha.cross(p) - w.cross(p_dot);
+    hold_motion_.q[0] = x.q;
+    hold_motion_.q[1].setZero();
+    hold_motion_.q[2].setZero();
+    if (inverse_dynamics(model_, hold_id_, hold_motion_, 0) != Status::kOk) return false;
+    Eigen::Matrix<double, kNumRotors, 1> speed_squared;
+    const Status s = allocation_.speeds_squared(hold_id_.base_wrench_body[0], speed_squared);
+    if (s != Status::kOk && s != Status::kActuatorSaturated) return false;
+    for (int i = 0; i < kNumRotors; ++i)
+      command_.rotor_speed[i] = std::sqrt(std::max(0.0, speed_squared(i)));
     return true;
   }
 
@@ -951,6 +1023,13 @@ class SimHost {
   std::uint32_t candidate_bits_ = 0, applied_bits_ = 0;
   std::uint64_t consecutive_timeouts_ = 0;
   bool safe_active_ = false, controller_lost_ = false, refused_since_answer_ = false;
+  // The safe input's autopilot (hold_position_attitude): the plant's model,
+  // its rotors' allocation, the pose held, the inverse dynamics' workspace.
+  typename sim::PlantTraits<Robot>::Model model_{};
+  control::RotorAllocation<double, kNumRotors> allocation_;
+  Pose<double> hold_pose_{};
+  MotionDerivatives<typename Robot::Tree, 0> hold_motion_{};
+  InverseDynamicsData<typename Robot::Tree, 0> hold_id_{};
   // The joints' servo hold on the safe input (set_servo_hold).
   typename sim::PlantTraits<Robot>::JointVector servo_target_, servo_torque_, servo_kp_, servo_kd_,
       servo_limit_;
@@ -1001,10 +1080,11 @@ void SimHost<Robot>::print(std::FILE* out) const {
                u(c_.watchdog_commands_received), u(c_.missed_commands), u(c_.command_timeouts),
                u(c_.outage_periods));
   std::fprintf(out,
-               "  without a command: %llu periods held, %llu with the safe input (%llu "
+               "  without a command: %llu periods held, %llu with the safe input (%s; %llu "
                "engagements); %llu refused commands, %llu HELLOs resent, %llu controller "
                "session(s); %llu garbage chunks\n",
-               u(c_.held_periods), u(c_.safe_input_periods), u(c_.safe_input_engagements),
+               u(c_.held_periods), u(c_.safe_input_periods),
+               a_.safe_input == SafeInput::kHold ? "hold" : "hover", u(c_.safe_input_engagements),
                u(c_.refused_commands), u(c_.rehellos_sent), u(c_.controller_sessions),
                u(c_.garbage_chunks));
   std::fprintf(out, "  silences of >= 15 ms between sends %llu (longest %.1f ms)\n",
@@ -1066,6 +1146,7 @@ void SimHost<Robot>::add_json(tools::JsonObject& j) const {
   j.integer("safe_input_periods", c_.safe_input_periods);
   j.integer("safe_input_engagements", c_.safe_input_engagements);
   j.integer("safe_input_failures", c_.safe_input_failures);
+  j.string("safe_input", a_.safe_input == SafeInput::kHold ? "hold" : "hover");
   j.integer("garbage_chunks", c_.garbage_chunks);
   j.integer("garbage_bytes", c_.garbage_bytes);
   j.integer("send_silences", c_.send_silences);
