@@ -231,8 +231,8 @@ def main():
         print(f"     worst position error during the fault {during * 1e3:.2f} mm; after it: "
               f"worst {worst * 1e3:.2f} mm, within 1 cm after {rec:.3f} s")
         # recovery_s: a looser bound for a case that needs one (none now:
-        # octo_arm's link loss needed 4.2 s on the open-loop safe input,
-        # --safe-input hover; docs/hil.md, "octo_arm").
+        # octo_arm's link loss needed 4.2 s on the open-loop hover speeds; it
+        # runs with --safe-input hold; docs/hil.md, "octo_arm").
         bound = float(opts.get("recovery_s", RECOVERY_S))
         check(rec <= bound, f"tracking within 1 cm {rec:.3f} s after the fault (<= {bound:g} s)")
     else:

@@ -13,9 +13,10 @@
 #                  the new controller takes over
 #   link_loss      --outage 5:2 (2 s, both directions)
 #   octo_arm_link_loss  the same with --robot octo_arm on both sides (exit 77
-#                  when the tools are built without it); recovery <= 2 s
-#                  (1.10 s measured with the safe input's position and
-#                  attitude hold; 3.98 s with --safe-input hover, docs/hil.md)
+#                  when the tools are built without it) and hodyn-sim
+#                  --safe-input hold (its autopilot holds position and
+#                  attitude); recovery <= 2 s (1.10 s measured; 3.98 s on
+#                  the default open-loop hover speeds, docs/hil.md)
 #   corrupt_burst  --corrupt-burst 5:1:0.3 (1 s, 30 % of the frames)
 #   serial_garbage a pty link, random bytes between frames for 2 s
 #   soak [S]       S simulated seconds (default 120) under mixed faults;
@@ -109,12 +110,14 @@ case "$CASE" in
     "$PY" "$HERE/hil_fault_check.py" fc_restart "$WORK" hold_s=0.1 ;;
   link_loss | octo_arm_link_loss | corrupt_burst)
     robot=()
+    safe=()
     if [ "$CASE" = octo_arm_link_loss ]; then
       for exe in "$FC" "$SIM"; do
         "$exe" --list-robots | grep -qx octo_arm ||
           { echo "SKIP: $(basename "$exe") is built without octo_arm"; exit 77; }
       done
       robot=(--robot octo_arm)
+      safe=(--safe-input hold)
     fi
     case "$CASE" in
       link_loss) fault=(--outage 5:2); opts=(start=5 length=2) ;;
@@ -125,7 +128,7 @@ case "$CASE" in
     # take >= 1 ms of wall time each (3.4 s measured under load).
     start_fc fc --idle-timeout 10 "${robot[@]}"
     "$SIM" --udp "$P2:127.0.0.1:$P1" --duration 12 --seed 7 "${fault[@]}" "${robot[@]}" \
-      --trace "$WORK/trace.csv" --summary-json "$WORK/sim.json" >"$WORK/sim.out" 2>&1
+      "${safe[@]}" --trace "$WORK/trace.csv" --summary-json "$WORK/sim.json" >"$WORK/sim.out" 2>&1
     SIM_RC=$?
     wait "$FC_PID"
     FC_RC=$?

@@ -107,11 +107,11 @@ loop:
   --command-hold-ms MS without a command the last one is held this long
                        (simulated time, default 100), then the safe input is
                        applied (docs/hil.md, "Process faults")
-  --safe-input hold|hover
-                       the safe input's rotor speeds: hold (default) the
+  --safe-input hover|hold
+                       the safe input's rotor speeds: hover (default) the
+                       hover speeds of that moment, open loop; hold: the
                        vehicle's own autopilot holds the position and the
-                       attitude (level, yaw) of that moment, every period;
-                       hover: the hover speeds of that moment, open loop.
+                       attitude (level, yaw) of that moment, every period.
                        Either way each joint's servo holds its position
   --start-timeout S    wait this long for hodyn-fc's first answer (default 10)
   --robot-id-override HEX
@@ -153,7 +153,7 @@ struct Args {
   bool realtime = false;
   double command_timeout = 1.0, start_timeout = 10.0;
   double command_hold = 0.100;
-  SafeInput safe_input = SafeInput::kHold;
+  SafeInput safe_input = SafeInput::kHover;
   long reference_every = 1;
   link::ValueFormat wire_float = link::ValueFormat::kFloat64;
   double garbage_start = 0.0, garbage_duration = 0.0, garbage = 0.0;
