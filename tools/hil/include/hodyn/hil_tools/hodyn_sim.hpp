@@ -844,7 +844,7 @@ class SimHost {
   // holding the position of that moment (servo_hold_joints), as a servo
   // drive does on a lost link. --safe-input hover: those rotor speeds, open
   // loop (an ESC knows no attitude; they keep the base near still for a
-  // while, they do not stabilise it). --safe-input hold (default): the
+  // while, they do not stabilise it); the default. --safe-input hold: the
   // vehicle's own autopilot holds that position and attitude
   // (hold_position_attitude, every period).
   bool apply_safe_input() {
