@@ -68,13 +68,17 @@ using FlownRobot = HODYN_FC_ROBOT;
 using FlownRobot = hodyn::AerialManipulatorRobot;
 #endif
 
+// A float controller is driven on float frames (ControllerHost<..., float>,
+// hodyn/plugin/float_frames.hpp): no float <-> double conversions between
+// the link and the controller, each a library call on the Cortex-M4F.
 #if defined(HODYN_FC_FLOAT)
-using ControllerPlugin = hodyn::control::BasicFeedbackLinearizationPlugin<FlownRobot, float>;
+using FrameValue = float;
 constexpr const char* kPluginName = "feedback_linearization_float";
 #else
-using ControllerPlugin = hodyn::control::BasicFeedbackLinearizationPlugin<FlownRobot, double>;
+using FrameValue = double;
 constexpr const char* kPluginName = "feedback_linearization";
 #endif
+using ControllerPlugin = hodyn::control::BasicFeedbackLinearizationPlugin<FlownRobot, FrameValue>;
 
 #ifndef HODYN_FC_RATE_HZ
 #define HODYN_FC_RATE_HZ 1000
@@ -116,6 +120,22 @@ class UpdateMeter final : public link::UpdateObserver {
   /// timed: the motor outputs' share of the period.
   void command_sent(const hodyn_command& command, std::uint32_t /*answered_sequence*/,
                     std::uint32_t /*status_bits*/) noexcept override {
+    to_outputs(command);
+  }
+  void float_command_sent(const hodyn::plugin::CommandF32& command,
+                          std::uint32_t /*answered_sequence*/,
+                          std::uint32_t /*status_bits*/) noexcept override {
+    to_outputs(command);
+  }
+
+  std::uint64_t motor_commands() const noexcept { return motor_commands_; }
+  std::uint64_t motor_cycles() const noexcept { return motor_cycles_; }
+  std::uint32_t last_rotors() const noexcept { return last_rotors_; }
+  double last_speed(std::size_t i) const noexcept { return static_cast<double>(last_speeds_[i]); }
+
+ private:
+  template <class Command>
+  void to_outputs(const Command& command) noexcept {
     bm::RotorOutputs* outputs = bm::board::rotor_outputs();
     if (outputs == nullptr) return;
     const std::uint64_t t0 = bm::cycles();
@@ -123,13 +143,11 @@ class UpdateMeter final : public link::UpdateObserver {
     motor_cycles_ += bm::cycles() - t0;
     ++motor_commands_;
     last_rotors_ = command.num_rotors;
-    for (std::size_t i = 0; i < HODYN_MAX_ROTORS; ++i) last_speeds_[i] = command.rotor_speed[i];
+    for (std::size_t i = 0; i < HODYN_MAX_ROTORS; ++i)
+      last_speeds_[i] = static_cast<FrameValue>(command.rotor_speed[i]);
   }
 
-  std::uint64_t motor_commands() const noexcept { return motor_commands_; }
-  std::uint64_t motor_cycles() const noexcept { return motor_cycles_; }
-  std::uint32_t last_rotors() const noexcept { return last_rotors_; }
-  double last_speed(std::size_t i) const noexcept { return last_speeds_[i]; }
+ public:
   /// Cycles in command_sent() since the last call (inside the host's calls).
   std::uint64_t take_motor_cycles() noexcept {
     const std::uint64_t c = motor_cycles_ - motor_cycles_taken_;
@@ -154,7 +172,7 @@ class UpdateMeter final : public link::UpdateObserver {
   std::size_t depth_at_call_ = 0;
   std::uint64_t motor_commands_ = 0, motor_cycles_ = 0, motor_cycles_taken_ = 0;
   std::uint32_t last_rotors_ = 0;
-  double last_speeds_[HODYN_MAX_ROTORS] = {};
+  FrameValue last_speeds_[HODYN_MAX_ROTORS] = {};
 };
 
 /// The serial transport, timing its send() (the UART), so that the link's own
@@ -228,7 +246,7 @@ void text(const char* key, const char* v) noexcept { line(key).print(v).print('\
 int main() {
   static hodyn::firmware::SerialPortTransport transport(bm::board::serial_port());
   static TimedTransport timed(transport);
-  static link::ControllerHost<kPluginCapacity> host(timed, kWatchdogPeriods);
+  static link::ControllerHost<kPluginCapacity, FrameValue> host(timed, kWatchdogPeriods);
   static UpdateMeter meter;
   // What the UART holds at one poll: a few bytes (QEMU's CMSDK UART delivers
   // one at a time); bytes left unread wait in the UART for the next poll.
@@ -246,7 +264,16 @@ int main() {
   const Calibration calibration = calibrate();
 
   const hodyn_plugin_api* api = hodyn::plugin::plugin_registry().find(kPluginName, kRobot.id);
+#if defined(HODYN_FC_FLOAT)
+  // The registered table must be ControllerPlugin's, whose float step we call.
+  const hodyn::plugin::FloatFramePlugin plugin =
+      hodyn::plugin::float_frame_plugin<ControllerPlugin>(kPluginName);
+  const hodyn::Status opened = api != plugin.api
+                                   ? hodyn::Status::kInvalidArgument
+                                   : host.open(plugin, kRobot, static_cast<double>(kRateHz));
+#else
   const hodyn::Status opened = host.open(api, kRobot, static_cast<double>(kRateHz));
+#endif
   if (opened != hodyn::Status::kOk) {
     bm::console()
         .print("hodyn-fc-firmware: plugin ")
@@ -425,10 +452,18 @@ int main() {
     value("motor_last_rotors", meter.last_rotors());
     for (std::size_t i = 0; i < outputs->channels(); ++i) {
       const double speed = i < meter.last_rotors() ? meter.last_speed(i) : 0.0;
-      bm::console().print("FC motor_speed_mrad_s_").print(static_cast<unsigned>(i)).print('=')
-          .print(static_cast<long long>(speed * 1000.0 + (speed < 0.0 ? -0.5 : 0.5))).print('\n');
-      bm::console().print("FC motor_output_us_").print(static_cast<unsigned>(i)).print('=')
-          .print(static_cast<unsigned long long>(outputs->output_value(i))).print('\n');
+      bm::console()
+          .print("FC motor_speed_mrad_s_")
+          .print(static_cast<unsigned>(i))
+          .print('=')
+          .print(static_cast<long long>(speed * 1000.0 + (speed < 0.0 ? -0.5 : 0.5)))
+          .print('\n');
+      bm::console()
+          .print("FC motor_output_us_")
+          .print(static_cast<unsigned>(i))
+          .print('=')
+          .print(static_cast<unsigned long long>(outputs->output_value(i)))
+          .print('\n');
     }
   }
   value("uart_overruns", transport.overruns());

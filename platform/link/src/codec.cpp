@@ -121,6 +121,20 @@ class FrameWriter {
       u32(bits);
     }
   }
+  // Float values (plugin/float_frames.hpp): binary32 as they are, or
+  // widened exactly to binary64.
+  void values(const float* v, std::size_t count) noexcept {
+    if (!float32_) {
+      for (std::size_t k = 0; k < count; ++k) f64(static_cast<double>(v[k]));
+      return;
+    }
+    // A word store each (the arrays are short: a memcpy call cost more).
+    for (std::size_t k = 0; k < count; ++k) {
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, &v[k], sizeof bits);
+      u32(bits);
+    }
+  }
   void header(MessageType type, std::size_t payload_size, std::uint32_t link_sequence) noexcept {
     u8(kMagic0);
     u8(kMagic1);
@@ -224,6 +238,26 @@ class FrameReader {
     // call per array: ~48 instructions each on the Cortex-M4).
     for (std::size_t k = 0; k < capacity; ++k) v[k] = k < count ? next_float() : 0.0;
   }
+  // Into float values (plugin/float_frames.hpp): binary32 as they came,
+  // binary64 rounded to nearest; zeros for the rest of the `capacity`.
+  void values(float* v, std::size_t count, std::size_t capacity) noexcept {
+    if (!float32_) {
+      for (std::size_t k = 0; k < capacity; ++k) {
+        double d = 0.0;
+        if (k < count) f64(d);
+        v[k] = static_cast<float>(d);
+      }
+      return;
+    }
+    // A word load and store each, the zeros in the same loop: a memcpy and
+    // a memset call per array instead cost the F405's link part ~450
+    // instructions a period (the arrays are short).
+    for (std::size_t k = 0; k < capacity; ++k) {
+      const std::uint32_t bits = k < count ? u32() : 0u;
+      std::memcpy(&v[k], &bits, sizeof bits);
+    }
+  }
+  void values(float* v, std::size_t count) noexcept { values(v, count, count); }
   void chars(char* text, std::size_t count) noexcept {
     for (std::size_t k = 0; k < count; ++k) text[k] = static_cast<char>(*p_++);
   }
@@ -278,11 +312,39 @@ bool wire_name_valid(const std::uint8_t* name) noexcept {
   return true;
 }
 
+// A SENSORS payload's fields after its status bits, into the double or
+// the float frame.
+template <class Sensors>
+void decode_sensors(FrameReader& r, Sensors& s) noexcept {
+  r.values(s.base_position, 3);
+  r.values(s.base_orientation, 4);
+  r.values(s.base_linear_velocity, 3);
+  r.values(s.base_angular_velocity, 3);
+  r.values(s.joint_position, s.num_joints, HODYN_MAX_JOINTS);
+  r.values(s.joint_velocity, s.num_joints, HODYN_MAX_JOINTS);
+  r.values(s.motor_position, s.num_joints, HODYN_MAX_JOINTS);
+  r.values(s.motor_velocity, s.num_joints, HODYN_MAX_JOINTS);
+  r.values(s.rotor_speed, s.num_rotors, HODYN_MAX_ROTORS);
+}
+
+template <class Reference>
+void decode_reference(FrameReader& r, Reference& ref) noexcept {
+  r.f64(ref.time);
+  ref.num_joints = r.u32();
+  ref.reserved = 0;
+  for (auto& row : ref.base_position) r.values(row, 3);
+  r.values(ref.base_orientation, 4);
+  for (auto& row : ref.base_angular_velocity) r.values(row, 3);
+  for (auto& row : ref.joint_position) r.values(row, ref.num_joints, HODYN_MAX_JOINTS);
+}
+
 // Decodes a frame validate_frame() accepted (`size`: the whole frame).
-void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m) noexcept {
+void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m,
+                    bool float_frames) noexcept {
   m.type = static_cast<MessageType>(frame[kTypeOffset] & kTypeMask);
   const bool float32 = (frame[kTypeOffset] & kFloat32Flag) != 0;
   m.format = float32 ? ValueFormat::kFloat32 : ValueFormat::kFloat64;
+  m.float_frames = false;
   m.link_sequence = load_u32(frame + kSequenceOffset);
   m.status_bits = 0;
   m.answered_sequence = 0;
@@ -292,6 +354,18 @@ void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m) noe
   FrameReader r(frame + kHeaderSize, float32);
   switch (m.type) {
     case MessageType::kSensors: {
+      if (float_frames) {
+        m.float_frames = true;
+        plugin::SensorsF32& s = m.sensors_f32;
+        r.f64(s.time);
+        s.sequence = r.u32();
+        s.num_joints = r.u32();
+        s.num_rotors = r.u32();
+        m.status_bits = r.u32();
+        s.reserved = 0;
+        decode_sensors(r, s);
+        break;
+      }
       hodyn_sensors& s = m.sensors;
       r.f64(s.time);
       s.sequence = r.u32();
@@ -299,15 +373,7 @@ void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m) noe
       s.num_rotors = r.u32();
       m.status_bits = r.u32();
       s.reserved = 0;
-      r.values(s.base_position, 3);
-      r.values(s.base_orientation, 4);
-      r.values(s.base_linear_velocity, 3);
-      r.values(s.base_angular_velocity, 3);
-      r.values(s.joint_position, s.num_joints, HODYN_MAX_JOINTS);
-      r.values(s.joint_velocity, s.num_joints, HODYN_MAX_JOINTS);
-      r.values(s.motor_position, s.num_joints, HODYN_MAX_JOINTS);
-      r.values(s.motor_velocity, s.num_joints, HODYN_MAX_JOINTS);
-      r.values(s.rotor_speed, s.num_rotors, HODYN_MAX_ROTORS);
+      decode_sensors(r, s);
       break;
     }
     case MessageType::kCommand: {
@@ -324,14 +390,12 @@ void decode_payload(const std::uint8_t* frame, std::size_t size, Message& m) noe
       break;
     }
     case MessageType::kReference: {
-      hodyn_reference& ref = m.reference;
-      r.f64(ref.time);
-      ref.num_joints = r.u32();
-      ref.reserved = 0;
-      for (auto& row : ref.base_position) r.values(row, 3);
-      r.values(ref.base_orientation, 4);
-      for (auto& row : ref.base_angular_velocity) r.values(row, 3);
-      for (auto& row : ref.joint_position) r.values(row, ref.num_joints, HODYN_MAX_JOINTS);
+      if (float_frames) {
+        m.float_frames = true;
+        decode_reference(r, m.reference_f32);
+      } else {
+        decode_reference(r, m.reference);
+      }
       break;
     }
     case MessageType::kHello: {
@@ -404,9 +468,11 @@ Status encode(const hodyn_sensors& s, std::uint32_t status_bits, std::uint32_t l
   return Status::kOk;
 }
 
-Status encode(const hodyn_command& c, std::uint32_t answered_sequence, std::uint32_t status_bits,
-              std::uint32_t link_sequence, std::uint8_t* out, std::size_t capacity,
-              std::size_t& written, FrameSigner* signer, ValueFormat format) noexcept {
+namespace {
+template <class Command>
+Status encode_command(const Command& c, std::uint32_t answered_sequence, std::uint32_t status_bits,
+                      std::uint32_t link_sequence, std::uint8_t* out, std::size_t capacity,
+                      std::size_t& written, FrameSigner* signer, ValueFormat format) noexcept {
   written = 0;
   if (out == nullptr || !counts_valid(c.num_joints, c.num_rotors) || c.mode > HODYN_MODE_HOVER) {
     return Status::kInvalidArgument;
@@ -429,6 +495,22 @@ Status encode(const hodyn_command& c, std::uint32_t answered_sequence, std::uint
   w.values(c.motor_torque, c.num_joints);
   written = w.finish();
   return Status::kOk;
+}
+}  // namespace
+
+Status encode(const hodyn_command& c, std::uint32_t answered_sequence, std::uint32_t status_bits,
+              std::uint32_t link_sequence, std::uint8_t* out, std::size_t capacity,
+              std::size_t& written, FrameSigner* signer, ValueFormat format) noexcept {
+  return encode_command(c, answered_sequence, status_bits, link_sequence, out, capacity, written,
+                        signer, format);
+}
+
+Status encode(const plugin::CommandF32& c, std::uint32_t answered_sequence,
+              std::uint32_t status_bits, std::uint32_t link_sequence, std::uint8_t* out,
+              std::size_t capacity, std::size_t& written, FrameSigner* signer,
+              ValueFormat format) noexcept {
+  return encode_command(c, answered_sequence, status_bits, link_sequence, out, capacity, written,
+                        signer, format);
 }
 
 Status encode(const hodyn_reference& ref, std::uint32_t link_sequence, std::uint8_t* out,
@@ -597,14 +679,14 @@ Status decode_frame(const std::uint8_t* frame, std::size_t size, Message& messag
     zero(message);
     return Status::kCorruptInput;
   }
-  decode_payload(frame, size, message);
+  decode_payload(frame, size, message, false);
   return Status::kOk;
 }
 
 namespace detail {
-void decode_validated_frame(const std::uint8_t* frame, std::size_t size,
-                            Message& message) noexcept {
-  decode_payload(frame, size, message);
+void decode_validated_frame(const std::uint8_t* frame, std::size_t size, Message& message,
+                            bool float_frames) noexcept {
+  decode_payload(frame, size, message, float_frames);
 }
 }  // namespace detail
 

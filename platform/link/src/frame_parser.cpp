@@ -107,7 +107,8 @@ void FrameParser::end_of_block() noexcept {
     --queued_;
     ++counters_.messages_dropped;
   }
-  detail::decode_validated_frame(frame, frame_size, queue_[(head_ + queued_) % kQueueDepth]);
+  detail::decode_validated_frame(frame, frame_size, queue_[(head_ + queued_) % kQueueDepth],
+                                 float_frames_);
   ++queued_;
 }
 

@@ -33,22 +33,22 @@ struct Steps {
 // Every derivative row k < Order of column j carried forward (row Order, the
 // highest derivative, does not move): row k + Σ_{m=1}^{Order-k} row (k+m)
 // τ^m / m!, by Horner in T from the column c in T.
-template <std::size_t Order, std::size_t Columns, class T>
-void shift(const T (&c)[Order + 1], double (&to)[Order + 1][Columns], std::size_t j,
+template <std::size_t Order, std::size_t Columns, class T, class Value>
+void shift(const T (&c)[Order + 1], Value (&to)[Order + 1][Columns], std::size_t j,
            const Steps<T>& s) noexcept {
   for (std::size_t k = 0; k < Order; ++k) {
     T acc = c[Order];
     for (std::size_t m = Order - k; --m > 0;) acc = c[k + m] + acc * s.step[m];
-    to[k][j] = static_cast<double>(c[k] + acc * s.step[0]);
+    to[k][j] = static_cast<Value>(c[k] + acc * s.step[0]);
   }
 }
 
 }  // namespace
 
 // `from` in T, once per reference (a conversion from double is a library
-// call on a Cortex-M4F: ~60 of them a reference).
-template <class T>
-void prepare_reference(const hodyn_reference& from, PreparedReference<T>& p) noexcept {
+// call on a Cortex-M4F: ~60 of them a reference; none from a float frame).
+template <class T, class Frame, class Value>
+void prepare_reference(const Frame& from, PreparedReference<T, Value>& p) noexcept {
   p.time = from.time;
   p.num_joints = from.num_joints <= HODYN_MAX_JOINTS ? from.num_joints : 0u;
   for (std::size_t j = 0; j < 3; ++j) {
@@ -68,8 +68,8 @@ void prepare_reference(const hodyn_reference& from, PreparedReference<T>& p) noe
 
 // Writes the entries that move into `to`, which holds a copy of the prepared
 // reference otherwise (its counts, highest derivatives, joints past the count).
-template <class T>
-void carry_prepared(const PreparedReference<T>& p, double t, hodyn_reference& to) noexcept {
+template <class T, class Frame, class Value>
+void carry_prepared(const PreparedReference<T, Value>& p, double t, Frame& to) noexcept {
   const double tau = t - p.time;
   const Steps<T> s(static_cast<T>(tau));
   to.time = t;
@@ -125,12 +125,12 @@ void carry_prepared(const PreparedReference<T>& p, double t, hodyn_reference& to
     return;
   }
   const T scale = T(1) / std::sqrt(norm2);
-  for (std::size_t k = 0; k < 4; ++k) to.base_orientation[k] = static_cast<double>(r[k] * scale);
+  for (std::size_t k = 0; k < 4; ++k) to.base_orientation[k] = static_cast<Value>(r[k] * scale);
 }
 
 template <class T>
 void extrapolate_reference(const hodyn_reference& from, double t, hodyn_reference& to) noexcept {
-  PreparedReference<T> prepared;
+  PreparedReference<T, double> prepared;
   prepare_reference(from, prepared);
   to = from;
   carry_prepared(prepared, t, to);
@@ -147,8 +147,8 @@ void extrapolate_reference(const hodyn_reference& from, double t, hodyn_referenc
   detail::extrapolate_reference<detail::ExtrapolationScalar>(from, t, to);
 }
 
-void ReferenceExtrapolator::carry(const hodyn_reference& from, double t,
-                                  hodyn_reference& to) noexcept {
+template <class Frame>
+void BasicReferenceExtrapolator<Frame>::carry(const Frame& from, double t, Frame& to) noexcept {
   if (from_ != &from || to_ != &to) {
     detail::prepare_reference(from, prepared_);
     to = from;
@@ -157,6 +157,9 @@ void ReferenceExtrapolator::carry(const hodyn_reference& from, double t,
   }
   detail::carry_prepared(prepared_, t, to);
 }
+
+template class BasicReferenceExtrapolator<hodyn_reference>;
+template class BasicReferenceExtrapolator<plugin::ReferenceF32>;
 
 }  // namespace link
 }  // namespace hodyn

@@ -11,8 +11,10 @@ namespace hodyn {
 namespace link {
 namespace detail {
 
-/// Decodes a frame of `size` bytes that validate_frame() accepted (no checks repeated).
-void decode_validated_frame(const std::uint8_t* frame, std::size_t size, Message& message) noexcept;
+/// Decodes a frame of `size` bytes that validate_frame() accepted (no checks
+/// repeated); SENSORS and REFERENCE into the float frames with `float_frames`.
+void decode_validated_frame(const std::uint8_t* frame, std::size_t size, Message& message,
+                            bool float_frames = false) noexcept;
 
 }  // namespace detail
 }  // namespace link

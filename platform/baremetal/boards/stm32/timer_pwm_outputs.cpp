@@ -48,7 +48,10 @@ bool TimerPwmOutputs::start(std::uint32_t timer_clock_hz, std::uint32_t rate_hz,
 
 std::uint32_t TimerPwmOutputs::pulse_us(double speed_rad_s) const noexcept {
   // In float: the Cortex-M4F has a single-precision FPU (double is software).
-  const float speed = static_cast<float>(speed_rad_s);
+  return pulse_us(static_cast<float>(speed_rad_s));
+}
+
+std::uint32_t TimerPwmOutputs::pulse_us(float speed) const noexcept {
   if (!(speed - speed == 0.0f) || !(speed > 0.0f)) return kStopPulseUs;  // NaN, inf, <= 0
   if (!(speed < full_scale_rad_s_)) return kFullPulseUs;
   return kStopPulseUs + static_cast<std::uint32_t>(speed * microseconds_per_rad_s_ + 0.5f);
@@ -62,7 +65,15 @@ void TimerPwmOutputs::command(const double* speed_rad_s, std::size_t count) noex
   }
 }
 
-void TimerPwmOutputs::stop() noexcept { command(nullptr, 0); }
+void TimerPwmOutputs::command(const float* speed_rad_s, std::size_t count) noexcept {
+  if (!started_) return;
+  for (std::size_t i = 0; i < kChannels; ++i) {
+    compare_register(i) =
+        (speed_rad_s != nullptr && i < count) ? pulse_us(speed_rad_s[i]) : kStopPulseUs;
+  }
+}
+
+void TimerPwmOutputs::stop() noexcept { command(static_cast<const float*>(nullptr), 0); }
 
 }  // namespace stm32
 }  // namespace baremetal

@@ -72,6 +72,7 @@ class TimerPwmOutputs final : public RotorOutputs {
   bool start(std::uint32_t timer_clock_hz, std::uint32_t rate_hz, double full_scale_rad_s) noexcept;
 
   void command(const double* speed_rad_s, std::size_t count) noexcept override;
+  void command(const float* speed_rad_s, std::size_t count) noexcept override;
   void stop() noexcept override;
   std::size_t channels() const noexcept override { return kChannels; }
   double full_scale_rad_s() const noexcept override {
@@ -83,6 +84,7 @@ class TimerPwmOutputs final : public RotorOutputs {
 
   /// The compare value (us) of a speed: what command() writes.
   std::uint32_t pulse_us(double speed_rad_s) const noexcept;
+  std::uint32_t pulse_us(float speed_rad_s) const noexcept;
   /// The timer of a rotor (0..7) and its compare register.
   GeneralPurposeTimerRegisters& timer_of(std::size_t rotor) const noexcept;
   volatile std::uint32_t& compare_register(std::size_t rotor) const noexcept;

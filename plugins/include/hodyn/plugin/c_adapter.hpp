@@ -13,6 +13,7 @@
 #include <new>
 
 #include "hodyn/plugin/controller_plugin.hpp"
+#include "hodyn/plugin/float_frames.hpp"
 #include "hodyn/plugin/robot_identity.hpp"
 
 namespace hodyn {
@@ -86,6 +87,41 @@ const hodyn_plugin_api* plugin_api(const char* name) noexcept {
                                     robot.num_joints,
                                     robot.num_rotors};
   return &api;
+}
+
+/// A statically linked plugin's step on float frames (float_frames.hpp):
+/// `update` is T::float_update on the instance `api` constructs. Only for a
+/// host linked with the plugin (ControllerHost<Capacity, float>); the C
+/// function table, and every shared-library plugin, keep the double frames.
+struct FloatFramePlugin {
+  using Update = std::int32_t (*)(void* self, const SensorsF32* sensors,
+                                  const ReferenceF32* reference, CommandF32* command) noexcept;
+  const hodyn_plugin_api* api;
+  Update update;
+};
+
+template <class T>
+struct FloatFrameAdapter {
+  static std::int32_t update(void* p, const SensorsF32* sensors, const ReferenceF32* reference,
+                             CommandF32* command) noexcept {
+    if (p == nullptr || command == nullptr)
+      return static_cast<std::int32_t>(Status::kInvalidArgument);
+    if (sensors == nullptr || reference == nullptr) {  // as CAdapter::update
+      SensorsF32 bad{};
+      bad.base_position[0] = std::numeric_limits<float>::quiet_NaN();
+      ReferenceF32 none{};
+      return static_cast<std::int32_t>(static_cast<T*>(p)->float_update(bad, none, *command));
+    }
+    return static_cast<std::int32_t>(
+        static_cast<T*>(p)->float_update(*sensors, *reference, *command));
+  }
+};
+
+/// Plugin class T's C table (plugin_api<T>(name): the registered one when T
+/// is registered) with its float-frame step.
+template <class T>
+FloatFramePlugin float_frame_plugin(const char* name) noexcept {
+  return FloatFramePlugin{plugin_api<T>(name), &FloatFrameAdapter<T>::update};
 }
 
 }  // namespace plugin

@@ -35,13 +35,20 @@ inline bool finite_bits(double x) noexcept {
   std::memcpy(&bits, &x, sizeof bits);
   return (bits & 0x7FF0000000000000u) != 0x7FF0000000000000u;
 }
+/// The same for a float (float_frames.hpp).
+inline bool finite_bits(float x) noexcept {
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  return (bits & 0x7F800000u) != 0x7F800000u;
+}
 
 /// rotation_from_quaternion in the controller's scalar (a float build has no double
 /// hardware on a Cortex-M4F: the ABI's doubles are rounded once, then
 /// everything is float). Non-finite entries: kNonFiniteInput; a norm off by
-/// more than 10 % — or too large for the scalar — kSensorOutOfRange.
-template <class Scalar>
-inline Status rotation_from_quaternion_in(const double (&q)[4], Matrix3<Scalar>& r) noexcept {
+/// more than 10 % — or too large for the scalar — kSensorOutOfRange. `Value`:
+/// the frame's (double, or float for float_frames.hpp).
+template <class Scalar, class Value>
+inline Status rotation_from_quaternion_in(const Value (&q)[4], Matrix3<Scalar>& r) noexcept {
   if (!finite_bits(q[0]) || !finite_bits(q[1]) || !finite_bits(q[2]) || !finite_bits(q[3]))
     return Status::kNonFiniteInput;
   const Scalar w = static_cast<Scalar>(q[0]), x = static_cast<Scalar>(q[1]),

@@ -77,6 +77,7 @@ class PluginInstance {
   /// the plugin's type (the closed-loop runner reads the feedback-linearization
   /// controller's payload estimate, which the ABI does not carry).
   const void* instance() const noexcept { return api_ == nullptr ? nullptr : storage_; }
+  void* instance() noexcept { return api_ == nullptr ? nullptr : storage_; }
   std::size_t parameter_count() const noexcept {
     return api_ == nullptr ? 0 : api_->parameter_count(storage_);
   }

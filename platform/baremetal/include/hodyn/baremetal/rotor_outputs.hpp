@@ -16,6 +16,9 @@ class RotorOutputs {
   /// Commands rotors 0..count-1 (rad/s); outputs past `count` stop. A speed
   /// outside [0, full scale] is clamped; a non-finite one stops its rotor.
   virtual void command(const double* speed_rad_s, std::size_t count) noexcept = 0;
+  /// The same from float speeds (a float controller's command: no
+  /// conversion through double, a library call on the Cortex-M4F).
+  virtual void command(const float* speed_rad_s, std::size_t count) noexcept = 0;
   /// Every output to its stop value.
   virtual void stop() noexcept = 0;
   /// How many rotors the board can drive.

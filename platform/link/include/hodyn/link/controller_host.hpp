@@ -40,6 +40,15 @@
 // format of the newest accepted SENSORS frame (binary32 to a simulator that
 // sends binary32), so the simulator chooses it for both directions.
 //
+// Float frames (ControllerHost<Capacity, float>): for a firmware image
+// whose controller is float and linked in (plugin/float_frames.hpp). The
+// parser decodes SENSORS and REFERENCE into float frames, the references are
+// stored and carried in float, and the plugin's float_update
+// (plugin::FloatFramePlugin, open(FloatFramePlugin, ...)) answers in a float
+// command: no float <-> double conversion on the way, which on a
+// single-precision FPU was a library call per value (~300 a period on the
+// STM32F405, docs/firmware.md). The bytes on the link are the same.
+//
 // Time is the caller's: the host only counts control periods. Heap-free,
 // exception-free, RTTI-free; the plugin instance lives inside (Capacity bytes).
 #pragma once
@@ -47,6 +56,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "hodyn/link/frame_parser.hpp"
 #include "hodyn/link/handshake.hpp"
@@ -57,6 +67,8 @@
 #include "hodyn/link/security.hpp"
 #include "hodyn/link/time_order.hpp"
 #include "hodyn/link/transport.hpp"
+#include "hodyn/plugin/c_adapter.hpp"
+#include "hodyn/plugin/float_frames.hpp"
 #include "hodyn/plugin/plugin_instance.hpp"
 #include "hodyn/plugin/robot_identity.hpp"
 #include "hodyn/status.hpp"
@@ -73,6 +85,10 @@ class UpdateObserver {
   /// Every COMMAND the host sent (e.g. to record it); nothing by default.
   virtual void command_sent(const hodyn_command& /*command*/, std::uint32_t /*answered_sequence*/,
                             std::uint32_t /*status_bits*/) noexcept {}
+  /// The same for a host on float frames (ControllerHost<Capacity, float>).
+  virtual void float_command_sent(const plugin::CommandF32& /*command*/,
+                                  std::uint32_t /*answered_sequence*/,
+                                  std::uint32_t /*status_bits*/) noexcept {}
 
  protected:
   UpdateObserver() = default;
@@ -108,9 +124,17 @@ struct ControllerHostCounters {
 /// Bytes of the boot id a signed controller mixes into its nonces.
 constexpr std::size_t kBootIdSize = 8;
 
-template <std::size_t PluginCapacity>
+/// `Value`: the frames' real values, double (the plugin ABI) or float (see above).
+template <std::size_t PluginCapacity, class Value = double>
 class ControllerHost {
+  static_assert(std::is_same<Value, double>::value || std::is_same<Value, float>::value,
+                "frames are double or float");
+  static constexpr bool kFloatFrames = std::is_same<Value, float>::value;
+
  public:
+  using Sensors = typename plugin::Frames<Value>::Sensors;
+  using Reference = typename plugin::Frames<Value>::Reference;
+  using Command = typename plugin::Frames<Value>::Command;
   static constexpr std::size_t kReferenceRing = 8;
   /// Default longest extrapolation of a reference (s): 50 periods at 1 kHz.
   static constexpr double kDefaultReferenceHorizon = 0.05;
@@ -118,6 +142,7 @@ class ControllerHost {
   ControllerHost(Transport& transport, std::uint32_t watchdog_periods) noexcept
       : transport_(transport), watchdog_(watchdog_periods) {
     parser_.set_verifier(&verifier_);
+    parser_.set_float_frames(kFloatFrames);
   }
   ControllerHost(const ControllerHost&) = delete;
   ControllerHost& operator=(const ControllerHost&) = delete;
@@ -127,12 +152,26 @@ class ControllerHost {
   /// handshake starts over.
   Status open(const hodyn_plugin_api* api, const plugin::RobotIdentity& robot,
               double rate_hz) noexcept {
+    static_assert(!kFloatFrames, "a float-frame host opens a FloatFramePlugin");
     return configure_rate(controller_.open(api, robot), rate_hz);
   }
   /// The same for whatever robot the plugin is built for (a host that loads
   /// any plugin, e.g. hodyn-fc --plugin): the handshake checks that robot.
   Status open(const hodyn_plugin_api* api, double rate_hz) noexcept {
+    static_assert(!kFloatFrames, "a float-frame host opens a FloatFramePlugin");
     return configure_rate(controller_.open(api), rate_hz);
+  }
+  /// A float-frame host: opens `plugin.api` for `robot` as above and steps
+  /// it through `plugin.update` (kInvalidArgument without one).
+  Status open(const plugin::FloatFramePlugin& plugin, const plugin::RobotIdentity& robot,
+              double rate_hz) noexcept {
+    static_assert(kFloatFrames, "a double-frame host opens a hodyn_plugin_api");
+    float_update_ = plugin.update;
+    if (plugin.update == nullptr) {
+      controller_.close();
+      return configure_rate(Status::kInvalidArgument, rate_hz);
+    }
+    return configure_rate(controller_.open(plugin.api, robot), rate_hz);
   }
   void close() noexcept { controller_.close(); }
   /// Sets run-time parameters of the open plugin (its parameter table, e.g.
@@ -211,7 +250,7 @@ class ControllerHost {
     if (!watchdog_.tick()) return false;
     // The plugin's own safe path: a frame it rejects (NaN time) gives hold
     // (last good rotor speeds, limited torques) and after hold_timeout hover.
-    hodyn_sensors& invalid = scratch_sensors_;
+    Sensors& invalid = scratch_sensors_;
     invalid = sensors_;
     invalid.time = std::numeric_limits<double>::quiet_NaN();
     ++counters_.watchdog_commands;
@@ -239,7 +278,7 @@ class ControllerHost {
   const FrameParser& parser() const noexcept { return parser_; }
   const SequenceMonitor& monitor() const noexcept { return monitor_; }
   const Watchdog& watchdog() const noexcept { return watchdog_; }
-  const hodyn_command& last_command() const noexcept { return command_; }
+  const Command& last_command() const noexcept { return command_; }
 
  private:
   void handle(const Message& m) noexcept {
@@ -255,7 +294,7 @@ class ControllerHost {
         paused_ = false;
         answer_format_ = m.format;  // COMMANDs answer in the simulator's value format
         if (handshake_ == HandshakeState::kAgreed) armed_ = true;  // else answered disarmed
-        sensors_ = m.sensors;
+        sensors_ = sensors_of(m);
         pending_ = true;
         return;
       }
@@ -264,7 +303,7 @@ class ControllerHost {
         return;
       case MessageType::kReference: {
         ++counters_.references_received;
-        references_[reference_next_] = m.reference;
+        references_[reference_next_] = reference_of(m);
         extrapolator_.forget();  // it may hold that slot's previous reference
         reference_next_ = (reference_next_ + 1) % kReferenceRing;
         if (reference_count_ < kReferenceRing) ++reference_count_;
@@ -362,7 +401,7 @@ class ControllerHost {
   // stopped, torques zero), the plugin not run, no watchdog.
   void send_refusal() noexcept {
     const plugin::RobotIdentity ours = controller_.robot();
-    command_ = hodyn_command{};
+    command_ = Command{};
     command_.time = sensors_.time;
     if (ours.num_joints <= HODYN_MAX_JOINTS && ours.num_rotors <= HODYN_MAX_ROTORS) {
       command_.num_joints = ours.num_joints;
@@ -401,24 +440,30 @@ class ControllerHost {
     ++counters_.commands_sent;
     if (command_.mode == HODYN_MODE_TRACKING || command_.mode == HODYN_MODE_SATURATED)
       ++counters_.control_commands;
-    if (observer_ != nullptr) observer_->command_sent(command_, monitor_.newest(), bits);
+    if (observer_ != nullptr) {
+      if constexpr (kFloatFrames) {
+        observer_->float_command_sent(command_, monitor_.newest(), bits);
+      } else {
+        observer_->command_sent(command_, monitor_.newest(), bits);
+      }
+    }
   }
 
   // The reference of the sensor frame's time; else the newest one not after
   // it; else the newest one (kReferenceStale in both fallbacks; run_update
   // carries a recent enough earlier one forward instead). Times compare by
   // time_less & co. (time_order.hpp: integers where double is software).
-  const hodyn_reference* reference_for(double t, bool& exact) const noexcept {
+  const Reference* reference_for(double t, bool& exact) const noexcept {
     // Each time's key once (time_order.hpp): its bit pattern was decoded in
     // every comparison, ~4 a stored reference (~300 instructions a period on
     // the F405).
     const TimeKey at = time_key(t);
-    const hodyn_reference* best = nullptr;
-    const hodyn_reference* newest = nullptr;
+    const Reference* best = nullptr;
+    const Reference* newest = nullptr;
     TimeKey best_key, newest_key;
     exact = false;
     for (std::size_t k = 0; k < reference_count_; ++k) {
-      const hodyn_reference& r = references_[k];
+      const Reference& r = references_[k];
       const TimeKey key = time_key(r.time);
       if (newest == nullptr || time_less(newest_key, key)) {
         newest = &r;
@@ -436,9 +481,9 @@ class ControllerHost {
     return best != nullptr ? best : newest;
   }
 
-  void run_update(const hodyn_sensors& sensors, std::uint32_t bits) noexcept {
+  void run_update(const Sensors& sensors, std::uint32_t bits) noexcept {
     bool exact = false;
-    const hodyn_reference* ref = reference_for(sensors.time, exact);
+    const Reference* ref = reference_for(sensors.time, exact);
     // An earlier reference within the horizon: carried to the sensor time
     // (false for the watchdog's NaN time).
     if (!exact && ref != nullptr && time_less(ref->time, sensors.time) &&
@@ -454,7 +499,7 @@ class ControllerHost {
     }
     const bool control_step = (bits & controller_status::kWatchdogEngaged) == 0u;
     if (observer_ != nullptr) observer_->before_update();
-    const Status s = controller_.update(sensors, ref != nullptr ? *ref : no_reference_, command_);
+    const Status s = update_plugin(sensors, ref != nullptr ? *ref : no_reference_);
     if (observer_ != nullptr) observer_->after_update(control_step);
     if (control_step) ++counters_.updates;
     // A frame the plugin refused (its safe path answered); kReferenceJump and
@@ -470,6 +515,35 @@ class ControllerHost {
     send_command(bits);
   }
 
+  static const Sensors& sensors_of(const Message& m) noexcept {
+    if constexpr (kFloatFrames) {
+      return m.sensors_f32;  // the parser decodes float frames (constructor)
+    } else {
+      return m.sensors;
+    }
+  }
+  static const Reference& reference_of(const Message& m) noexcept {
+    if constexpr (kFloatFrames) {
+      return m.reference_f32;
+    } else {
+      return m.reference;
+    }
+  }
+
+  Status update_plugin(const Sensors& sensors, const Reference& reference) noexcept {
+    if constexpr (kFloatFrames) {
+      void* self = controller_.instance();
+      if (self == nullptr || float_update_ == nullptr) {  // as PluginInstance::update
+        command_ = Command{};
+        command_.status = static_cast<std::int32_t>(Status::kNotConfigured);
+        return Status::kNotConfigured;
+      }
+      return static_cast<Status>(float_update_(self, &sensors, &reference, &command_));
+    } else {
+      return controller_.update(sensors, reference, command_);
+    }
+  }
+
   Transport& transport_;
   UpdateObserver* observer_ = nullptr;
   plugin::PluginInstance<PluginCapacity> controller_;
@@ -481,13 +555,15 @@ class ControllerHost {
   FrameParser parser_;
   SequenceMonitor monitor_;
   Watchdog watchdog_;
-  hodyn_sensors sensors_{};
-  hodyn_sensors scratch_sensors_{};
-  hodyn_command command_{};
-  hodyn_reference no_reference_{};
-  hodyn_reference references_[kReferenceRing] = {};
-  hodyn_reference extrapolated_{};
-  ReferenceExtrapolator extrapolator_;  // the newest reference carried: prepared once
+  plugin::FloatFramePlugin::Update float_update_ = nullptr;  // a float-frame host's plugin step
+  Sensors sensors_{};
+  Sensors scratch_sensors_{};
+  Command command_{};
+  Reference no_reference_{};
+  Reference references_[kReferenceRing] = {};
+  Reference extrapolated_{};
+  BasicReferenceExtrapolator<Reference>
+      extrapolator_;  // the newest reference carried: prepared once
   double reference_horizon_ = kDefaultReferenceHorizon;
   std::uint8_t wire_[kMaxWireSize] = {};
   std::size_t reference_next_ = 0, reference_count_ = 0;

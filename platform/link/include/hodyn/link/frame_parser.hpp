@@ -65,6 +65,11 @@ class FrameParser {
   /// be signed); null: an unsigned link (signed frames are kNoKey).
   void set_verifier(FrameVerifier* verifier) noexcept { verifier_ = verifier; }
   FrameVerifier* verifier() const noexcept { return verifier_; }
+  /// Decodes SENSORS and REFERENCE into Message::sensors_f32 / reference_f32
+  /// (plugin/float_frames.hpp) from now on: for a host whose controller is
+  /// float (no double conversions on a single-precision FPU).
+  void set_float_frames(bool on) noexcept { float_frames_ = on; }
+  bool float_frames() const noexcept { return float_frames_; }
 
   /// Feeds one byte.
   void push(std::uint8_t byte) noexcept;
@@ -111,6 +116,7 @@ class FrameParser {
   RejectReason last_reject_ = RejectReason::kNone;
   LinkCounters counters_;
   FrameVerifier* verifier_ = nullptr;
+  bool float_frames_ = false;
 };
 
 }  // namespace link

@@ -34,6 +34,7 @@
 
 #include "hodyn/link/cobs.hpp"
 #include "hodyn/plugin/abi.h"
+#include "hodyn/plugin/float_frames.hpp"
 #include "hodyn/status.hpp"
 
 namespace hodyn {
@@ -190,8 +191,9 @@ struct Hello {
 
 // ---- messages ------------------------------------------------------------------
 
-/// One decoded message: `type` says which member of the union is valid.
-/// Value-initialize it (`Message message{};`).
+/// One decoded message: `type` says which member of the union is valid
+/// (SENSORS and REFERENCE: `sensors` / `reference`, or `sensors_f32` /
+/// `reference_f32` when `float_frames`). Value-initialize it (`Message message{};`).
 struct Message {
   MessageType type;
   std::uint32_t link_sequence;      ///< the sender's frame counter (wraps)
@@ -201,11 +203,17 @@ struct Message {
   /// SENSORS, COMMAND, REFERENCE: how its values came (decode) or go
   /// (encode(const Message&)); kFloat64 for a HELLO.
   ValueFormat format;
+  /// SENSORS and REFERENCE decoded into the float frames (FrameParser::
+  /// set_float_frames, for a float controller host): binary32 values as they
+  /// came, binary64 ones rounded to nearest.
+  bool float_frames;
   union {
-    hodyn_sensors sensors;      ///< type == kSensors
-    hodyn_command command;      ///< type == kCommand
-    hodyn_reference reference;  ///< type == kReference
-    Hello hello;                ///< type == kHello
+    hodyn_sensors sensors;               ///< type == kSensors, !float_frames
+    hodyn_command command;               ///< type == kCommand
+    hodyn_reference reference;           ///< type == kReference, !float_frames
+    Hello hello;                         ///< type == kHello
+    plugin::SensorsF32 sensors_f32;      ///< type == kSensors, float_frames
+    plugin::ReferenceF32 reference_f32;  ///< type == kReference, float_frames
   };
 };
 
@@ -289,6 +297,13 @@ Status encode(const hodyn_sensors& sensors, std::uint32_t status_bits, std::uint
               FrameSigner* signer = nullptr, ValueFormat format = ValueFormat::kFloat64) noexcept;
 
 Status encode(const hodyn_command& command, std::uint32_t answered_sequence,
+              std::uint32_t status_bits, std::uint32_t link_sequence, std::uint8_t* out,
+              std::size_t capacity, std::size_t& written, FrameSigner* signer = nullptr,
+              ValueFormat format = ValueFormat::kFloat64) noexcept;
+
+/// The same from float values (plugin/float_frames.hpp): the bytes of
+/// encode(hodyn_command) with each value widened to double.
+Status encode(const plugin::CommandF32& command, std::uint32_t answered_sequence,
               std::uint32_t status_bits, std::uint32_t link_sequence, std::uint8_t* out,
               std::size_t capacity, std::size_t& written, FrameSigner* signer = nullptr,
               ValueFormat format = ValueFormat::kFloat64) noexcept;

@@ -18,8 +18,10 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "hodyn/plugin/abi.h"
+#include "hodyn/plugin/float_frames.hpp"
 
 namespace hodyn {
 namespace link {
@@ -44,8 +46,9 @@ using ExtrapolationScalar = float;  // single-precision FPU only
 using ExtrapolationScalar = double;
 #endif
 
-/// A reference's values in `T`, ready to be carried (column by column).
-template <class T>
+/// A reference's values in `T`, ready to be carried (column by column);
+/// `Value`: the frame's (double, or float for plugin::ReferenceF32).
+template <class T, class Value = double>
 struct PreparedReference {
   double time;
   std::uint32_t num_joints;  ///< the joints moved: 0 for a count above HODYN_MAX_JOINTS
@@ -53,7 +56,7 @@ struct PreparedReference {
   T angular_velocity[3][HODYN_REFERENCE_ORDER];
   T joint[HODYN_MAX_JOINTS][HODYN_REFERENCE_ORDER + 1];
   T orientation[4];
-  double orientation_bits[4];  ///< as received: what `to` keeps when it is not a rotation
+  Value orientation_bits[4];  ///< as received: what `to` keeps when it is not a rotation
 };
 }  // namespace detail
 
@@ -63,21 +66,30 @@ struct PreparedReference {
 /// carry() writes only the entries that move (time, the orientation and the
 /// derivative rows below the highest). The values are bit for bit those of
 /// extrapolate_reference(from, t, to) (the same code computes both).
-/// Heap-free; ~370 bytes (float) or ~740 (double).
-class ReferenceExtrapolator {
+/// Heap-free; ~370 bytes (float) or ~740 (double). `Frame`: hodyn_reference,
+/// or plugin::ReferenceF32 for a float controller's host (the same
+/// arithmetic, in ExtrapolationScalar, rounded to float at the end; on a
+/// single-precision FPU no conversion at all).
+template <class Frame>
+class BasicReferenceExtrapolator {
  public:
+  using Value = std::remove_all_extents_t<decltype(Frame::base_orientation)>;
   /// Writes `from` carried to `t` into `to` (no aliasing). Between calls
   /// with the same `from` and `to` objects, `from` must not change and
   /// nothing else may write `to`; else call forget() first.
-  void carry(const hodyn_reference& from, double t, hodyn_reference& to) noexcept;
+  void carry(const Frame& from, double t, Frame& to) noexcept;
   /// The next carry() starts afresh (`from` or `to` changed).
   void forget() noexcept { from_ = nullptr; }
 
  private:
-  const hodyn_reference* from_ = nullptr;
-  hodyn_reference* to_ = nullptr;
-  detail::PreparedReference<detail::ExtrapolationScalar> prepared_{};
+  const Frame* from_ = nullptr;
+  Frame* to_ = nullptr;
+  detail::PreparedReference<detail::ExtrapolationScalar, Value> prepared_{};
 };
+using ReferenceExtrapolator = BasicReferenceExtrapolator<hodyn_reference>;
+using ReferenceExtrapolatorF32 = BasicReferenceExtrapolator<plugin::ReferenceF32>;
+extern template class BasicReferenceExtrapolator<hodyn_reference>;
+extern template class BasicReferenceExtrapolator<plugin::ReferenceF32>;
 
 }  // namespace link
 }  // namespace hodyn

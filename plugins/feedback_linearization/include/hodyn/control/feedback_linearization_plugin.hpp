@@ -14,6 +14,7 @@
 
 #include "hodyn/control/feedback_linearization.hpp"
 #include "hodyn/plugin/controller_plugin.hpp"
+#include "hodyn/plugin/float_frames.hpp"
 
 namespace hodyn {
 namespace control {
@@ -63,6 +64,11 @@ class BasicFeedbackLinearizationPlugin final : public plugin::ControllerPlugin {
   void reset() noexcept override;
   Status update(const plugin::Sensors& sensors, const plugin::Reference& reference,
                 plugin::Command& command) noexcept override;
+  /// The same step on float frames (plugin/float_frames.hpp), for a host
+  /// linked with the plugin (FloatFramePlugin, plugin/c_adapter.hpp): the
+  /// same command as update() on the frames' values widened to double.
+  Status float_update(const plugin::SensorsF32& sensors, const plugin::ReferenceF32& reference,
+                      plugin::CommandF32& command) noexcept;
   std::size_t parameter_count() const noexcept override;
   Status parameter_info(std::size_t index, plugin::ParameterInfo& info) const noexcept override;
 

@@ -21,17 +21,20 @@ namespace hodyn {
 namespace control {
 namespace detail {
 
-// Frames are double; the controller's Scalar may be float. A double
-// controller converts in double (bit for bit what the frames say); a float
-// one rounds the frame's numbers once and converts in float.
-template <class Robot, class Scalar>
-Status measurement_from_sensors(const hodyn_sensors& s,
+// The ABI's frames are double, the float frames (plugin/float_frames.hpp)
+// float; the controller's Scalar may be either. A double controller on
+// double frames converts in double (bit for bit what the frames say); else
+// the frame's numbers are rounded to Scalar once (no rounding for float
+// frames into a float controller) and converted in Scalar.
+template <class Robot, class Scalar, class Sensors>
+Status measurement_from_sensors(const Sensors& s,
                                 typename FeedbackLinearization<Robot, Scalar>::Measurement& m) {
   using Controller = FeedbackLinearization<Robot, Scalar>;
+  using Value = std::remove_cv_t<std::remove_reference_t<decltype(s.base_position[0])>>;
   if (s.num_joints != Controller::kNumJoints || s.num_rotors != Controller::kNumRotors)
     return Status::kInvalidArgument;
   m.time = s.time;
-  if constexpr (std::is_same<Scalar, double>::value) {
+  if constexpr (std::is_same<Scalar, double>::value && std::is_same<Value, double>::value) {
     Pose<double> pose{};
     const Status r = plugin::rotation_from_quaternion(s.base_orientation, pose.rotation);
     if (r != Status::kOk) return r;
@@ -47,7 +50,7 @@ Status measurement_from_sensors(const hodyn_sensors& s,
     // conversions run in float (no soft-float double on a Cortex-M4F).
     const Status r = plugin::rotation_from_quaternion_in(s.base_orientation, m.base_pose.rotation);
     if (r != Status::kOk) return r;
-    const auto vector = [](const double(&v)[3]) {
+    const auto vector = [](const Value(&v)[3]) {
       return Vector3<Scalar>(static_cast<Scalar>(v[0]), static_cast<Scalar>(v[1]),
                              static_cast<Scalar>(v[2]));
     };
@@ -67,43 +70,61 @@ Status measurement_from_sensors(const hodyn_sensors& s,
   return Status::kOk;
 }
 
-template <class Robot, class Scalar>
-Status reference_from_frame(const hodyn_reference& f,
+template <class Robot, class Scalar, class Frame>
+Status reference_from_frame(const Frame& f,
                             typename FeedbackLinearization<Robot, Scalar>::Reference& r) {
   using Controller = FeedbackLinearization<Robot, Scalar>;
+  using Value = std::remove_cv_t<std::remove_reference_t<decltype(f.base_orientation[0])>>;
   if (f.num_joints != Controller::kNumJoints) return Status::kInvalidArgument;
   for (int k = 0; k <= HODYN_REFERENCE_ORDER; ++k) {
     r.position[static_cast<std::size_t>(k)] =
-        Vector3<double>(f.base_position[k][0], f.base_position[k][1], f.base_position[k][2])
-            .cast<Scalar>();
+        Vector3<Value>(f.base_position[k][0], f.base_position[k][1], f.base_position[k][2])
+            .template cast<Scalar>();
     for (int j = 0; j < Controller::kNumJoints; ++j)
       r.joints[static_cast<std::size_t>(k)](j) = static_cast<Scalar>(f.joint_position[k][j]);
   }
   for (int k = 0; k < HODYN_REFERENCE_ORDER; ++k)
     r.angular_velocity[static_cast<std::size_t>(k)] =
-        Vector3<double>(f.base_angular_velocity[k][0], f.base_angular_velocity[k][1],
-                        f.base_angular_velocity[k][2])
-            .cast<Scalar>();
-  if constexpr (std::is_same<Scalar, double>::value)
+        Vector3<Value>(f.base_angular_velocity[k][0], f.base_angular_velocity[k][1],
+                       f.base_angular_velocity[k][2])
+            .template cast<Scalar>();
+  if constexpr (std::is_same<Scalar, double>::value && std::is_same<Value, double>::value)
     return plugin::rotation_from_quaternion(f.base_orientation, r.orientation);
   else
     return plugin::rotation_from_quaternion_in(f.base_orientation, r.orientation);
 }
 
-template <class Robot, class Scalar>
+template <class Robot, class Scalar, class Command>
 void write_command(const typename FeedbackLinearization<Robot, Scalar>::Output& o, double time,
-                   Status status, hodyn_command& c) {
+                   Status status, Command& c) {
   using Controller = FeedbackLinearization<Robot, Scalar>;
-  c = hodyn_command{};
+  using Value = std::remove_cv_t<std::remove_reference_t<decltype(c.rotor_speed[0])>>;
+  if constexpr (std::is_same<Command, plugin::CommandF32>::value) {
+    // Every field written, the unused entries as zeros in the same loops
+    // (zeroing the whole command first was a memset call).
+    c.time = time;
+    c.num_joints = Controller::kNumJoints;
+    c.num_rotors = Controller::kNumRotors;
+    c.mode = static_cast<std::uint32_t>(o.mode);
+    c.status = static_cast<std::int32_t>(status);
+    for (int i = 0; i < HODYN_MAX_ROTORS; ++i)
+      c.rotor_speed[i] =
+          i < Controller::kNumRotors ? static_cast<Value>(o.rotor_speed(i)) : Value(0);
+    for (int j = 0; j < HODYN_MAX_JOINTS; ++j)
+      c.motor_torque[j] =
+          j < Controller::kNumJoints ? static_cast<Value>(o.motor_torque(j)) : Value(0);
+    return;
+  }
+  c = Command{};
   c.time = time;
   c.num_joints = Controller::kNumJoints;
   c.num_rotors = Controller::kNumRotors;
   c.mode = static_cast<std::uint32_t>(o.mode);
   c.status = static_cast<std::int32_t>(status);
   for (int i = 0; i < Controller::kNumRotors; ++i)
-    c.rotor_speed[i] = static_cast<double>(o.rotor_speed(i));
+    c.rotor_speed[i] = static_cast<Value>(o.rotor_speed(i));
   for (int j = 0; j < Controller::kNumJoints; ++j)
-    c.motor_torque[j] = static_cast<double>(o.motor_torque(j));
+    c.motor_torque[j] = static_cast<Value>(o.motor_torque(j));
 }
 
 }  // namespace detail
@@ -138,6 +159,25 @@ template <class Robot, class Scalar>
 Status BasicFeedbackLinearizationPlugin<Robot, Scalar>::update(const plugin::Sensors& sensors,
                                                                const plugin::Reference& reference,
                                                                plugin::Command& command) noexcept {
+  Status s = detail::measurement_from_sensors<Robot, Scalar>(sensors, measurement_);
+  if (s == Status::kOk) s = detail::reference_from_frame<Robot, Scalar>(reference, reference_);
+  if (s == Status::kOk) {
+    s = controller_.update(measurement_, reference_, output_);
+  } else {
+    controller_.safe_command(output_);
+  }
+  detail::write_command<Robot, Scalar>(output_, sensors.time, s, command);
+  return s;
+}
+
+// update()'s steps on the float frames (the same templates; written out
+// rather than shared through a helper, which would change the double
+// update()'s code on the Cortex-M7, whose step is held to 27 000
+// instructions).
+template <class Robot, class Scalar>
+Status BasicFeedbackLinearizationPlugin<Robot, Scalar>::float_update(
+    const plugin::SensorsF32& sensors, const plugin::ReferenceF32& reference,
+    plugin::CommandF32& command) noexcept {
   Status s = detail::measurement_from_sensors<Robot, Scalar>(sensors, measurement_);
   if (s == Status::kOk) s = detail::reference_from_frame<Robot, Scalar>(reference, reference_);
   if (s == Status::kOk) {
