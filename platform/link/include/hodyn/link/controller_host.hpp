@@ -555,7 +555,6 @@ class ControllerHost {
   FrameParser parser_;
   SequenceMonitor monitor_;
   Watchdog watchdog_;
-  plugin::FloatFramePlugin::Update float_update_ = nullptr;  // a float-frame host's plugin step
   Sensors sensors_{};
   Sensors scratch_sensors_{};
   Command command_{};
@@ -574,6 +573,7 @@ class ControllerHost {
   bool have_peer_ = false;
   std::uint32_t link_sequence_ = 0;
   ControllerHostCounters counters_{};
+  plugin::FloatFramePlugin::Update float_update_ = nullptr;  // a float-frame host's plugin step
 };
 
 }  // namespace link
