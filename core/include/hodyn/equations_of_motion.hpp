@@ -25,6 +25,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <type_traits>
 #include <utility>
 
@@ -673,12 +674,13 @@ Status mass_matrix_at(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tr
           V3<S>::from(model.joint_second_axis(j))};
       SV<S> f[2] = {cj.template times_screw<JointKind::kRevolute>(axes[0]),
                     cj.template times_screw<JointKind::kRevolute>(axes[1])};
-      for (int a = 0; a < 2; ++a)
-        for (int b = 0; b < 2; ++b) {
-          const S v = dot(axes[a], f[b].ang);
-          mm(col + a, col + b) = v;
-          joint_block_check += v - v;
-        }
+      // s₀ · I s₁ once, both entries a copy of it (s₁ · I s₀ rounds differently).
+      const S d0 = dot(axes[0], f[0].ang), d1 = dot(axes[1], f[1].ang),
+              off = dot(axes[0], f[1].ang);
+      mm(col, col) = d0;
+      mm(col + 1, col + 1) = d1;
+      mm(col, col + 1) = mm(col + 1, col) = off;
+      joint_block_check += (d0 - d0) + (d1 - d1) + (off - off);
       for (int a = 0; a < 2; ++a) {
         detail::carry_column_to_root<Tree, j>(model, rot, offset, sc, f[a],
                                               [&](int row, const S& v) {
@@ -716,12 +718,29 @@ Status mass_matrix_at(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tr
     const V3<S>& h = w.first_moment;
     base_block_finite =
         all_finite_values(w.mass, h.x, h.y, h.z, i.xx, i.yy, i.zz, i.xy, i.xz, i.yz);
-    mm.template topLeftCorner<6, 6>() << i.xx, i.xy, i.xz, S(0), -h.z, h.y,  //
-        i.xy, i.yy, i.yz, h.z, S(0), -h.x,                                   //
-        i.xz, i.yz, i.zz, -h.y, h.x, S(0),                                   //
-        S(0), h.z, -h.y, w.mass, S(0), S(0),                                 //
-        -h.z, S(0), h.x, S(0), w.mass, S(0),                                 //
-        h.y, -h.x, S(0), S(0), S(0), w.mass;
+    // Its upper triangle here; the lower one is copied from M̄ after the base
+    // rows (below).
+    mm(0, 0) = i.xx;
+    mm(0, 1) = i.xy;
+    mm(0, 2) = i.xz;
+    mm(0, 3) = S(0);
+    mm(0, 4) = -h.z;
+    mm(0, 5) = h.y;
+    mm(1, 1) = i.yy;
+    mm(1, 2) = i.yz;
+    mm(1, 3) = h.z;
+    mm(1, 4) = S(0);
+    mm(1, 5) = -h.x;
+    mm(2, 2) = i.zz;
+    mm(2, 3) = -h.y;
+    mm(2, 4) = h.x;
+    mm(2, 5) = S(0);
+    mm(3, 3) = w.mass;
+    mm(3, 4) = S(0);
+    mm(3, 5) = S(0);
+    mm(4, 4) = w.mass;
+    mm(4, 5) = S(0);
+    mm(5, 5) = w.mass;
     // Base rows: the world components Ad_{P₀}⁻ᵀ f = (R₀ n + x₀ × R₀ f; R₀ f) of
     // every column at once, one column per lane, both halves of M̄ written
     // here and their finiteness summed from registers: reading M̄ back (wide
@@ -753,6 +772,26 @@ Status mass_matrix_at(const Model<Tree, Scalar>& model, EquationsOfMotionData<Tr
           ((w0 - w0) + (w1 - w1)) + ((w2 - w2) + (l0 - l0)) + ((l1 - l1) + (l2 - l2));
     }
     for (const S& v : base_row_check) joint_block_check += v;
+    // M̄ = M̄ᵀ bit for bit (issue 21 item 5): each entry of the base block is
+    // computed once and its mirror is a copy read back from M̄. Storing one
+    // value twice is not enough: with FMA available (-march=native), g++ -O3's
+    // SLP vectorizer recomputed i.xy in two vector lanes and the default
+    // -ffp-contract=fast fused the two copies differently, (0,1) ≠ (1,0) by
+    // an ulp. The signal fence is a compiler barrier only (no instruction):
+    // the loads after it cannot be replaced by the expressions stored before it.
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    // (Written out: a loop over the triangle stayed a loop at -O2, +168
+    // instructions a call; the structural zeros need no copy.)
+    mm(1, 0) = mm(0, 1);
+    mm(2, 0) = mm(0, 2);
+    mm(4, 0) = mm(0, 4);
+    mm(5, 0) = mm(0, 5);
+    mm(2, 1) = mm(1, 2);
+    mm(3, 1) = mm(1, 3);
+    mm(5, 1) = mm(1, 5);
+    mm(3, 2) = mm(2, 3);
+    mm(4, 2) = mm(2, 4);
+    mm(3, 0) = mm(4, 1) = mm(5, 2) = mm(4, 3) = mm(5, 3) = mm(5, 4) = S(0);
   }
   // Every computed entry is in the base block's ten parameters or in the sum:
   // finite iff M̄ is.
