@@ -12,6 +12,7 @@
 // fixed-base variants and a tree with two balls; orders 0..4; applied loads.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <random>
@@ -257,10 +258,24 @@ TEST(ForwardInverseDynamics, CommandSeesTheSolvedLowerOrders) {
   law(fd->motion, two_step);
   auto again = std::make_unique<FdData<AMTree>>();
   ASSERT_EQ(hodyn::forward_inverse_dynamics(am, *again, c->input, two_step, r), Status::kOk);
-  EXPECT_EQ(c->top.base_acceleration, two_step.base_acceleration);
-  EXPECT_EQ(c->top.joint_acceleration, two_step.joint_acceleration);
-  EXPECT_EQ(c->top.base_wrench_body, two_step.base_wrench_body);
-  EXPECT_EQ(c->top.joint_torque, two_step.joint_torque);
+  // The same numbers, but not the same code: the commanded call, forward
+  // dynamics of order r − 1 and the uncommanded call are three instantiations
+  // of the kernel, and a compiler that contracts a · b + c into an FMA
+  // (g++'s default -ffp-contract=fast with -march=native) may fuse each
+  // differently. Without contraction the two ways agree to the bit (the
+  // default build); with it, to a few ulp (issue 21 item 5: at most 3.6e-16
+  // on the AVX-512 machine, -O3 -march=native). The bound, 4e-15, is 20 ulp
+  // normwise.
+  constexpr double kFewUlp = 4e-15;
+  const double errors[] = {rel_err(c->top.base_acceleration, two_step.base_acceleration),
+                           rel_err(c->top.joint_acceleration, two_step.joint_acceleration),
+                           rel_err(c->top.base_wrench_body, two_step.base_wrench_body),
+                           rel_err(c->top.joint_torque, two_step.joint_torque)};
+  std::printf(
+      "command vs two steps: base acceleration %.2g, joint acceleration %.2g, base "
+      "wrench %.2g, joint torque %.2g (relative)\n",
+      errors[0], errors[1], errors[2], errors[3]);
+  for (double e : errors) EXPECT_LE(e, kFewUlp);
   // A command that leaves a NaN fails the call with zero outputs.
   EXPECT_EQ(hodyn::forward_inverse_dynamics(
                 am, *data, c->input, c->top,
