@@ -99,9 +99,9 @@ inline hodyn_reference random_reference(LinkRng& rng) {
   r.time = rng.value();
   r.num_joints = static_cast<std::uint32_t>(rng.below(HODYN_MAX_JOINTS + 1));
   r.reserved = 0;
-  rng.values(&r.base_position[0][0], 3 * (HODYN_REFERENCE_ORDER + 1));
+  for (auto& row : r.base_position) rng.values(row, 3);  // row by row: no pointer past a row
   rng.values(r.base_orientation, 4);
-  rng.values(&r.base_angular_velocity[0][0], 3 * HODYN_REFERENCE_ORDER);
+  for (auto& row : r.base_angular_velocity) rng.values(row, 3);
   for (auto& row : r.joint_position) rng.values(row, r.num_joints);
   return r;
 }

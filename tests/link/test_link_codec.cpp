@@ -534,23 +534,55 @@ TEST(LinkCodec, WrongMagicVersionTypeLengthAndValuesAreRejected) {
 }
 
 // `m` as a binary32 frame decodes: every real value but `time` rounded to float.
+// Each array of reals rounded to binary32 and widened back, member by member,
+// through a volatile float. (It walked all of a message's reals from its
+// first array's pointer, past that array's end: undefined behaviour. Written
+// per array, g++ 12.2's SLP vectorizer at -O2 and above dropped the round
+// trip of some elements — two of base_position, two of
+// base_angular_velocity: a subnormal stayed a subnormal, 1e187 stayed finite
+// — wrong code reproduced in a 20-line program, right at -O0, with
+// -fno-tree-slp-vectorize and with clang. The volatile keeps each conversion
+// a scalar one; issue 21 item 5, docs/sanitizers.md "Build types".)
+template <std::size_t N>
+void round_to_float(double (&v)[N]) {
+  for (double& x : v) {
+    const volatile float f = static_cast<float>(x);
+    x = static_cast<double>(f);
+  }
+}
+template <std::size_t R, std::size_t N>
+void round_to_float(double (&rows)[R][N]) {
+  for (auto& row : rows) round_to_float(row);
+}
+
 Message rounded_to_float(Message m) {
-  const auto round = [](double* v, std::size_t n) {
-    for (std::size_t k = 0; k < n; ++k) v[k] = static_cast<double>(static_cast<float>(v[k]));
-  };
   m.format = link::ValueFormat::kFloat32;
   switch (m.type) {
-    case MessageType::kSensors:
-      round(m.sensors.base_position, 3 + 4 + 3 + 3 + 4 * HODYN_MAX_JOINTS + HODYN_MAX_ROTORS);
+    case MessageType::kSensors: {
+      auto& s = m.sensors;
+      round_to_float(s.base_position);
+      round_to_float(s.base_orientation);
+      round_to_float(s.base_linear_velocity);
+      round_to_float(s.base_angular_velocity);
+      round_to_float(s.joint_position);
+      round_to_float(s.joint_velocity);
+      round_to_float(s.motor_position);
+      round_to_float(s.motor_velocity);
+      round_to_float(s.rotor_speed);
       break;
+    }
     case MessageType::kCommand:
-      round(m.command.rotor_speed, HODYN_MAX_ROTORS + HODYN_MAX_JOINTS);
+      round_to_float(m.command.rotor_speed);
+      round_to_float(m.command.motor_torque);
       break;
-    case MessageType::kReference:
-      round(&m.reference.base_position[0][0], 3 * (HODYN_REFERENCE_ORDER + 1) + 4 +
-                                                  3 * HODYN_REFERENCE_ORDER +
-                                                  (HODYN_REFERENCE_ORDER + 1) * HODYN_MAX_JOINTS);
+    case MessageType::kReference: {
+      auto& r = m.reference;
+      round_to_float(r.base_position);
+      round_to_float(r.base_orientation);
+      round_to_float(r.base_angular_velocity);
+      round_to_float(r.joint_position);
       break;
+    }
     case MessageType::kHello:
       break;
   }
