@@ -8,6 +8,7 @@
 #include <hodyn/robot_description/rotor_file.hpp>
 #include <hodyn/robot_description/rotor_header.hpp>
 
+#include "support/error_metrics.hpp"
 #include "support/random.hpp"
 
 #include <gtest/gtest.h>
@@ -73,13 +74,33 @@ std::vector<std::string> listing(const fs::path& dir) {
 
 // ---- the TiltHex as data ---------------------------------------------------
 
+// The file's printed digits against the code that computes the same geometry
+// (cos, sin and products of a, α_i, β): equal to the bit when both round
+// alike, which a build that contracts a · b + c into FMAs (-march=native)
+// does not — the axes then differ in the last place (issue 21 item 5: up to
+// 0.25 ulp normwise measured). Positions and axes within 4 ulps normwise; the
+// other fields are literals, bit for bit. (Writing and reading back is
+// checked bit for bit below.)
 TEST(RotorFile, TiltHexFileIsTheTiltHexRotorSet) {
   const rd::RotorFile file = rd::parse_rotor_file(HODYN_ROTORS_JSON);
   ASSERT_TRUE(file.ok()) << file.error;
   const rd::Rotors expected = tilthex_rotors();
   ASSERT_EQ(file.rotors.size(), 6u);
-  for (std::size_t i = 0; i < 6; ++i)
-    EXPECT_TRUE(same_bits(file.rotors[i], expected[i])) << "rotor " << i;
+  double worst = 0;
+  for (std::size_t i = 0; i < 6; ++i) {
+    const hodyn::Rotor<double>& a = file.rotors[i];
+    const hodyn::Rotor<double>& b = expected[i];
+    const double ulps = std::max(hodyn::test::normwise_ulps(a.position, b.position),
+                                 hodyn::test::normwise_ulps(a.axis, b.axis));
+    worst = std::max(worst, ulps);
+    EXPECT_LE(ulps, 4.0) << "rotor " << i;
+    hodyn::Rotor<double> same_geometry = a;
+    same_geometry.position = b.position;
+    same_geometry.axis = b.axis;
+    EXPECT_TRUE(same_bits(same_geometry, b)) << "rotor " << i;
+  }
+  std::printf("rotors.json vs tilthex_rotor_set: positions and axes within %.2g ulps (normwise)\n",
+              worst);
 }
 
 TEST(RotorFile, TiltHexFileGivesTiltHexAllocation) {
@@ -390,7 +411,9 @@ TEST(HodynRotorsCli, ExitCodesAndOutputs) {
   EXPECT_EQ(run(json_file, err), 0);
   EXPECT_FALSE(fs::exists(out));
   EXPECT_EQ(run("--name am --header " + out.string() + " " + json_file, err), 0);
-  EXPECT_EQ(read_text(out), rd::rotor_header_text(tilthex_rotors(), "am", "rotors.json"));
+  // The header of the file's own numbers (the file against the code: above).
+  EXPECT_EQ(read_text(out),
+            rd::rotor_header_text(rd::parse_rotor_file(json_file).rotors, "am", "rotors.json"));
   fs::remove(out);
 
   // Bad input: exit 2, one line on stderr naming rotor and key, nothing written.

@@ -6,6 +6,8 @@
 #include <hodyn/models/tilthex.hpp>
 #include <hodyn/models/tilthex_rotor_set.hpp>
 
+#include "support/error_metrics.hpp"
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
@@ -21,13 +23,19 @@ static_assert(am::kRotors[0].spin == -1 && am::kRotors[1].spin == 1,
               "odd propellers clockwise, constexpr data");
 static_assert(am::kRotors[5].max_speed == 1200.0, "constexpr data");
 
+// The header's printed digits (from rotors.json) against the code that
+// computes the TiltHex: positions and axes within 4 ulps normwise — equal to
+// the bit only when the code rounds as the build that wrote the file did, not
+// under FMA contraction (-march=native; test_rotor_file.cpp) — and the
+// literal fields bit for bit.
 TEST(GeneratedRotorHeader, IsTheTiltHexRotorSet) {
   const hodyn::RotorSet<am::kNumRotors, double> set = am::make_rotors<double>();
   const hodyn::RotorSet<6, double> tilthex = hodyn::tilthex_rotor_set();
   EXPECT_EQ(hodyn::check_rotor_set(set), hodyn::Status::kOk);
   for (int i = 0; i < 6; ++i) {
-    EXPECT_EQ(set[i].position, tilthex[i].position) << "rotor " << i;
-    EXPECT_EQ(set[i].axis, tilthex[i].axis) << "rotor " << i;
+    EXPECT_LE(hodyn::test::normwise_ulps(set[i].position, tilthex[i].position), 4.0)
+        << "rotor " << i;
+    EXPECT_LE(hodyn::test::normwise_ulps(set[i].axis, tilthex[i].axis), 4.0) << "rotor " << i;
     EXPECT_EQ(set[i].spin, tilthex[i].spin);
     EXPECT_EQ(set[i].thrust_coefficient, tilthex[i].thrust_coefficient);
     EXPECT_EQ(set[i].drag_coefficient, tilthex[i].drag_coefficient);

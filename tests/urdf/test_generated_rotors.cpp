@@ -4,8 +4,9 @@
 //   - am_rotors_cli: hodyn-urdf run by a custom command, as a user would;
 //   - am_rotors_fn:  hodyn_urdf_generate(... ROTORS rotors.json).
 // Each robot's two headers are included together — one namespace, no clash —
-// and the allocation of make_rotors<double>() equals hodyn::tilthex_allocation()
-// (seed 000 eq. 28) entry for entry, exactly.
+// and the allocation of make_rotors<double>() is hodyn::tilthex_allocation()
+// (seed 000 eq. 28): bit for bit in the default build, within 4 ulps a column
+// in every build (below).
 #include <am_rotors_cli.hpp>
 #include <am_rotors_cli_rotors.hpp>
 #include <am_rotors_fn.hpp>
@@ -13,6 +14,8 @@
 
 #include <hodyn/models/rotor_set.hpp>
 #include <hodyn/models/tilthex.hpp>
+
+#include "support/error_metrics.hpp"
 
 #include <gtest/gtest.h>
 
@@ -31,30 +34,36 @@ static_assert(am_rotors_fn::Tree::kNumBodies == 7, "the robot header beside the 
 static_assert(am_rotors_fn::kRotors[1].spin == 1 && am_rotors_fn::kRotors[2].spin == -1,
               "constexpr rotor data");
 
-/// Entries of `a` that differ from `b` (bitwise ==), printed.
-int count_differences(const hodyn::Matrix6<double>& a, const hodyn::Matrix6<double>& b,
-                      const char* what) {
+/// Entries of `a` that differ from `b` (bitwise ==) and the worst column's
+/// distance in ulps (normwise: a column is one rotor's wrench per unit
+/// thrust), printed; returns the worst.
+double worst_column_ulps(const hodyn::Matrix6<double>& a, const hodyn::Matrix6<double>& b,
+                         const char* what) {
   int differences = 0;
   double worst = 0;
-  for (int c = 0; c < 6; ++c)
-    for (int r = 0; r < 6; ++r) {
-      differences += a(r, c) != b(r, c);
-      worst = std::max(worst, std::abs(a(r, c) - b(r, c)));
-    }
-  std::printf("%s vs tilthex_allocation: %d of 36 entries differ, max |difference| %.3g\n", what,
+  for (int c = 0; c < 6; ++c) {
+    for (int r = 0; r < 6; ++r) differences += a(r, c) != b(r, c);
+    worst = std::max(worst, hodyn::test::normwise_ulps(a.col(c), b.col(c)));
+  }
+  std::printf("%s vs tilthex_allocation: %d of 36 entries differ, worst column %.2g ulps\n", what,
               differences, worst);
-  return differences;
+  return worst;
 }
 
-TEST(GeneratedRotors, CliHeaderGivesTheTiltHexAllocationExactly) {
+// The headers' numbers are rotors.json's printed digits; tilthex_allocation
+// computes the same matrix from a, α_i, β. Equal to the bit when the code
+// rounds as the build that wrote the file did (the default build: 0 of 36
+// differ), not under FMA contraction (-march=native: 6 of 36 entries differ
+// in the last place, issue 21 item 5); each column within 4 ulps normwise.
+TEST(GeneratedRotors, CliHeaderGivesTheTiltHexAllocation) {
   const hodyn::Matrix6<double> a = hodyn::rotor_allocation(am_rotors_cli::make_rotors<double>());
-  EXPECT_EQ(count_differences(a, hodyn::tilthex_allocation<double>(), "hodyn-urdf --rotors"), 0);
+  EXPECT_LE(worst_column_ulps(a, hodyn::tilthex_allocation<double>(), "hodyn-urdf --rotors"), 4.0);
 }
 
-TEST(GeneratedRotors, CMakeFunctionHeaderGivesTheTiltHexAllocationExactly) {
+TEST(GeneratedRotors, CMakeFunctionHeaderGivesTheTiltHexAllocation) {
   const hodyn::Matrix6<double> a = hodyn::rotor_allocation(am_rotors_fn::make_rotors<double>());
   const hodyn::Matrix6<double> expected = hodyn::tilthex_allocation<double>();
-  EXPECT_EQ(count_differences(a, expected, "hodyn_urdf_generate ROTORS"), 0);
+  EXPECT_LE(worst_column_ulps(a, expected, "hodyn_urdf_generate ROTORS"), 4.0);
   EXPECT_EQ(hodyn::check_rotor_set(am_rotors_fn::make_rotors<double>()), hodyn::Status::kOk);
 
   // float: the data rounded once to float, the products in float.
