@@ -99,13 +99,26 @@ else
   fail "examples/state_table3.json differs from --emit-example-state"
 fi
 
-# --order below the file's order uses the first entries of each list.
+# --order below the file's order uses the first entries of each list. Order 0
+# alone and order 0 of the order-2 call are one formula in two kernels (two
+# instantiations): the same digits in the default build, not where the
+# compiler contracts each into FMAs differently (-march=native, issue 21
+# item 5): there within 8 ulps of the largest entry (max norm; 2.0 measured for tau).
 if "$EVAL" --order 0 "$ROOT/examples/state_table3.json" >"$WORK/o0.out" 2>/dev/null &&
-  python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]));
-assert a["order"] == 0 and a["inverse"]["Q1"][0] == b["inverse"]["Q1"][0]' "$WORK/o0.out" "$WORK/t3.out"; then
-  pass "--order 0 on the order-2 example"
+  o0_note=$(python3 -c 'import json, math, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+assert a["order"] == 0
+notes = []
+for key in ("Q1", "tau"):
+    x, y = a["inverse"][key][0], b["inverse"][key][0]
+    assert len(x) == len(y), key
+    d = max(abs(u - v) for u, v in zip(x, y)); ulps = d / math.ulp(max(abs(v) for v in y))
+    assert ulps <= 8, f"{key}: {x} vs {y} ({ulps:.1f} ulps of the largest entry)"
+    notes.append(f"{key} {ulps:.1f} ulps")
+print(", ".join(notes))' "$WORK/o0.out" "$WORK/t3.out" 2>&1); then
+  pass "--order 0 on the order-2 example ($o0_note)"
 else
-  fail "--order 0 on the order-2 example"
+  fail "--order 0 on the order-2 example: ${o0_note:-}"
 fi
 
 # ---- applied loads: 1-based paper body numbers, spatial / body-frame, tau_ext ----

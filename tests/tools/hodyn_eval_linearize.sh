@@ -103,10 +103,29 @@ assert all(math.isfinite(x) for r in lin["A"] + lin["B"] for x in r)
 assert inf([x for r in block(lin["A"], DV, 24, 0, 24) for x in r]) > 0, "velocity rows all zero"
 '
 
-pycheck "--order 0, 1 and 3 give the same A and B (round trip and explicit inputs)" '
-ref = run_state(general, "--linearize", "--order", "0")["linearization"]
+# Round trip: at --order r the inputs (W_prop_body[0], tau[0]) are inverse
+# dynamics of order r, whose order-0 entries are those of order 0 alone — to
+# the bit in the default build, but not where the compiler contracts the two
+# kernels into FMAs differently (-march=native, issue 21 item 5: 4.9e-17 of
+# the largest entry). A reads them through nu_dot = M^-1 (u - h), and u - h
+# cancels (the inverse dynamics of this state is mostly the bias h), so A
+# moved by 2.5e-14 of its largest entry there: the bound is 1e-12 of the
+# largest entry — a higher order leaking into A is O(1). B does not read the
+# inputs: bit for bit. Explicit inputs (below): A and B bit for bit.
+pycheck "--order 0, 1 and 3 give the same A and B (round trip: A within 1e-12 of its largest entry; explicit inputs exactly)" '
+def apart(a, b):  # max |a - b| / max |b| over the entries
+    x = [v for r in a for v in r]; y = [v for r in b for v in r]
+    return max(abs(u - v) for u, v in zip(x, y)) / max(abs(v) for v in y)
+out0 = run_state(general, "--linearize", "--order", "0")
+ref = out0["linearization"]
 for r in ("1", "3"):
-    assert run_state(general, "--linearize", "--order", r)["linearization"] == ref, r
+    out = run_state(general, "--linearize", "--order", r)
+    lin = out["linearization"]
+    inputs = max(apart([out["inverse"][k][0]], [out0["inverse"][k][0]]) for k in ("W_prop_body", "tau"))
+    a_apart = apart(lin["A"], ref["A"])
+    print(f"--order {r} vs 0: inputs {inputs:.2g}, A {a_apart:.2g} (relative to the largest entry)")
+    assert a_apart <= 1e-12, r
+    assert lin["B"] == ref["B"], r
 # Explicit inputs given to order 3: only their order-0 entries count.
 inv3 = run_state(general, "--order", "3")["inverse"]
 s = dict(general, W_prop_body=[W_BODY] + inv3["W_prop_body"][1:], tau=[TAU] + inv3["tau"][1:])
