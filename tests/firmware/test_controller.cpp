@@ -9,7 +9,12 @@
 //               kNonFiniteInput, mode hold, finite command within the limits;
 //   saturation  an absurd joint snap → kActuatorSaturated, command in range;
 //   registry    the plugin registered itself statically ("feedback_linearization");
-//   stack       the high-water mark of one update() (stack painting).
+//   stack       the high-water mark of one update() (stack painting);
+//   payload     estimation on (docs/payload-estimation.md): at rest, the rotors
+//               and motors holding the robot plus a 0.1 kg point mass on body 3
+//               that the model lacks (the truth: inverse dynamics of the model
+//               with the point mass added as a spatial inertia), the estimate
+//               is within 5 % after 0.5 s and the model carries it.
 // Tolerances: the law runs forward dynamics (a solve with M̄, κ ~ 1e4) and
 // inverse dynamics; errors are c·eps·κ relative to the size of the
 // quantities, with kSolveGrowth = 50 as in test_dynamics.cpp and κ computed
@@ -53,6 +58,7 @@ struct Workspaces {
   InverseDynamicsData<Tree, 0, Scalar> id;
   ForwardDynamicsInput<Tree, 2, Scalar> fd_in;
   ForwardDynamicsData<Tree, 2, Scalar> fd;
+  Model<Tree, Scalar> loaded;  ///< the plant with a payload (payload checks)
 };
 Workspaces g;
 
@@ -61,8 +67,8 @@ double max_abs(const JointVector& x) noexcept {
 }
 
 /// Robot at rest at `position`, level, joints at q: motors hold the gravity
-/// torques, propellers the weight (controller_fixture.hpp, in Scalar).
-bool equilibrium(const JointVector& q) noexcept {
+/// torques of `plant`, propellers its weight (controller_fixture.hpp, in Scalar).
+bool equilibrium(const JointVector& q, const Model<Tree, Scalar>& plant) noexcept {
   Controller::Measurement& m = g.measurement;
   m = Controller::Measurement{};
   m.base_pose.translation = V3(Scalar(0), Scalar(0), Scalar(1));
@@ -70,7 +76,7 @@ bool equilibrium(const JointVector& q) noexcept {
   g.motion = MotionDerivatives<Tree, 0, Scalar>{};
   g.motion.base_pose = m.base_pose;
   g.motion.q[0] = q;
-  if (inverse_dynamics(g.controller.model(), g.id, g.motion, 0) != Status::kOk) return false;
+  if (inverse_dynamics(plant, g.id, g.motion, 0) != Status::kOk) return false;
   const Scalar k = Scalar(g.controller.robot().actuator(0).stiffness);
   for (int j = 0; j < 6; ++j) m.motor_position(j) = q(j) + g.id.joint_torque[0](j) / k;
   RotorVector x;
@@ -79,6 +85,7 @@ bool equilibrium(const JointVector& q) noexcept {
   m.rotor_speed = x.cwiseSqrt();
   return true;
 }
+bool equilibrium(const JointVector& q) noexcept { return equilibrium(q, g.controller.model()); }
 
 /// A moving, tilted state with the propellers near hover (test_feedback_linearization.cpp).
 void moving_measurement(Random& rng) noexcept {
@@ -223,6 +230,79 @@ bool command_safe() noexcept {
 
 }  // namespace
 
+namespace {
+/// Payload estimation on target (the native tests: tests/plugins/test_payload_estimator.cpp).
+void run_payload_checks(Checks& checks) noexcept {
+  namespace bm = baremetal;
+  checks.group("payload estimation");
+  constexpr int kBody = 3;       // the 12-DoF robot's payload body
+  const double true_mass = 0.1;  // kg
+  control::FeedbackLinearizationConfig config;
+  config.payload_estimation = true;
+  config.payload.body = kBody;
+  bool ok = g.controller.configure(config) == Status::kOk;
+  checks.expect(ok, "payload_estimation = 1 accepted");
+  // The plant: the nominal body plus a point mass (no inertia about its own
+  // centre) at c, added as spatial inertias about the body origin.
+  g.loaded = g.controller.model();
+  const SpatialInertia<Scalar> nominal = g.loaded.body_inertia(kBody);
+  const V3 c(Scalar(0.0), Scalar(0.0), Scalar(-0.06));
+  const SpatialInertia<Scalar> point =
+      SpatialInertia<Scalar>::from_mass_com_inertia(Scalar(true_mass), c, Matrix3<Scalar>::Zero());
+  SpatialInertia<Scalar> body = nominal;
+  body.mass += point.mass;
+  body.first_moment += point.first_moment;
+  body.rotational_inertia += point.rotational_inertia;
+  ok &= g.loaded.set_body(kBody, g.loaded.home_pose(kBody), body) == Status::kOk;
+  JointVector q;
+  q << Scalar(0.2), Scalar(0.1), Scalar(0.0), Scalar(-0.2), Scalar(-0.1), Scalar(0.0);
+  ok &= equilibrium(q, g.loaded);
+  Controller::Reference& r = g.reference;
+  r = Controller::Reference{};
+  r.position[0] = g.measurement.base_pose.translation;
+  r.orientation = g.measurement.base_pose.rotation;
+  r.joints[0] = g.measurement.q;
+  // 0.5 s at 1 kHz; the stack and the emulated cycles of the last update.
+  const int steps = 500;
+  bool all_ok = true;
+  std::uint64_t cycles = 0;
+  std::size_t update_stack = 0;
+  for (int i = 1; i <= steps; ++i) {
+    g.measurement.time = 1e-3 * i;
+    const bool last = i == steps;
+    const std::size_t depth_before = bm::stack_depth_bytes();
+    if (last) bm::paint_unused_stack();
+    const std::uint64_t c0 = bm::cycles();
+    // The measurement is frozen (open loop): the controller's own extension
+    // states drift from it and the rotors reach a limit (kActuatorSaturated,
+    // from step 87 in double) -- a valid command, as the native test has it.
+    const Status st = g.controller.update(g.measurement, r, g.output);
+    all_ok &= st == Status::kOk || st == Status::kActuatorSaturated;
+    cycles = bm::cycles() - c0;
+    if (last) update_stack = bm::stack_high_water_bytes() - depth_before;
+  }
+  checks.expect(ok && all_ok,
+                "500 steps at rest with the unknown payload: kOk or kActuatorSaturated");
+  const double mass = static_cast<double>(g.controller.diagnostics().payload_mass);
+  checks.expect_le(std::fabs(mass - true_mass) / true_mass, 0.05,
+                   "mass estimate within 5 % of 0.1 kg after 0.5 s");
+  checks.measure("mass estimate", mass, " kg");
+  const double model_mass = static_cast<double>(g.controller.model().body_inertia(kBody).mass);
+  checks.expect_le(std::fabs(model_mass - static_cast<double>(nominal.mass) - mass), 1e-6,
+                   "the model's body 3 carries nominal + estimate");
+  checks.expect(g.controller.payload_estimator().updates() >= steps - 2 &&
+                    g.controller.diagnostics().payload_rejected_steps == 0,
+                "the estimator updated every step after the first, nothing rejected");
+  checks.measure_count("stack used by one update() with estimation", update_stack, " bytes");
+  checks.measure_count("one update() with estimation (emulated, not a timing)", cycles, " cycles");
+  // Reset: the nominal body again.
+  g.controller.reset_payload_estimate();
+  checks.expect(g.controller.model().body_inertia(kBody).mass == nominal.mass &&
+                    g.controller.diagnostics().payload_mass == Scalar(0),
+                "reset_payload_estimate() gives back the nominal body");
+}
+}  // namespace
+
 void run_controller_checks(Checks& checks) noexcept {
   namespace bm = baremetal;
   checks.group("controller");
@@ -319,8 +399,8 @@ void run_controller_checks(Checks& checks) noexcept {
   checks.expect(g.output.mode == control::CommandMode::kHold && command_safe(),
                 "NaN sensor -> hold, safe command");
   checks.expect(g.output.rotor_speed == good.rotor_speed, "NaN sensor -> last good rotor speeds");
-  const double safe_torque = g.controller.config().safe_torque_fraction *
-                             g.controller.robot().actuator(0).torque_limit;
+  const double safe_torque =
+      g.controller.config().safe_torque_fraction * g.controller.robot().actuator(0).torque_limit;
   checks.expect(max_abs(g.output.motor_torque) <= safe_torque,
                 "NaN sensor -> torques within the safe fraction");
 
@@ -333,6 +413,8 @@ void run_controller_checks(Checks& checks) noexcept {
   checks.expect(g.output.mode == control::CommandMode::kSaturated && command_safe() &&
                     g.controller.diagnostics().motors_saturated,
                 "saturated command reported and within the limits");
+
+  run_payload_checks(checks);
 }
 
 }  // namespace firmware_test

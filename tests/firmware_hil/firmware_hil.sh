@@ -32,10 +32,15 @@
 # --reference-every N: hodyn-sim sends a REFERENCE frame every N-th period
 # (default 1); the firmware must carry it forward in between, never stale.
 # --wire-float 32: binary32 values both ways (hodyn-sim --wire-float; default 64).
+# --scenario S: hodyn-sim's scenario (default nominal); --payload-estimation 1:
+# the image must say it estimates the payload (FC payload_estimation=1; the
+# hodyn_fc_payload_<board> images, docs/payload-estimation.md), and the
+# tracking bounds below then hold with the plant's unknown payload.
 set -uo pipefail
 
 QEMU=qemu-system-arm MACHINE= IMAGE= SIM= PY=python3 DURATION=1 RATE=1000 PRECISION=DOUBLE OUT=
 ROBOT=aerial_manipulator KEY_FILE= STATE_DIR= REFERENCE_EVERY=1 WIRE_FLOAT=64
+SCENARIO=nominal PAYLOAD_ESTIMATION=0 SETTLE=0.1 TRACKING_SCALE=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --qemu) QEMU=$2 ;;
@@ -51,6 +56,10 @@ while [[ $# -gt 0 ]]; do
     --state-dir) STATE_DIR=$2 ;;
     --reference-every) REFERENCE_EVERY=$2 ;;
     --wire-float) WIRE_FLOAT=$2 ;;
+    --scenario) SCENARIO=$2 ;;
+    --payload-estimation) PAYLOAD_ESTIMATION=$2 ;;
+    --settle) SETTLE=$2 ;;
+    --tracking-scale) TRACKING_SCALE=$2 ;;
     --out) OUT=$2 ;;
     *) echo "firmware_hil.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -115,7 +124,7 @@ sleep 1.5
 # The simulator waits (--start-timeout) for the firmware's answer to period 0;
 # each period it waits up to --command-timeout-ms for the COMMAND (QEMU's UART
 # is slow: docs/firmware.md, "Firmware HIL").
-"$SIM" --serial "$PTY" --robot "$ROBOT" --scenario nominal --duration "$DURATION" --settle 0.1 \
+"$SIM" --serial "$PTY" --robot "$ROBOT" --scenario "$SCENARIO" --duration "$DURATION" --settle "$SETTLE" \
   --rate "$RATE" --reference-every "$REFERENCE_EVERY" --wire-float "$WIRE_FLOAT" \
   --start-timeout 120 --command-timeout-ms 10000 "${SIM_KEY[@]}" \
   --summary-json "$WORK/sim.json" >"$WORK/sim.out" 2>&1 &
@@ -142,10 +151,12 @@ echo "---- wall time $((WALL_MS / 1000)).$(printf %03d $((WALL_MS % 1000))) s"
 [[ $SIM_RC -eq 0 && $QEMU_RC -eq 0 ]] || { echo "FAIL: exit codes hodyn-sim $SIM_RC, QEMU $QEMU_RC"; exit 1; }
 
 "$PY" - "$WORK/sim.json" "$WORK/qemu.out" "$OUT" "$WALL_MS" "$PRECISION" "$DURATION" "$RATE" \
-  "$ROBOT" "$REFERENCE_EVERY" "${KEY_FILE:+signed}" <<'PYEOF'
+  "$ROBOT" "$REFERENCE_EVERY" "${KEY_FILE:+signed}" "$SCENARIO" "$PAYLOAD_ESTIMATION" \
+  "$TRACKING_SCALE" <<'PYEOF'
 import json, math, re, sys
 (sim_path, fw_path, out_path, wall_ms, precision, duration, rate, robot, reference_every,
- signed) = sys.argv[1:]
+ signed, scenario, payload_estimation, tracking_scale) = sys.argv[1:]
+payload_estimation = payload_estimation == "1"
 reference_every = int(reference_every)
 signed = signed == "signed"
 sim = json.load(open(sim_path))
@@ -175,6 +186,9 @@ print(f"tracking ({robot}): position RMS {pos*1e3:.4f} mm, attitude RMS {att/deg
       + (f", worst prismatic joint RMS {slide*1e3:.5f} mm" if prismatic else "")
       + f" over {sim['periods']} periods")
 check(fw.get("robot") == robot, f"the firmware flies {robot} (it says {fw.get('robot')})")
+check((fw.get("payload_estimation") == 1) == payload_estimation,
+      f"payload estimation {'on' if payload_estimation else 'off'} in the firmware "
+      f"(scenario {scenario})")
 check(fw.get("handshake") == "agreed" and fw.get("peer_robot_id") == fw.get("robot_id"),
       "the handshake agreed on the robot id")
 link = "signed" if signed else "unsigned"
@@ -192,7 +206,7 @@ check(len(revolute) + len(prismatic) == len(t["joint_error_rms_rad"]),
 # The desktop lockstep pair asserts 1 mm / 0.05 deg (tests/tools/hil_pair.sh);
 # the float controller gets 2 mm / 0.1 deg. A prismatic joint: 0.087 mm, the
 # closed-loop target (0.05 deg at a 0.1 m lever), doubled in float.
-scale = 2.0 if precision.upper() == "FLOAT" else 1.0
+scale = (2.0 if precision.upper() == "FLOAT" else 1.0) * float(tracking_scale)
 check(pos <= 1e-3 * scale, f"position RMS <= {scale:g} mm")
 check(att <= 0.05 * deg * scale, f"attitude RMS <= {0.05*scale:g} deg")
 check(joints <= 0.05 * deg * scale, f"revolute joints RMS <= {0.05*scale:g} deg")
@@ -291,7 +305,7 @@ result = {
     "cpu_load_at_rate_cpi_1": period * float(rate) / fw["core_clock_hz"],
     "cpu_load_at_rate_cpi_1_25": 1.25 * period * float(rate) / fw["core_clock_hz"],
     "plugin": fw.get("plugin"), "board": fw.get("board"), "precision": precision.lower(),
-    "robot": robot,
+    "robot": robot, "scenario": scenario, "payload_estimation": payload_estimation,
     "reference_every": reference_every, "reference_frames_sent": sim["reference_frames"],
     "wire_float": sim["wire_float"],
     "hil_steps": fw["steps"], "hil_periods": sim["periods"], "hil_rate_hz": float(rate),

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "hodyn/control/payload_estimator.hpp"
@@ -20,6 +21,12 @@ using namespace hodyn;
 using Tree = AerialManipulatorRobot::Tree;
 template <class S>
 using Estimator = control::PayloadEstimator<Tree, S>;
+// The estimator's scratch (nothing in it survives an update; one per scalar).
+template <class S>
+typename Estimator<S>::Workspace& scratch() {
+  static typename Estimator<S>::Workspace ws;
+  return ws;
+}
 constexpr int kBody = 3;  // the 12-DoF robot's payload body
 constexpr double kDt = 1e-3;
 
@@ -83,8 +90,9 @@ void run(Estimator<S>& e, Model<Tree, S>& model, const Model<Tree, double>& trut
     Pose<S> pose;
     pose.rotation = s.motion.base_pose.rotation.cast<S>();
     pose.translation = s.motion.base_pose.translation.cast<S>();
-    const auto step = e.update(model, pose, s.motion.base_twist[0].cast<S>(),
-                               s.motion.q[0].cast<S>(), s.motion.q[1].cast<S>(), s.force.cast<S>());
+    const auto step =
+        e.update(model, pose, s.motion.base_twist[0].cast<S>(), s.motion.q[0].cast<S>(),
+                 s.motion.q[1].cast<S>(), s.force.cast<S>(), scratch<S>());
     if (step == Estimator<S>::Step::kUpdated) {
       ASSERT_EQ(e.apply(model), Status::kOk);
     }
@@ -159,27 +167,28 @@ TEST(PayloadEstimator, NanAndOutliersAreRejected) {
   Eigen::Matrix<double, 12, 1> bad = s.force;
   bad(5) = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(e.update(model, s.motion.base_pose, s.motion.base_twist[0], s.motion.q[0],
-                     s.motion.q[1], bad),
+                     s.motion.q[1], bad, scratch<double>()),
             Estimator<double>::Step::kRejected);
   EXPECT_EQ(e.estimate(), before);
   EXPECT_EQ(e.covariance(), cov);
   // The filters restart after the NaN: one filter-only step, then updates.
   EXPECT_EQ(e.update(model, s.motion.base_pose, s.motion.base_twist[0], s.motion.q[0],
-                     s.motion.q[1], s.force),
+                     s.motion.q[1], s.force, scratch<double>()),
             Estimator<double>::Step::kFiltersOnly);
   // An outlier of 500 N on the vertical force: beyond the gate, skipped.
   s = sample_at(truth, 1.001);
   bad = s.force;
   bad(5) += 500.0;
   EXPECT_EQ(e.update(model, s.motion.base_pose, s.motion.base_twist[0], s.motion.q[0],
-                     s.motion.q[1], bad),
+                     s.motion.q[1], bad, scratch<double>()),
             Estimator<double>::Step::kRejected);
   EXPECT_EQ(e.estimate(), before);
   EXPECT_EQ(e.rejected_steps(), 2);
   // Non-finite state.
   Twist<double> v = s.motion.base_twist[0];
   v(0) = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(e.update(model, s.motion.base_pose, v, s.motion.q[0], s.motion.q[1], s.force),
+  EXPECT_EQ(e.update(model, s.motion.base_pose, v, s.motion.q[0], s.motion.q[1], s.force,
+                     scratch<double>()),
             Estimator<double>::Step::kRejected);
   EXPECT_TRUE(e.estimate().allFinite());
   EXPECT_EQ(e.estimate(), before);
@@ -215,14 +224,41 @@ TEST(PayloadEstimator, NoHeap) {
   Model<Tree, double> model = nominal_model<double>();
   Estimator<double> e = configured<double>();
   const Sample s0 = sample_at(truth, 0.0), s1 = sample_at(truth, 0.001);
+  auto& ws = scratch<double>();
   test::HeapProbe probe;
   (void)e.update(model, s0.motion.base_pose, s0.motion.base_twist[0], s0.motion.q[0],
-                 s0.motion.q[1], s0.force);
+                 s0.motion.q[1], s0.force, ws);
   const auto step = e.update(model, s1.motion.base_pose, s1.motion.base_twist[0], s1.motion.q[0],
-                             s1.motion.q[1], s1.force);
+                             s1.motion.q[1], s1.force, ws);
   (void)e.apply(model);
   EXPECT_EQ(probe.count(), 0);
   EXPECT_EQ(step, Estimator<double>::Step::kUpdated);
+}
+
+// The scratch keeps nothing between updates (the controller lends it the
+// forward-dynamics workspace's storage): a scratch full of NaN bytes before
+// every update gives the same estimate, bit for bit, as one used only here.
+TEST(PayloadEstimator, ScratchContentDoesNotMatter) {
+  const Model<Tree, double> truth = loaded_model(0.1, Vector3<double>(0.02, 0.0, -0.06));
+  Model<Tree, double> model_a = nominal_model<double>(), model_b = nominal_model<double>();
+  Estimator<double> a = configured<double>(), b = configured<double>();
+  static Estimator<double>::Workspace own, poisoned;
+  for (int k = 0; k < 300; ++k) {
+    const Sample s = sample_at(truth, k * kDt);
+    std::memset(static_cast<void*>(&poisoned), 0xff, sizeof poisoned);  // NaN doubles, -1 ints
+    const auto step_a = a.update(model_a, s.motion.base_pose, s.motion.base_twist[0], s.motion.q[0],
+                                 s.motion.q[1], s.force, own);
+    const auto step_b = b.update(model_b, s.motion.base_pose, s.motion.base_twist[0], s.motion.q[0],
+                                 s.motion.q[1], s.force, poisoned);
+    ASSERT_EQ(step_a, step_b) << k;
+    if (step_a == Estimator<double>::Step::kUpdated) {
+      ASSERT_EQ(a.apply(model_a), Status::kOk);
+      ASSERT_EQ(b.apply(model_b), Status::kOk);
+    }
+  }
+  EXPECT_EQ(a.updates(), 299);
+  EXPECT_EQ(a.estimate(), b.estimate());
+  EXPECT_EQ(a.covariance(), b.covariance());
 }
 
 // ---- in the controller (FeedbackLinearizationConfig::payload_estimation) ----
@@ -291,6 +327,36 @@ TEST(ControllerPayloadEstimation, LearnsTheMassHoldsOnBadInputAndResets) {
   c.reset_payload_estimate();
   EXPECT_EQ(c.diagnostics().payload_mass, 0.0);
   EXPECT_EQ(to_parameters(c.model().body_inertia(kBody))(0), nominal_mass);
+}
+
+// The estimator's scratch shares the forward-dynamics workspace: with every
+// update rejected (a zero-width gate) the model stays nominal, and the
+// commands are bit for bit those of the controller without estimation, on
+// a moving reference (the forward pass reads nothing the scratch left).
+TEST(ControllerPayloadEstimation, SharedScratchLeavesTheStepAlone) {
+  test::Controller on, off;
+  control::FeedbackLinearizationConfig config = estimating(kBody);
+  config.payload.residual_gate = 1e-300;
+  ASSERT_EQ(on.configure(config), Status::kOk);
+  ASSERT_EQ(off.configure(control::FeedbackLinearizationConfig{}), Status::kOk);
+  test::Controller::Measurement m = loaded_rest(on);
+  test::Controller::Output out_on, out_off;
+  for (int i = 1; i <= 200; ++i) {
+    const double t = kDt * i;
+    m.time = t;
+    m.q(1) = 0.1 + 0.05 * std::sin(3.0 * t);
+    m.q_dot(1) = 0.15 * std::cos(3.0 * t);
+    m.base_twist(2) = 0.2 * std::sin(5.0 * t);
+    m.base_twist(3) = 0.1 * std::cos(2.0 * t);
+    test::Controller::Reference r = test::hold_reference(m);
+    const Status s_on = on.update(m, r, out_on);
+    const Status s_off = off.update(m, r, out_off);
+    ASSERT_EQ(s_on, s_off) << i;
+    ASSERT_EQ(out_on.rotor_speed, out_off.rotor_speed) << i;
+    ASSERT_EQ(out_on.motor_torque, out_off.motor_torque) << i;
+  }
+  EXPECT_EQ(on.payload_estimator().updates(), 0);
+  EXPECT_GT(on.diagnostics().payload_rejected_steps, 190);
 }
 
 TEST(ControllerPayloadEstimation, OffLeavesTheModelAndRefusesABadBody) {

@@ -283,6 +283,24 @@ int main() {
         .print('\n');
     return 1;
   }
+#if defined(HODYN_FC_PAYLOAD_ESTIMATION)
+  // hodyn_fc_payload_<board>: the controller estimates a payload on body
+  // HODYN_FC_PAYLOAD_BODY (the body hodyn-sim's payload scenarios load; 0: the
+  // last) every step (docs/payload-estimation.md, "On the flight controller").
+  {
+    hodyn_parameter estimate[2]{};
+    hodyn::plugin::copy_name(estimate[0].name, "payload_estimation");
+    estimate[0].value = 1.0;
+    hodyn::plugin::copy_name(estimate[1].name, "payload_body");
+    estimate[1].value = HODYN_FC_PAYLOAD_BODY;
+    const hodyn::Status on = host.configure(estimate, 2);
+    if (on != hodyn::Status::kOk) {
+      bm::console().print("hodyn-fc-firmware: payload_estimation: ").print(hodyn::to_string(on));
+      bm::console().print('\n');
+      return 1;
+    }
+  }
+#endif
   host.set_update_observer(&meter);
   // A provisioned key: a signed link, keyed by this boot's counter.
   std::uint32_t boot_counter = 0;
@@ -402,6 +420,9 @@ int main() {
   text("board", bm::board::name());
   text("plugin", kPluginName);
   text("robot", kRobot.name);
+#if defined(HODYN_FC_PAYLOAD_ESTIMATION)
+  value("payload_estimation", 1u);
+#endif
   value("robot_id", kRobot.id);
   text("handshake", link::to_string(host.handshake()));
   text("link_security", host.authenticated() ? "signed" : "unsigned");

@@ -59,16 +59,19 @@
 // joints K (θ − q), rigid ones the torque last commanded) and the model(s)
 // of the step get that body's nominal inertia ⊕ the point mass. Bad input
 // (kHold, kHover) skips it and restarts its filters. Off, the step is the
-// same apart from one branch. Bare-metal builds (no OS: arm-none-eabi) leave
-// the estimator out altogether (HODYN_PAYLOAD_ESTIMATION = 0: its 9.4 KB of
-// RAM in double do not fit the Cortex-M7 image's 64 KiB), and configure()
-// refuses payload_estimation there with kInvalidArgument.
+// same apart from one branch. The estimator's scratch (its regressor and
+// inverse dynamics, 7.8 KB in double) shares the forward-dynamics
+// workspace's storage, which is not live before the step's forward pass:
+// the estimator adds ~0.7 KB of state (double) and fits the Cortex-M7
+// image. HODYN_PAYLOAD_ESTIMATION = 0 leaves it out altogether, and
+// configure() then refuses payload_estimation with kInvalidArgument.
 //
 // Fixed size, no heap, no exceptions; Scalar = double or float.
 #pragma once
 
 #include <array>
 #include <cmath>
+#include <new>
 #include <type_traits>
 
 #include "hodyn/control/base_output.hpp"
@@ -82,14 +85,11 @@
 #include "hodyn/models/aerial_manipulator_robot.hpp"
 #include "hodyn/models/robot.hpp"
 
-/// Whether FeedbackLinearization carries the payload estimator: 1 by default,
-/// 0 on bare metal (see the header); define it to choose.
+/// Whether FeedbackLinearization carries the payload estimator: 1 by default
+/// (bare metal too since its scratch shares the forward-dynamics workspace);
+/// define it 0 to leave it out.
 #ifndef HODYN_PAYLOAD_ESTIMATION
-#if defined(__arm__) && !defined(__linux__) && !defined(__APPLE__)
-#define HODYN_PAYLOAD_ESTIMATION 0
-#else
 #define HODYN_PAYLOAD_ESTIMATION 1
-#endif
 #endif
 
 namespace hodyn {
@@ -261,7 +261,7 @@ class FeedbackLinearization {
   bool reference_jumped(const Reference& r) const noexcept;
   void synchronise_extension(const Measurement& m) noexcept;
   void remember_reference(const Reference& r) noexcept;
-  void update_payload(const Measurement& m, bool restarted) noexcept;
+  HODYN_NOINLINE void update_payload(const Measurement& m, bool restarted) noexcept;
 
   FeedbackLinearizationConfig config_{};
   Description robot_{};
@@ -286,6 +286,10 @@ class FeedbackLinearization {
 
   // ---- state ----
   bool synchronised_ = false;  ///< the extension states match the actuators
+  /// Work before the step's dynamics, one byte for the step to test: kResync
+  /// (not synchronised_) | kEstimate (payload estimation on).
+  static constexpr std::uint8_t kResync = 1, kEstimate = 2;
+  std::uint8_t step_extras_ = kResync;
   bool have_last_good_ = false;
   bool have_last_reference_ = false;
   double last_time_ = 0.0;
@@ -306,9 +310,6 @@ class FeedbackLinearization {
   Matrix3<Scalar> predicted_orientation_ = Matrix3<Scalar>::Identity();
   JointVector predicted_joints_ = JointVector::Zero();
   Diagnostics diagnostics_{};
-  /// Configured iff config_.payload_estimation (absent without kPayloadEstimationBuilt).
-  std::conditional_t<kPayloadEstimationBuilt, PayloadEstimator<Tree, Scalar>, NoPayloadEstimator>
-      payload_{};
   SpatialInertia<Scalar> payload_nominal_{};  ///< the payload body's nominal inertia
 
   /// Robot::describe() kept out of line: inlined, its temporaries (a model
@@ -322,13 +323,39 @@ class FeedbackLinearization {
   // ---- workspaces (fixed size, reused every step; the entries that are
   // zero in every step are set once in configure()) ----
   ForwardDynamicsInput<Tree, 2, Scalar> forward_input_{};
-  ForwardDynamicsData<Tree, 2, Scalar> forward_{};
+  using ForwardData = ForwardDynamicsData<Tree, 2, Scalar>;
+  using PayloadWorkspace =
+      std::conditional_t<kPayloadEstimationBuilt,
+                         typename PayloadEstimator<Tree, Scalar>::Workspace, NoPayloadEstimator>;
+  /// Forward dynamics' workspace and results (`forward`), and the payload
+  /// estimator's scratch in the same storage: the estimator runs before the
+  /// step's forward pass, which does not read what an earlier step left
+  /// there. update_payload() constructs the scratch and then the forward
+  /// data again (a fresh ForwardDynamicsData, as after configure()).
+  union Scratch {
+    ForwardData forward;
+    PayloadWorkspace payload;
+    Scratch() noexcept : forward() {}
+    Scratch(const Scratch& other) noexcept : forward(other.forward) {}
+    Scratch& operator=(const Scratch& other) noexcept {
+      forward = other.forward;
+      return *this;
+    }
+    ~Scratch() {}  // (the members hold numbers only; forward is the live one)
+  };
+  Scratch scratch_{};
   /// The commanded snap (V⃛, q⁗) and what it takes: Ẅ_prop (base frame), τ̈.
   InverseTopOrder<Tree, Scalar> snap_{};
   /// Inverse dynamics at rest, for the rigid joints' holding torque when the
   /// controller synchronises (not every step).
   MotionDerivatives<Tree, 0, Scalar> rest_motion_{};
   InverseDynamicsData<Tree, 0, Scalar> rest_wrench_{};
+
+  /// Configured iff config_.payload_estimation (absent without
+  /// kPayloadEstimationBuilt). Last: the members the step reads keep the
+  /// offsets they have without it (the Cortex-M7 step's instructions).
+  std::conditional_t<kPayloadEstimationBuilt, PayloadEstimator<Tree, Scalar>, NoPayloadEstimator>
+      payload_{};
 };
 
 // ===========================================================================
@@ -492,6 +519,8 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
 template <class Robot, class Scalar>
 void FeedbackLinearization<Robot, Scalar>::reset() noexcept {
   synchronised_ = false;
+  step_extras_ = static_cast<std::uint8_t>(
+      kResync | (kPayloadEstimationBuilt && config_.payload_estimation ? kEstimate : 0));
   have_last_good_ = false;
   have_last_reference_ = false;
   have_commanded_torque_ = false;
@@ -618,6 +647,7 @@ void FeedbackLinearization<Robot, Scalar>::synchronise_extension(const Measureme
   torque_ = rigid_.cwiseProduct(sent);
   torque_rate_.setZero();
   synchronised_ = true;
+  step_extras_ = static_cast<std::uint8_t>(step_extras_ & ~kResync);
 }
 
 template <class Robot, class Scalar>
@@ -634,7 +664,11 @@ void FeedbackLinearization<Robot, Scalar>::update_payload(const Measurement& m,
     JointVector tau = elastic_.cwiseProduct(stiffness_.cwiseProduct(m.motor_position - m.q));
     if (has_rigid_) tau += rigid_.cwiseProduct(commanded_torque_);
     force.template tail<kNumJoints>() = tau;
-    const auto step = payload_.update(robot_.model, m.base_pose, m.base_twist, m.q, m.q_dot, force);
+    // The scratch borrows the forward data's storage, then gives it back.
+    auto* ws = ::new (static_cast<void*>(&scratch_.payload)) PayloadWorkspace;
+    const auto step =
+        payload_.update(robot_.model, m.base_pose, m.base_twist, m.q, m.q_dot, force, *ws);
+    ::new (static_cast<void*>(&scratch_.forward)) ForwardData;
     diagnostics_.payload_rejected_steps = payload_.rejected_steps();
     if (step != PayloadEstimator<Tree, Scalar>::Step::kUpdated) return;
     // (set_body leaves the model unchanged when it refuses)
@@ -651,6 +685,7 @@ void FeedbackLinearization<Robot, Scalar>::safe_command(Output& out) noexcept {
     return;
   }
   synchronised_ = false;
+  step_extras_ = static_cast<std::uint8_t>(step_extras_ | kResync);
   ++bad_steps_;
   const bool hold = have_last_good_ && bad_steps_ <= hold_steps_;
   out.mode = hold ? CommandMode::kHold : CommandMode::kHover;
@@ -678,8 +713,15 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
   last_time_ = m.time;
   const bool jumped = reference_jumped(ref);
   remember_reference(ref);
-  [[maybe_unused]] const bool restarted = !synchronised_;  // (payload estimation)
-  if (!synchronised_) synchronise_extension(m);
+  // One test for the synchronisation and the payload estimation (before the
+  // synchronisation: it restarts its filters after bad input, and then
+  // changes no model this step); with neither, the step pays one branch.
+  if (__builtin_expect(step_extras_ != 0, 0)) {
+    if constexpr (kPayloadEstimationBuilt) {
+      if (step_extras_ & kEstimate) update_payload(m, !synchronised_);
+    }
+    if (!synchronised_) synchronise_extension(m);
+  }
 
   const Scalar dt = dt_;
   // 1. Joint torques and their rate: elastic from the encoders (the
@@ -692,10 +734,6 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
   if (has_rigid_) {
     tau = elastic_.cwiseProduct(tau) + torque_;
     tau_rate = elastic_.cwiseProduct(tau_rate) + torque_rate_;
-  }
-
-  if constexpr (kPayloadEstimationBuilt) {
-    if (config_.payload_estimation) update_payload(m, restarted);
   }
 
   // 2.–4. One pass of the dynamics (forward_inverse_dynamics): forward
@@ -743,12 +781,12 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
         JointVector(qd[3] - fm.q[3]), joint_integral_);
   };
   const Status step =
-      forward_inverse_dynamics(robot_.model, forward_, forward_input_, snap_, snap_law, 2);
+      forward_inverse_dynamics(robot_.model, scratch_.forward, forward_input_, snap_, snap_law, 2);
   if (step != Status::kOk) {
     safe_command(out);
     return step;
   }
-  const auto& fm = forward_.motion;
+  const auto& fm = scratch_.forward.motion;
   const Wrench<Scalar>& wrench_second = snap_.base_wrench_body;
   const JointVector& tau_second = snap_.joint_torque;
 

@@ -106,6 +106,17 @@ class PayloadEstimator {
     kRejected,     ///< residual gate or non-finite data: step skipped
   };
 
+  /// The scratch of one update(): the motion at the filtered state, the
+  /// body's regressor and inverse dynamics. Nothing in it is kept from one
+  /// update to the next, so a caller may lend it storage that it uses for
+  /// something else in between (the controller: its forward-dynamics
+  /// workspace, docs/payload-estimation.md "On the flight controller").
+  struct Workspace {
+    MotionDerivatives<Tree, 0, Scalar> motion{};
+    BodyRegressorData<Tree, 0, Scalar> regressor{};
+    InverseDynamicsData<Tree, 0, Scalar> dynamics{};
+  };
+
   PayloadEstimator() noexcept { reset(); }
 
   /// Validates the settings and takes `nominal` (the body's nominal inertia);
@@ -142,10 +153,11 @@ class PayloadEstimator {
 
   /// One sample: the controller's current model (nominal ⊕ θ̂), the measured
   /// state and the measured generalized force τ̄ = (W_prop in the base frame;
-  /// joint torques). Needs a configured estimator.
+  /// joint torques); `ws` the scratch (any content). Needs a configured
+  /// estimator.
   Step update(const Model<Tree, Scalar>& model, const Pose<Scalar>& base_pose,
               const Twist<Scalar>& base_twist, const JointVector& q, const JointVector& q_dot,
-              const Generalized& force) noexcept {
+              const Generalized& force, Workspace& ws) noexcept {
     Generalized nu;
     nu << base_twist, q_dot;
     Scalar finite = (nu - nu).sum() + (force - force).sum();
@@ -167,24 +179,27 @@ class PayloadEstimator {
     const Generalized acceleration = lambda_ * (nu - velocity_filtered);
     const JointVector position_filtered = position_filtered_ + alpha_ * (q - position_filtered_);
 
-    motion_.base_pose = base_pose;
-    motion_.base_twist[0] = velocity_filtered.template head<6>();
-    motion_.base_twist[1] = acceleration.template head<6>();
-    motion_.q[0] = position_filtered;
-    motion_.q[1] = velocity_filtered.template tail<kNumJoints>();
-    motion_.q[2] = acceleration.template tail<kNumJoints>();
-    if (inverse_dynamics_body_regressor(model, regressor_, motion_, body_, 0) != Status::kOk ||
-        inverse_dynamics(model, dynamics_, motion_, 0) != Status::kOk) {
+    auto& motion = ws.motion;
+    motion.base_pose = base_pose;
+    motion.base_twist[0] = velocity_filtered.template head<6>();
+    motion.base_twist[1] = acceleration.template head<6>();
+    motion.q[0] = position_filtered;
+    motion.q[1] = velocity_filtered.template tail<kNumJoints>();
+    motion.q[2] = acceleration.template tail<kNumJoints>();
+    auto& regressor = ws.regressor;
+    auto& dynamics = ws.dynamics;
+    if (inverse_dynamics_body_regressor(model, regressor, motion, body_, 0) != Status::kOk ||
+        inverse_dynamics(model, dynamics, motion, 0) != Status::kOk) {
       ++rejected_;
       return Step::kRejected;
     }
     // Rows: base-frame wrench (moments, forces), then the joint torques.
     Eigen::Matrix<Scalar, kRows, 4> phi;
-    phi.template topRows<6>() = regressor_.base_frame_regressor[0].template leftCols<4>();
+    phi.template topRows<6>() = regressor.base_frame_regressor[0].template leftCols<4>();
     phi.template bottomRows<kNumJoints>() =
-        regressor_.regressor[0].template bottomRows<kNumJoints>().template leftCols<4>();
+        regressor.regressor[0].template bottomRows<kNumJoints>().template leftCols<4>();
     Generalized model_force;
-    model_force << dynamics_.base_wrench_body[0], dynamics_.joint_torque[0];
+    model_force << dynamics.base_wrench_body[0], dynamics.joint_torque[0];
     // The gate: the raw sample's weighted residual τ̄ − ID_current (a spike
     // would pass through the filter attenuated, so it is caught before).
     const Generalized raw = weight_.cwiseProduct(force - model_force);
@@ -287,10 +302,7 @@ class PayloadEstimator {
   Generalized velocity_filtered_ = Generalized::Zero(), force_filtered_ = Generalized::Zero();
   JointVector position_filtered_ = JointVector::Zero();
   long rejected_ = 0, updates_ = 0;
-  // ---- workspaces ----
-  MotionDerivatives<Tree, 0, Scalar> motion_{};
-  BodyRegressorData<Tree, 0, Scalar> regressor_{};
-  InverseDynamicsData<Tree, 0, Scalar> dynamics_{};
+  // (no workspace: update() takes one, Workspace)
 };
 
 }  // namespace control
