@@ -75,9 +75,11 @@ BOARD_BUDGETS = {
 BOARD_BUDGETS["mps2_an500"] = {"instructions_per_step_mean": 27000}
 BOARD_BUDGETS["mps2_an386"] = {"instructions_per_step_mean": 33000}
 # Per image, over its board's: the step with payload estimation on
-# (hodyn_fc_payload_<board>, issue 18 item 4: <= 80 000 on the Cortex-M7).
+# (hodyn_fc_payload_<board>, issue 18 item 4: <= 80 000 on the Cortex-M7;
+# measured 2026-11-28: 66 467 on the M7, 55 844 on the M4F, held to 62 000).
 IMAGE_BUDGETS = {
     "hodyn_fc_payload_mps2_an500": {"instructions_per_step_mean": 80000},
+    "hodyn_fc_payload_mps2_an386": {"instructions_per_step_mean": 62000},
 }
 # Start-up stack: at least this much of the stack region left unused at the
 # deepest point before the control loop (every image with a HIL run).
