@@ -11,6 +11,8 @@
 //                               compiled here with the benchmark's flags),
 //                               FeedbackLinearization<AerialManipulatorRobot>
 //   BM_ControllerStep<float>    the same in float (the Cortex-M4F build)
+//   BM_ControllerStepPayload<S> the same with online payload estimation on
+//                               (body 3; docs/payload-estimation.md)
 //   BM_PluginStep               through the C ABI of the plugin library:
 //                               ABI frames in, quaternion → rotation, command out
 //   BM_RotorAllocation          A⁻¹W with limits alone
@@ -82,10 +84,13 @@ typename Controller::Reference holding(const typename Controller::Measurement& m
 }
 
 template <class Controller>
-void run_controller_step(benchmark::State& state) {
+void run_controller_step(benchmark::State& state, bool estimate_payload = false) {
   static Controller controller;
   using Config = std::decay_t<decltype(controller.config())>;
-  if (controller.configure(Config{}) != Status::kOk) {
+  Config config{};
+  config.payload_estimation = estimate_payload;
+  config.payload.body = 3;  // the 12-DoF robot's payload body
+  if (controller.configure(config) != Status::kOk) {
     state.SkipWithError("configure failed");
     return;
   }
@@ -114,6 +119,11 @@ void run_controller_step(benchmark::State& state) {
 template <class Scalar>
 void BM_ControllerStep(benchmark::State& state) {
   run_controller_step<control::FeedbackLinearization<AerialManipulatorRobot, Scalar>>(state);
+}
+
+template <class Scalar>
+void BM_ControllerStepPayload(benchmark::State& state) {
+  run_controller_step<control::FeedbackLinearization<AerialManipulatorRobot, Scalar>>(state, true);
 }
 
 void BM_PluginStep(benchmark::State& state) {
@@ -181,6 +191,8 @@ void BM_RotorAllocation(benchmark::State& state) {
 
 BENCHMARK_TEMPLATE(BM_ControllerStep, double)->Unit(benchmark::kNanosecond);
 BENCHMARK_TEMPLATE(BM_ControllerStep, float)->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_ControllerStepPayload, double)->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_ControllerStepPayload, float)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_PluginStep)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_RotorAllocation)->Unit(benchmark::kNanosecond);
 
