@@ -316,7 +316,7 @@ TEST(LinkFloatFrames, FloatHostOnBinary64Frames) {
   // binary64 on the wire: the float-frame host rounds each value once when
   // it decodes, the double path in the plugin. Only the carried reference
   // differs in principle (the double host carries the unrounded doubles);
-  // the commands must still agree to float precision.
+  // the commands must still agree to within the bound below.
   const SimRun run = make_run(ValueFormat::kFloat64);
   const plugin::RobotIdentity robot = plugin::plugin_robot<FloatPlugin>();
   WireTransport abi_wire, float_wire;
@@ -348,7 +348,12 @@ TEST(LinkFloatFrames, FloatHostOnBinary64Frames) {
       worst = std::max(worst, std::abs(x.motor_torque[j] - static_cast<double>(y.motor_torque[j])) /
                                   std::max(1.0, std::abs(x.motor_torque[j])));
   }
-  EXPECT_LT(worst, 1e-4);
+  // Relative to max(1, |value|): the two paths round and carry the inputs
+  // differently and the control law amplifies that (tracking errors are
+  // differences of near-equal numbers). Measured below 1e-4 on x86-64 and
+  // 2.1e-4 on aarch64 (qemu-aarch64; g++ contracts into FMA there), so the
+  // bound is 1e-3: a wrong field or a missed conversion gives O(1).
+  EXPECT_LT(worst, 1e-3);
   EXPECT_EQ(float_host.counters().commands_sent, abi_host.counters().commands_sent);
   EXPECT_EQ(float_wire.bytes.size(), abi_wire.bytes.size());
   abi_host.close();
