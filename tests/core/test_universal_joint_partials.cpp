@@ -91,7 +91,9 @@ std::array<Mat<Tree>, 3> central_partials(const hodyn::Model<Tree, double>& mode
         Motion<Tree> m = motion;
         if (col < nb && block == 0) {
           Twist<double> xi = Twist<double>::Zero();
-          xi(col) = h;
+          // Fixed trees (nb = 0) never get here; g++ 12 -O3 reported the dead
+          // store as out of bounds (-Warray-bounds, a failed -Werror build).
+          if constexpr (nb > 0) xi(col) = h;
           m.base_pose = motion.base_pose * se3_exp(xi);
         } else if (col < nb) {
           m.base_twist[static_cast<std::size_t>(block - 1)](col) += h;
@@ -191,7 +193,7 @@ Vec<Tree> central_column(const hodyn::Model<Tree, double>& model, const Input<Tr
     Input<Tree> p = in;
     if (col < nb) {
       Twist<double> xi = Twist<double>::Zero();
-      xi(col) = h;
+      if constexpr (nb > 0) xi(col) = h;  // as in central_partials
       p.base_pose = in.base_pose * se3_exp(xi);
     } else if (col < n) {
       p.q(col - nb) += h;
