@@ -420,6 +420,35 @@ TEST(CheckAllocation, WideMatrices) {
   EXPECT_LT(s(2), 1e-15 * s(0));
 }
 
+// A NaN or an Inf entry: six NaNs. Eigen's JacobiSVD stops with InvalidInput
+// before it writes a singular value, and the function used to return that
+// uninitialized storage (g++ -O3 warned: "may be used uninitialized", a
+// failed -Werror build; docs/sanitizers.md "Build types"). Each non-finite
+// call follows a finite one of the same shape, so the stack holds finite
+// singular values that the old code returned.
+TEST(CheckAllocation, NonFiniteEntryGivesNaNSingularValues) {
+  hodyn::test::Rng rng(5);
+  const Mat6 a = hodyn::rotor_allocation(hodyn::tilthex_rotor_set());
+  const Eigen::Matrix<double, 6, 8> b = hodyn::rotor_allocation(random_rotor_set<8>(rng));
+  for (const double bad :
+       {kNaN, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()}) {
+    ASSERT_TRUE(hodyn::allocation_singular_values(a).allFinite());
+    Mat6 a_bad = a;
+    a_bad(4, 1) = bad;
+    const Vec6 s6 = hodyn::allocation_singular_values(a_bad);
+    ASSERT_TRUE(hodyn::allocation_singular_values(b).allFinite());
+    Eigen::Matrix<double, 6, 8> b_bad = b;
+    b_bad(0, 7) = bad;
+    const Vec6 s8 = hodyn::allocation_singular_values(b_bad);
+    for (int i = 0; i < 6; ++i) {
+      EXPECT_TRUE(std::isnan(s6(i)))
+          << "N = 6, entry " << bad << ", sigma_" << i + 1 << " = " << s6(i);
+      EXPECT_TRUE(std::isnan(s8(i)))
+          << "N = 8, entry " << bad << ", sigma_" << i + 1 << " = " << s8(i);
+    }
+  }
+}
+
 // ---- heap-free ---------------------------------------------------------------
 
 TEST(RotorSetHeapFree, ChecksAllocationAndSingularValues) {

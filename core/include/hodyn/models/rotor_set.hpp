@@ -242,10 +242,14 @@ Eigen::Matrix<Scalar, 6, N> rotor_allocation(const RotorSet<N, Scalar>& set) noe
 /// double whatever the scalar — a configuration-time check, like the
 /// controller's; fixed size, no heap; values only). Moments (N m) and forces
 /// (N) share A, so σ depends on the length unit; rank checks use σ_6/σ_1.
+/// A NaN or Inf entry gives six NaNs (Eigen's SVD then stops with
+/// InvalidInput before it writes any singular value).
 template <int N, class Scalar>
 Vector6<Scalar> allocation_singular_values(const Eigen::Matrix<Scalar, 6, N>& a) noexcept {
+  const Scalar kNaN = std::numeric_limits<Scalar>::quiet_NaN();
   if constexpr (N == 6) {
     const Eigen::JacobiSVD<Eigen::Matrix<double, 6, N>> svd(a.template cast<double>());
+    if (svd.info() != Eigen::Success) return Vector6<Scalar>::Constant(kNaN);
     return svd.singularValues().template head<6>().template cast<Scalar>();
   } else {
     // N > 6: a square SVD. For 6 x N JacobiSVD runs a QR preconditioner whose
@@ -254,6 +258,7 @@ Vector6<Scalar> allocation_singular_values(const Eigen::Matrix<Scalar, 6, N>& a)
     Eigen::Matrix<double, N, N> padded = Eigen::Matrix<double, N, N>::Zero();
     padded.template topRows<6>() = a.template cast<double>();
     const Eigen::JacobiSVD<Eigen::Matrix<double, N, N>, Eigen::NoQRPreconditioner> svd(padded);
+    if (svd.info() != Eigen::Success) return Vector6<Scalar>::Constant(kNaN);
     return svd.singularValues().template head<6>().template cast<Scalar>();
   }
 }
