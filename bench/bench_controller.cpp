@@ -13,6 +13,7 @@
 //   BM_ControllerStep<float>    the same in float (the Cortex-M4F build)
 //   BM_ControllerStepPayload<S> the same with online payload estimation on
 //                               (body 3; docs/payload-estimation.md)
+//   BM_PayloadEstimatorUpdate<S> one payload-estimator update alone (body 3)
 //   BM_PluginStep               through the C ABI of the plugin library:
 //                               ABI frames in, quaternion → rotation, command out
 //   BM_RotorAllocation          A⁻¹W with limits alone
@@ -189,10 +190,48 @@ void BM_RotorAllocation(benchmark::State& state) {
 
 }  // namespace
 
+/// One payload-estimator update alone (the estimator the step with
+/// estimation on runs, body 3): the controller's model, the state and
+/// generalized force of reference_state (rotor wrench A ω², elastic torques
+/// K (θ − q)); every update must move the estimate (kUpdated, checked).
+template <class Scalar>
+void BM_PayloadEstimatorUpdate(benchmark::State& state) {
+  using Controller = control::FeedbackLinearization<AerialManipulatorRobot, Scalar>;
+  using Estimator = control::PayloadEstimator<AerialManipulatorTree, Scalar>;
+  static Controller controller;
+  if (controller.configure(control::FeedbackLinearizationConfig{}) != Status::kOk) {
+    state.SkipWithError("configure failed");
+    return;
+  }
+  static Estimator estimator;
+  static typename Estimator::Workspace ws;
+  control::PayloadEstimatorConfig config{};
+  if (estimator.configure(config, 3, controller.model().body_inertia(3), 1e-3) != Status::kOk) {
+    state.SkipWithError("estimator configure failed");
+    return;
+  }
+  const auto m = reference_state(controller);
+  typename Estimator::Generalized force;
+  force.template head<6>() =
+      controller.allocation().matrix() * m.rotor_speed.cwiseProduct(m.rotor_speed);
+  force.template tail<6>() = Scalar(ElasticJointParameters{}.stiffness) * (m.motor_position - m.q);
+  (void)estimator.update(controller.model(), m.base_pose, m.base_twist, m.q, m.q_dot, force, ws);
+  long not_updated = 0;
+  for (auto _ : state) {
+    const auto step =
+        estimator.update(controller.model(), m.base_pose, m.base_twist, m.q, m.q_dot, force, ws);
+    not_updated += step != Estimator::Step::kUpdated;
+    benchmark::DoNotOptimize(estimator.estimate());
+  }
+  if (not_updated > 0) state.SkipWithError("an update did not move the estimate");
+}
+
 BENCHMARK_TEMPLATE(BM_ControllerStep, double)->Unit(benchmark::kNanosecond);
 BENCHMARK_TEMPLATE(BM_ControllerStep, float)->Unit(benchmark::kNanosecond);
 BENCHMARK_TEMPLATE(BM_ControllerStepPayload, double)->Unit(benchmark::kNanosecond);
 BENCHMARK_TEMPLATE(BM_ControllerStepPayload, float)->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_PayloadEstimatorUpdate, double)->Unit(benchmark::kNanosecond);
+BENCHMARK_TEMPLATE(BM_PayloadEstimatorUpdate, float)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_PluginStep)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_RotorAllocation)->Unit(benchmark::kNanosecond);
 
