@@ -301,6 +301,102 @@ TEST(InverseDynamicsBodyRegressor, EqualsTheBodysColumnsOfTheWholeRegressor) {
             Status::kInvalidArgument);
 }
 
+/// inverse_dynamics_with_body_columns: the inverse dynamics are those of
+/// inverse_dynamics, and its columns (all ten) those of the dense Taylor
+/// reference with the body's inertia replaced by the unit parameter (every
+/// other body massless), for every body of a branched tree with general and
+/// aligned revolute and prismatic joints, its fixed-base twin, a helical tree
+/// and the aerial manipulator; the first four (an estimator's m, h) alone too.
+template <class Tree>
+void check_body_columns(const ReferenceTree<double>& tree, unsigned seed, Worst& worst) {
+  constexpr int n = Tree::kNumBodies;
+  constexpr int nj = hodyn::TreeTraits<Tree>::kNumJoints;
+  const auto model = core_model<Tree>(tree);
+  auto state = random_state<double>(seed, nj);
+  if (hodyn::TreeTraits<Tree>::kFixedBase) {  // the reference's base held at its mount, at rest
+    state.C1 = tree.A0[0];
+    for (auto& v : state.V1) v.setZero();
+  }
+  hodyn::MotionDerivatives<Tree, 0, double> motion;
+  fill_motion(state, motion);
+  auto data = std::make_unique<hodyn::InverseDynamicsData<Tree, 0, double>>();
+  auto plain = std::make_unique<hodyn::InverseDynamicsData<Tree, 0, double>>();
+  ASSERT_EQ(hodyn::inverse_dynamics(model, *plain, motion, 0), Status::kOk);
+  for (int j = 0; j < n; ++j) {
+    hodyn::BodyColumns<Tree, 10, double> ten;
+    hodyn::BodyColumns<Tree, 4, double> four;
+    ASSERT_EQ(hodyn::inverse_dynamics_with_body_columns(model, *data, motion, j, four),
+              Status::kOk);
+    ASSERT_EQ(hodyn::inverse_dynamics_with_body_columns(model, *data, motion, j, ten), Status::kOk);
+    EXPECT_TRUE(data->base_wrench[0] == plain->base_wrench[0]);
+    EXPECT_TRUE(data->base_wrench_body[0] == plain->base_wrench_body[0]);
+    EXPECT_TRUE(data->joint_torque[0] == plain->joint_torque[0]);
+    Eigen::MatrixXd want(6 + nj, 10);
+    for (int p = 0; p < 10; ++p) {
+      ReferenceTree<double> unit = tree;
+      for (auto& mb : unit.Mb) mb.setZero();
+      unit.Mb[static_cast<std::size_t>(j)] = unit_parameter_inertia(p);
+      const auto out = reference<S7>(unit, state);
+      for (int i = 0; i < 6; ++i) want(i, p) = out.Q1(i).derivative_value(0);
+      want.col(p).tail(nj) = tau_derivative(out.tau, 0);
+    }
+    const Eigen::MatrixXd got = ten.regressor;
+    const double e = rel(got, want);
+    worst.update(0, e);
+    EXPECT_LT(e, 1e-12) << "body " << j;
+    for (int c = 0; c < 10; ++c)
+      EXPECT_LT((got.col(c) - want.col(c)).norm(), 1e-12 * (1.0 + want.norm()))
+          << "body " << j << " column " << c;
+    EXPECT_TRUE(four.regressor == ten.regressor.template leftCols<4>()) << "body " << j;
+    EXPECT_TRUE(four.base_frame_regressor == ten.base_frame_regressor.template leftCols<4>())
+        << "body " << j;
+    // The base-frame rows: Ad_C₁ᵀ of the world rows (C₁ the base pose).
+    hodyn::Pose<double> c1;
+    c1.rotation = motion.base_pose.rotation;
+    c1.translation = motion.base_pose.translation;
+    for (int c = 0; c < 10; ++c) {
+      const hodyn::Wrench<double> world = ten.regressor.col(c).template head<6>();
+      const hodyn::Wrench<double> body = hodyn::coadjoint(c1, world);
+      EXPECT_LT((ten.base_frame_regressor.col(c) - body).norm(), 1e-12 * (1.0 + want.norm()))
+          << "body " << j << " column " << c;
+    }
+  }
+  hodyn::BodyColumns<Tree, 4, double> bad;
+  EXPECT_EQ(hodyn::inverse_dynamics_with_body_columns(model, *data, motion, n, bad),
+            Status::kInvalidArgument);
+  EXPECT_EQ(hodyn::inverse_dynamics_with_body_columns(model, *data, motion, -1, bad),
+            Status::kInvalidArgument);
+  motion.q[1](0) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(hodyn::inverse_dynamics_with_body_columns(model, *data, motion, n - 1, bad),
+            Status::kNonFiniteInput);
+  EXPECT_TRUE(bad.regressor.isZero(0.0));
+}
+
+TEST(InverseDynamicsWithBodyColumns, ColumnsAreReferenceDynamicsOfUnitParameters) {
+  Worst worst{"body_columns_vs_reference"};
+  check_body_columns<OracleTree>(random_reference_tree<OracleTree, double>(31), 12, worst);
+  check_body_columns<OracleFixedTree>(random_reference_tree<OracleFixedTree, double>(32), 13,
+                                      worst);
+  check_body_columns<HelicalTree>(random_reference_tree<HelicalTree, double>(33), 14, worst);
+  check_body_columns<HelicalFixedTree>(random_reference_tree<HelicalFixedTree, double>(34), 15,
+                                       worst);
+  worst.report();
+}
+
+TEST(InverseDynamicsWithBodyColumns, IsHeapFree) {
+  const auto am = core_aerial_manipulator();
+  const auto state = random_state<double>(9, AMTree::kNumBodies - 1);
+  hodyn::MotionDerivatives<AMTree, 0, double> motion;
+  fill_motion(state, motion);
+  auto data = std::make_unique<hodyn::InverseDynamicsData<AMTree, 0, double>>();
+  hodyn::BodyColumns<AMTree, 4, double> columns;
+  const hodyn::test::HeapProbe probe;
+  for (int body = 0; body < AMTree::kNumBodies; ++body)
+    EXPECT_EQ(hodyn::inverse_dynamics_with_body_columns(am, *data, motion, body, columns),
+              Status::kOk);
+  EXPECT_EQ(probe.count(), 0);
+}
+
 TEST(InverseDynamicsBodyRegressor, IsHeapFree) {
   const auto am = core_aerial_manipulator();
   const auto state = random_state<double>(9, AMTree::kNumBodies - 1);

@@ -1065,6 +1065,141 @@ Status inverse_dynamics_body_regressor(const Model<Tree, Scalar>& model,
   return Status::kOk;
 }
 
+/// The first `Columns` of one body's ten columns of Y^(0) (and of the
+/// base-frame rows): `inverse_dynamics_with_body_columns`' output.
+template <class Tree, int Columns, class Scalar = double>
+struct BodyColumns {
+  static_assert(Columns >= 1 && Columns <= 10, "a body has ten parameters");
+  static constexpr int kRows = 6 + TreeTraits<Tree>::kNumJointDofs;  ///< (Q₁; τ)
+  Eigen::Matrix<Scalar, kRows, Columns> regressor =
+      Eigen::Matrix<Scalar, kRows, Columns>::Zero();  ///< columns 0..Columns−1 of Y^(0)
+  Eigen::Matrix<Scalar, 6, Columns> base_frame_regressor =
+      Eigen::Matrix<Scalar, 6, Columns>::Zero();  ///< of Ad_C₁ᵀ Q₁
+};
+
+HODYN_ISA_NAMESPACE_END
+namespace detail {
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// Body `body`'s first Columns columns of Y^(0) from the order-0 kinematics
+/// an inverse-dynamics pass left in `data` (joint-frame twists and
+/// gravity-augmented accelerations, cos/sin q, the base frame): the column
+/// wrenches in the body frame (body_regressor_columns), moved into its joint
+/// frame and carried up its path to the root as the backward pass carries a
+/// wrench (τ_i = s_iᵀ f, the parent collects Ad_X⁻ᵀ f) — no rows, no lanes.
+template <int Columns, class Tree, int MaxOrder, class S>
+bool body_columns_from_kinematics(const Model<Tree, S>& model,
+                                  const InverseDynamicsData<Tree, MaxOrder, S>& data,
+                                  const MotionDerivatives<Tree, MaxOrder, S>& motion, int body,
+                                  BodyColumns<Tree, Columns, S>& out) {
+  const auto& b = data.body[static_cast<std::size_t>(body)];
+  // C_j in B_j as in regressor_body_columns: rotation R, origin t.
+  const M3<S> rot = M3<S>::from(model.home_pose(body).rotation);
+  const V3<S> t = V3<S>::from(model.home_pose(body).translation - model.local_origin(body));
+  const auto to_body = [&](const SV<S>& x) {
+    return SV<S>{rot.transpose_times(x.ang), rot.transpose_times(x.lin - cross(t, x.ang))};
+  };
+  const std::array<SV<S>, 1> v{to_body(b.twist[0])}, a{to_body(b.acceleration[0])};
+  ColumnWrenches<S> columns;
+  body_regressor_columns(0, v, a, columns);
+  std::array<SV<S>, Columns> f;  // the column wrenches, in the current joint frame
+  for (int p = 0; p < Columns; ++p) {
+    const auto& col = columns[static_cast<std::size_t>(p)];
+    const V3<S> lin = rot * V3<S>{col[3], col[4], col[5]};
+    f[static_cast<std::size_t>(p)] = {rot * V3<S>{col[0], col[1], col[2]} + cross(t, lin), lin};
+  }
+  out.regressor.setZero();
+  for (int j = body; j > 0; j = Tree::kParent[j]) {
+    const int row = 6 + TreeTraits<Tree>::joint_entry(j);
+    const V3<S> d = V3<S>::from(model.local_offset(j));
+    const V3<S> e = V3<S>::from(model.joint_axis(j));
+    const S sense = model.joint_sense(j);
+    const auto& bj = data.body[static_cast<std::size_t>(j)];
+    auto carry = [&](auto kind, int) {
+      constexpr JointKind K = decltype(kind)::value;
+      if constexpr (joint_dofs(K) == 1) {
+        for (int p = 0; p < Columns; ++p) {
+          SV<S>& w = f[static_cast<std::size_t>(p)];
+          S tau;
+          if constexpr (is_revolute(K))
+            tau = axis_dot<K>(e, w.ang);
+          else if constexpr (is_helical(K))
+            tau = dot(e, w.ang) + model.joint_pitch(j) * dot(e, w.lin);
+          else
+            tau = axis_dot<K>(e, w.lin);
+          out.regressor(row, p) = sense * tau;
+          if constexpr (joint_rotates(K)) {
+            V3<S> ang = w.ang;
+            if constexpr (is_helical(K))
+              ang += (model.joint_pitch(j) * motion.q[0](TreeTraits<Tree>::joint_entry(j))) *
+                     cross(e, w.lin);
+            const auto get_ang = [&](int) -> const V3<S>& { return ang; };
+            const auto get_lin = [&](int) -> const V3<S>& { return w.lin; };
+            w = {rotate_series<K, false>(0, bj.cos_q, bj.sin_q, e, get_ang),
+                 rotate_series<K, false>(0, bj.cos_q, bj.sin_q, e, get_lin)};
+          } else {
+            w.ang +=
+                (sense * motion.q[0](TreeTraits<Tree>::joint_entry(j))) * axis_cross<K>(e, w.lin);
+          }
+          w.ang += cross(d, w.lin);
+        }
+      }
+    };
+    dispatch_joint<Tree>(Tree::kJoint[j], j, carry);
+  }
+  // The root: Q₁ in world axes (P₀), the base frame's wrench (Ad_{A⁰_0}ᵀ).
+  const M3<S>& r0 = data.base_frame.rotation[0];
+  const V3<S>& x0 = data.base_frame.origin[0];
+  const Pose<S>& a0 = model.home_pose(0);
+  S finite(0);
+  for (int p = 0; p < Columns; ++p) {
+    const SV<S>& w = f[static_cast<std::size_t>(p)];
+    const V3<S> force = r0 * w.lin;
+    const V3<S> moment = r0 * w.ang + cross(x0, force);
+    out.regressor.col(p).template head<6>() << moment.x, moment.y, moment.z, force.x, force.y,
+        force.z;
+    out.base_frame_regressor.col(p) = coadjoint(a0, Wrench<S>(w.eigen()));
+  }
+  finite += (out.regressor.array() * S(0)).sum() + (out.base_frame_regressor.array() * S(0)).sum();
+  return finite == S(0);
+}
+HODYN_ISA_NAMESPACE_END
+}  // namespace detail
+HODYN_ISA_NAMESPACE_BEGIN
+
+/// Inverse dynamics of order 0, exactly as inverse_dynamics(model, data,
+/// motion, 0), and from the same pass's kinematics the first `Columns` of
+/// body `body`'s ten columns of Y^(0) (Columns = 4: m and h, what a payload
+/// estimator needs) — what inverse_dynamics_body_regressor gives in them,
+/// without a second kinematic pass, rows or lanes. Trees with 1-DoF joints.
+/// Errors as inverse_dynamics, and kInvalidArgument for a body outside
+/// 0..N−1 (data's results and the columns then zero).
+template <int Columns, class Tree, int MaxOrder, class Scalar>
+Status inverse_dynamics_with_body_columns(const Model<Tree, Scalar>& model,
+                                          InverseDynamicsData<Tree, MaxOrder, Scalar>& data,
+                                          const MotionDerivatives<Tree, MaxOrder, Scalar>& motion,
+                                          int body,
+                                          BodyColumns<Tree, Columns, Scalar>& columns) noexcept {
+  HODYN_REQUIRE_SINGLE_DOF_JOINTS(Tree, "inverse_dynamics_with_body_columns");
+  columns.base_frame_regressor.setZero();
+  if (body < 0 || body >= TreeTraits<Tree>::kNumBodies) {
+    columns.regressor.setZero();
+    data.clear_results();
+    return Status::kInvalidArgument;
+  }
+  const Status status = inverse_dynamics(model, data, motion, 0);
+  if (status != Status::kOk) {
+    columns.regressor.setZero();
+    return status;
+  }
+  if (!detail::body_columns_from_kinematics(model, data, motion, body, columns)) {
+    columns.regressor.setZero();
+    columns.base_frame_regressor.setZero();
+    return Status::kNonFiniteResult;
+  }
+  return Status::kOk;
+}
+
 HODYN_ISA_NAMESPACE_END
 }  // namespace hodyn
 

@@ -59,19 +59,18 @@
 // joints K (θ − q), rigid ones the torque last commanded) and the model(s)
 // of the step get that body's nominal inertia ⊕ the point mass. Bad input
 // (kHold, kHover) skips it and restarts its filters. Off, the step is the
-// same apart from one branch. The estimator's scratch (its regressor and
-// inverse dynamics, 7.8 KB in double) shares the forward-dynamics
-// workspace's storage, which is not live before the step's forward pass:
-// the estimator adds ~0.7 KB of state (double) and fits the Cortex-M7
-// image. HODYN_PAYLOAD_ESTIMATION = 0 leaves it out altogether, and
-// configure() then refuses payload_estimation with kInvalidArgument.
+// same apart from one branch. The estimator's scratch (the motion at its
+// filtered state and one inverse dynamics of order 0, whose kinematics also
+// give its regressor columns) is the workspace of the rest torques, which
+// only the synchronisation after it uses: the estimator adds ~0.7 KB of
+// state (double) and fits the Cortex-M7 image. HODYN_PAYLOAD_ESTIMATION = 0 leaves it out
+// altogether, and configure() then refuses payload_estimation with kInvalidArgument.
 //
 // Fixed size, no heap, no exceptions; Scalar = double or float.
 #pragma once
 
 #include <array>
 #include <cmath>
-#include <new>
 #include <type_traits>
 
 #include "hodyn/control/base_output.hpp"
@@ -86,7 +85,7 @@
 #include "hodyn/models/robot.hpp"
 
 /// Whether FeedbackLinearization carries the payload estimator: 1 by default
-/// (bare metal too since its scratch shares the forward-dynamics workspace);
+/// (bare metal too: its scratch is a workspace the controller already has);
 /// define it 0 to leave it out.
 #ifndef HODYN_PAYLOAD_ESTIMATION
 #define HODYN_PAYLOAD_ESTIMATION 1
@@ -324,30 +323,23 @@ class FeedbackLinearization {
   // zero in every step are set once in configure()) ----
   ForwardDynamicsInput<Tree, 2, Scalar> forward_input_{};
   using ForwardData = ForwardDynamicsData<Tree, 2, Scalar>;
-  using PayloadWorkspace =
-      std::conditional_t<kPayloadEstimationBuilt,
-                         typename PayloadEstimator<Tree, Scalar>::Workspace, NoPayloadEstimator>;
-  /// Forward dynamics' workspace and results (`forward`), and the payload
-  /// estimator's scratch in the same storage: the estimator runs before the
-  /// step's forward pass, which does not read what an earlier step left
-  /// there. update_payload() constructs the scratch and then the forward
-  /// data again (a fresh ForwardDynamicsData, as after configure()).
-  union Scratch {
-    ForwardData forward;
-    PayloadWorkspace payload;
-    Scratch() noexcept : forward() {}
-    Scratch(const Scratch& other) noexcept : forward(other.forward) {}
-    Scratch& operator=(const Scratch& other) noexcept {
-      forward = other.forward;
-      return *this;
-    }
-    ~Scratch() {}  // (the members hold numbers only; forward is the live one)
+  /// Forward dynamics' workspace and results (`forward`). (The payload
+  /// estimator's scratch is rest_motion_ and rest_wrench_ below.) Aligned to
+  /// 64 bytes as when the estimator's old scratch shared this storage: the
+  /// members the step reads keep their offsets (the Cortex-M7 step's
+  /// instructions).
+  static constexpr std::size_t kScratchAlignment =
+      kPayloadEstimationBuilt && alignof(ForwardData) < 64 ? 64 : alignof(ForwardData);
+  struct alignas(kScratchAlignment) Scratch {
+    ForwardData forward{};
   };
   Scratch scratch_{};
   /// The commanded snap (V⃛, q⁗) and what it takes: Ẅ_prop (base frame), τ̈.
   InverseTopOrder<Tree, Scalar> snap_{};
   /// Inverse dynamics at rest, for the rigid joints' holding torque when the
-  /// controller synchronises (not every step).
+  /// controller synchronises (not every step); also the payload estimator's
+  /// scratch (update_payload(), which runs before and leaves rest_motion_'s
+  /// rates zero again).
   MotionDerivatives<Tree, 0, Scalar> rest_motion_{};
   InverseDynamicsData<Tree, 0, Scalar> rest_wrench_{};
 
@@ -664,11 +656,14 @@ void FeedbackLinearization<Robot, Scalar>::update_payload(const Measurement& m,
     JointVector tau = elastic_.cwiseProduct(stiffness_.cwiseProduct(m.motor_position - m.q));
     if (has_rigid_) tau += rigid_.cwiseProduct(commanded_torque_);
     force.template tail<kNumJoints>() = tau;
-    // The scratch borrows the forward data's storage, then gives it back.
-    auto* ws = ::new (static_cast<void*>(&scratch_.payload)) PayloadWorkspace;
-    const auto step =
-        payload_.update(robot_.model, m.base_pose, m.base_twist, m.q, m.q_dot, force, *ws);
-    ::new (static_cast<void*>(&scratch_.forward)) ForwardData;
+    // The scratch: the rest-torque workspaces (their content is not kept);
+    // rest_motion_'s rates are zero again after (synchronise_extension()).
+    const auto step = payload_.update(robot_.model, m.base_pose, m.base_twist, m.q, m.q_dot, force,
+                                      rest_motion_, rest_wrench_);
+    rest_motion_.base_twist[0].setZero();
+    rest_motion_.base_twist[1].setZero();
+    rest_motion_.q[1].setZero();
+    rest_motion_.q[2].setZero();
     diagnostics_.payload_rejected_steps = payload_.rejected_steps();
     if (step != PayloadEstimator<Tree, Scalar>::Step::kUpdated) return;
     // (set_body leaves the model unchanged when it refuses)

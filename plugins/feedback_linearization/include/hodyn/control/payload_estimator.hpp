@@ -106,15 +106,17 @@ class PayloadEstimator {
     kRejected,     ///< residual gate or non-finite data: step skipped
   };
 
-  /// The scratch of one update(): the motion at the filtered state, the
-  /// body's regressor and inverse dynamics. Nothing in it is kept from one
-  /// update to the next, so a caller may lend it storage that it uses for
-  /// something else in between (the controller: its forward-dynamics
-  /// workspace, docs/payload-estimation.md "On the flight controller").
+  /// The scratch of one update(): the motion at the filtered state and the
+  /// inverse dynamics there (whose kinematics also give the regressor's
+  /// columns: inverse_dynamics_with_body_columns). Nothing in it is kept from
+  /// one update to the next, so a caller may lend storage that it uses for
+  /// something else in between (the controller: its rest-torque workspace,
+  /// docs/payload-estimation.md "On the flight controller").
+  using Motion = MotionDerivatives<Tree, 0, Scalar>;
+  using Dynamics = InverseDynamicsData<Tree, 0, Scalar>;
   struct Workspace {
-    MotionDerivatives<Tree, 0, Scalar> motion{};
-    BodyRegressorData<Tree, 0, Scalar> regressor{};
-    InverseDynamicsData<Tree, 0, Scalar> dynamics{};
+    Motion motion{};
+    Dynamics dynamics{};
   };
 
   PayloadEstimator() noexcept { reset(); }
@@ -158,6 +160,13 @@ class PayloadEstimator {
   Step update(const Model<Tree, Scalar>& model, const Pose<Scalar>& base_pose,
               const Twist<Scalar>& base_twist, const JointVector& q, const JointVector& q_dot,
               const Generalized& force, Workspace& ws) noexcept {
+    return update(model, base_pose, base_twist, q, q_dot, force, ws.motion, ws.dynamics);
+  }
+  /// The same with the scratch in two pieces (any content in; `motion`'s
+  /// entries and `dynamics` are overwritten).
+  Step update(const Model<Tree, Scalar>& model, const Pose<Scalar>& base_pose,
+              const Twist<Scalar>& base_twist, const JointVector& q, const JointVector& q_dot,
+              const Generalized& force, Motion& motion, Dynamics& dynamics) noexcept {
     Generalized nu;
     nu << base_twist, q_dot;
     Scalar finite = (nu - nu).sum() + (force - force).sum();
@@ -179,25 +188,23 @@ class PayloadEstimator {
     const Generalized acceleration = lambda_ * (nu - velocity_filtered);
     const JointVector position_filtered = position_filtered_ + alpha_ * (q - position_filtered_);
 
-    auto& motion = ws.motion;
     motion.base_pose = base_pose;
     motion.base_twist[0] = velocity_filtered.template head<6>();
     motion.base_twist[1] = acceleration.template head<6>();
     motion.q[0] = position_filtered;
     motion.q[1] = velocity_filtered.template tail<kNumJoints>();
     motion.q[2] = acceleration.template tail<kNumJoints>();
-    auto& regressor = ws.regressor;
-    auto& dynamics = ws.dynamics;
-    if (inverse_dynamics_body_regressor(model, regressor, motion, body_, 0) != Status::kOk ||
-        inverse_dynamics(model, dynamics, motion, 0) != Status::kOk) {
+    // One pass: ID_current and the body's (m, h) columns from its kinematics.
+    BodyColumns<Tree, 4, Scalar> columns;
+    if (inverse_dynamics_with_body_columns(model, dynamics, motion, body_, columns) !=
+        Status::kOk) {
       ++rejected_;
       return Step::kRejected;
     }
     // Rows: base-frame wrench (moments, forces), then the joint torques.
     Eigen::Matrix<Scalar, kRows, 4> phi;
-    phi.template topRows<6>() = regressor.base_frame_regressor[0].template leftCols<4>();
-    phi.template bottomRows<kNumJoints>() =
-        regressor.regressor[0].template bottomRows<kNumJoints>().template leftCols<4>();
+    phi.template topRows<6>() = columns.base_frame_regressor;
+    phi.template bottomRows<kNumJoints>() = columns.regressor.template bottomRows<kNumJoints>();
     Generalized model_force;
     model_force << dynamics.base_wrench_body[0], dynamics.joint_torque[0];
     // The gate: the raw sample's weighted residual τ̄ − ID_current (a spike
