@@ -268,6 +268,12 @@ class Model {
   const Vector3<Scalar>& local_offset(int j) const { return local_offset_[j]; }
   /// Centre of mass of body j in its joint frame (world axes at home).
   const Vector3<Scalar>& local_com(int j) const { return local_com_[j]; }
+  /// Body j's rotational inertia about its joint frame's origin (axes as
+  /// local_com's), I_c + m ((c·c) 1 − c cᵀ) with c = local_com(j): the
+  /// constant of the mass matrix's composite-rigid-body pass.
+  const SymmetricMatrix3<Scalar>& joint_frame_inertia(int j) const {
+    return joint_frame_inertia_[j];
+  }
   /// (A⁰_0)⁻¹: F_0 = C_base (A⁰_0)⁻¹ (seed 000 Alg. 1, erratum E7).
   const Pose<Scalar>& base_home_pose_inverse() const { return base_home_inverse_; }
   /// A⁰_0 is exactly the identity (the usual base), so F_0 = C_base: the
@@ -296,6 +302,7 @@ class Model {
       m.local_offset_[j] = local_offset_[j].template cast<NewScalar>();
       m.local_com_[j] = local_com_[j].template cast<NewScalar>();
     }
+    m.update_joint_frame_inertias();  // (from the cast members, in NewScalar)
     for (std::size_t u = 0; u < second_axis_.size(); ++u)
       m.second_axis_[u] = second_axis_[u].template cast<NewScalar>();
     return m;
@@ -384,6 +391,18 @@ class Model {
       local_offset_[j] = local_origin_[j] - parent_origin;
       local_com_[j] = home_com_[j] - local_origin_[j];
     }
+    update_joint_frame_inertias();
+  }
+  void update_joint_frame_inertias() {
+    for (int j = 0; j < kNumBodies; ++j) {
+      const Scalar m = inertia_[j].mass;
+      const Vector3<Scalar>& c = local_com_[j];
+      const Scalar cc = c.x() * c.x() + c.y() * c.y() + c.z() * c.z();
+      const SymmetricMatrix3<Scalar>& ih = home_inertia_[j];
+      joint_frame_inertia_[j] = {ih.xx + m * (cc - c.x() * c.x()), ih.yy + m * (cc - c.y() * c.y()),
+                                 ih.zz + m * (cc - c.z() * c.z()), ih.xy - m * c.x() * c.y(),
+                                 ih.xz - m * c.x() * c.z(),        ih.yz - m * c.y() * c.z()};
+    }
   }
 
   std::array<Pose<Scalar>, kNumBodies> home_pose_{};
@@ -407,6 +426,8 @@ class Model {
   /// without one). Last, so that the members above keep their offsets (and
   /// the 1-DoF code its alignment) in a tree without a universal joint.
   std::array<Vector3<Scalar>, kNumUniversalJoints> second_axis_{};
+  /// joint_frame_inertia(j) (after the others: their offsets stay).
+  std::array<SymmetricMatrix3<Scalar>, kNumBodies> joint_frame_inertia_{};
 };
 
 }  // namespace hodyn

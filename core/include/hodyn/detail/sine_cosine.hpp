@@ -17,12 +17,12 @@
 // (tests/core/test_sine_cosine.cpp).
 #pragma once
 
-#include "hodyn/detail/isa.hpp"
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include "hodyn/detail/isa.hpp"
 
 #include "hodyn/detail/coefficient_lanes.hpp"
 #include "hodyn/detail/compile_time.hpp"
@@ -73,12 +73,15 @@ HODYN_ALWAYS_INLINE void sine_cosine_reduced(double x, double& c, double& s) {
 /// vectorizable loop; libm for the arguments the reduction does not cover.
 /// The loop runs on local arrays padded to a multiple of eight, so that the
 /// compiler needs neither aliasing checks nor a scalar remainder (on the
-/// caller's arrays of seven it vectorized two lanes wide).
-template <std::size_t N, class S>
+/// caller's arrays of seven it vectorized two lanes wide). `Pad` (a power of
+/// two) sets that multiple: the SIMD width in doubles suffices (the mass
+/// matrix's six angles: three 2-lane steps with SSE2 or NEON instead of four).
+template <std::size_t Pad = 8, std::size_t N, class S>
 void sine_cosine(const std::array<S, N>& x, std::array<S, N>& c, std::array<S, N>& s, int n) {
   static_assert(std::is_same<S, double>::value || std::is_same<S, float>::value,
                 "float or double (other scalar types call their own sin, cos)");
-  constexpr std::size_t kPadded = (N + 7) / 8 * 8;
+  static_assert(Pad > 0 && (Pad & (Pad - 1)) == 0, "a power of two");
+  constexpr std::size_t kPadded = (N + Pad - 1) / Pad * Pad;
   alignas(64) double xs[kPadded] = {};
   alignas(64) double cs[kPadded];
   alignas(64) double ss[kPadded];
@@ -127,6 +130,29 @@ struct JointSineCosine {
         cosine[j] = cos(angle[j]);
         sine[j] = sin(angle[j]);
       }
+    }
+  }
+  /// The same with the batch over the joints' N − 1 angles only, padded to
+  /// the SIMD width in doubles (not to eight, nor with the base's entry):
+  /// with 2-lane SSE2 or NEON the aerial manipulator's six angles take three
+  /// vector steps instead of four (mass_matrix, issue 22); the results are
+  /// the same, lane by lane.
+  template <class Q>
+  void compute_joints(const Q& q) {
+    if constexpr (kBatch && N > 1) {
+      constexpr std::size_t kPad =
+          HODYN_COEFFICIENT_LANE_BYTES >= 16 ? HODYN_COEFFICIENT_LANE_BYTES / 8 : 2;
+      std::array<S, N - 1> a, c, s;
+      for (std::size_t j = 1; j < N; ++j) a[j - 1] = angle[j] = q(static_cast<int>(j));
+      sine_cosine<kPad>(a, c, s, static_cast<int>(N - 1));
+      cosine[0] = S(1);
+      sine[0] = S(0);
+      for (std::size_t j = 1; j < N; ++j) {
+        cosine[j] = c[j - 1];
+        sine[j] = s[j - 1];
+      }
+    } else {
+      compute(q);
     }
   }
 };
