@@ -141,6 +141,23 @@ struct FeedbackLinearizationConfig {
   PayloadEstimatorConfig payload{};  ///< its settings (body 0: the last body)
 };
 
+/// The settings the control step reads, converted to the controller's scalar
+/// once by configure() (the same names as in FeedbackLinearizationConfig).
+/// Only a float controller keeps them: on a Cortex-M4F every double → float
+/// conversion is a library call (`__aeabi_d2f`), ~30 of them a step before
+/// (docs/firmware.md, "STM32F405"); a double controller reads config_.
+template <class Scalar>
+struct StepSettings {
+  struct Gains {
+    Scalar k0, k1, k2, k3, ki;
+  };
+  Gains position, attitude, joints;
+  Scalar max_position_error, max_attitude_error, max_joint_error, max_integral;
+  Scalar reference_jump, max_base_speed, max_base_rate, joint_limit, max_joint_rate;
+  Scalar max_deflection, safe_torque_fraction;
+};
+struct NoStepSettings {};
+
 /// The feedback-linearizing controller of the robot type `Robot`
 /// (models/robot.hpp), e.g. FeedbackLinearization<AerialManipulatorRobot>.
 template <class Robot, class Scalar = double>
@@ -261,6 +278,16 @@ class FeedbackLinearization {
   void synchronise_extension(const Measurement& m) noexcept;
   void remember_reference(const Reference& r) noexcept;
   HODYN_NOINLINE void update_payload(const Measurement& m, bool restarted) noexcept;
+  void convert_settings() noexcept;
+
+  /// The step's settings in Scalar: converted once (float), or config_ itself (double).
+  static constexpr bool kConvertSettings = !std::is_same<Scalar, double>::value;
+  const auto& settings() const noexcept {
+    if constexpr (kConvertSettings)
+      return settings_;
+    else
+      return config_;
+  }
 
   FeedbackLinearizationConfig config_{};
   Description robot_{};
@@ -348,6 +375,9 @@ class FeedbackLinearization {
   /// offsets they have without it (the Cortex-M7 step's instructions).
   std::conditional_t<kPayloadEstimationBuilt, PayloadEstimator<Tree, Scalar>, NoPayloadEstimator>
       payload_{};
+  /// settings() of a float controller (after the payload estimator: the
+  /// double controller's members keep their offsets, and it reads config_).
+  std::conditional_t<kConvertSettings, StepSettings<Scalar>, NoStepSettings> settings_{};
 };
 
 // ===========================================================================
@@ -357,8 +387,8 @@ class FeedbackLinearization {
 namespace detail_fl {
 
 /// v scaled to norm `limit` when longer; `clamped` says whether it was.
-template <class Derived>
-auto clamp_norm(const Eigen::MatrixBase<Derived>& v, double limit, bool& clamped) {
+template <class Derived, class Limit>
+auto clamp_norm(const Eigen::MatrixBase<Derived>& v, Limit limit, bool& clamped) {
   using S = typename Derived::Scalar;
   typename Derived::PlainObject out = v;
   const S n = v.norm();
@@ -367,8 +397,8 @@ auto clamp_norm(const Eigen::MatrixBase<Derived>& v, double limit, bool& clamped
   return out;
 }
 
-template <class Derived>
-void clamp_each(Eigen::MatrixBase<Derived>& v, double limit) {
+template <class Derived, class Limit>
+void clamp_each(Eigen::MatrixBase<Derived>& v, Limit limit) {
   using S = typename Derived::Scalar;
   const S high = S(limit), low = -high;  // (converted once: float builds)
   for (Eigen::Index i = 0; i < v.size(); ++i) {
@@ -385,10 +415,11 @@ void add_finiteness(S& sum, const Eigen::MatrixBase<Derived>& v) {
   sum += (v - v).sum();
 }
 
-/// Snap command of one output group (tracking_gains.hpp).
-template <class Vec>
-Vec snap_command(const TrackingGains& g, const Vec& snap_ref, const Vec& e0, const Vec& e1,
-                 const Vec& e2, const Vec& e3, const Vec& integral) {
+/// Snap command of one output group (tracking_gains.hpp; the gains in double
+/// or, converted once, in the controller's scalar).
+template <class Vec, class Gains>
+Vec snap_command(const Gains& g, const Vec& snap_ref, const Vec& e0, const Vec& e1, const Vec& e2,
+                 const Vec& e3, const Vec& integral) {
   using S = typename Vec::Scalar;
   return snap_ref + S(g.k3) * e3 + S(g.k2) * e2 + S(g.k1) * e1 + S(g.k0) * e0 + S(g.ki) * integral;
 }
@@ -451,6 +482,7 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
   (void)allocation.speeds_squared(statics.base_wrench_body[0], hover_squared);
 
   config_ = c;
+  convert_settings();
   robot_ = robot;
   allocation_ = allocation;
   if constexpr (kPayloadEstimationBuilt) {
@@ -509,6 +541,32 @@ Status FeedbackLinearization<Robot, Scalar>::configure(
 }
 
 template <class Robot, class Scalar>
+void FeedbackLinearization<Robot, Scalar>::convert_settings() noexcept {
+  if constexpr (kConvertSettings) {
+    const FeedbackLinearizationConfig& c = config_;
+    StepSettings<Scalar>& s = settings_;
+    const auto gains = [](const TrackingGains& g) {
+      return typename StepSettings<Scalar>::Gains{Scalar(g.k0), Scalar(g.k1), Scalar(g.k2),
+                                                  Scalar(g.k3), Scalar(g.ki)};
+    };
+    s.position = gains(c.position);
+    s.attitude = gains(c.attitude);
+    s.joints = gains(c.joints);
+    s.max_position_error = Scalar(c.max_position_error);
+    s.max_attitude_error = Scalar(c.max_attitude_error);
+    s.max_joint_error = Scalar(c.max_joint_error);
+    s.max_integral = Scalar(c.max_integral);
+    s.reference_jump = Scalar(c.reference_jump);
+    s.max_base_speed = Scalar(c.max_base_speed);
+    s.max_base_rate = Scalar(c.max_base_rate);
+    s.joint_limit = Scalar(c.joint_limit);
+    s.max_joint_rate = Scalar(c.max_joint_rate);
+    s.max_deflection = Scalar(c.max_deflection);
+    s.safe_torque_fraction = Scalar(c.safe_torque_fraction);
+  }
+}
+
+template <class Robot, class Scalar>
 void FeedbackLinearization<Robot, Scalar>::reset() noexcept {
   synchronised_ = false;
   step_extras_ = static_cast<std::uint8_t>(
@@ -561,11 +619,12 @@ Status FeedbackLinearization<Robot, Scalar>::check_measurement(
   if (m.time <= last_time_) return Status::kStaleInput;
   const V3 w = angular(m.base_twist);
   const V3 velocity = linear(m.base_twist) + w.cross(m.base_pose.translation);
-  const auto c = [](double x) { return Scalar(x); };
-  if (w.norm() > c(config_.max_base_rate) || velocity.norm() > c(config_.max_base_speed))
+  const auto c = [](auto x) { return Scalar(x); };
+  const auto& s = settings();
+  if (w.norm() > c(s.max_base_rate) || velocity.norm() > c(s.max_base_speed))
     return Status::kSensorOutOfRange;
-  const Scalar joint_limit = c(config_.joint_limit), joint_rate = c(config_.max_joint_rate);
-  const Scalar deflection = c(config_.max_deflection);
+  const Scalar joint_limit = c(s.joint_limit), joint_rate = c(s.max_joint_rate);
+  const Scalar deflection = c(s.max_deflection);
   for (int j = 0; j < kNumJoints; ++j) {
     // q within its interval (range and limits, configure()); the motor side of elastic joints.
     if (m.q(j) < q_lowest_(j) || m.q(j) > q_highest_(j) || abs(m.q_dot(j)) > joint_rate)
@@ -596,7 +655,7 @@ Status FeedbackLinearization<Robot, Scalar>::check_reference(const Reference& r)
 template <class Robot, class Scalar>
 bool FeedbackLinearization<Robot, Scalar>::reference_jumped(const Reference& r) const noexcept {
   if (!have_last_reference_) return false;
-  const Scalar limit = Scalar(config_.reference_jump);
+  const Scalar limit = Scalar(settings().reference_jump);
   if ((r.position[0] - predicted_position_).norm() > limit) return true;
   // ‖R − R_pred‖_F ≈ √2 · angle (remember_reference).
   if ((r.orientation - predicted_orientation_).norm() > Scalar(1.41421356) * limit) return true;
@@ -685,7 +744,7 @@ void FeedbackLinearization<Robot, Scalar>::safe_command(Output& out) noexcept {
   const bool hold = have_last_good_ && bad_steps_ <= hold_steps_;
   out.mode = hold ? CommandMode::kHold : CommandMode::kHover;
   out.rotor_speed = hold ? last_good_.rotor_speed : hover_speed_;
-  const JointVector limit = torque_limit_ * Scalar(config_.safe_torque_fraction);
+  const JointVector limit = torque_limit_ * Scalar(settings().safe_torque_fraction);
   out.motor_torque = have_last_good_ ? last_good_.motor_torque : holding_torque_;
   out.motor_torque = out.motor_torque.cwiseMin(limit).cwiseMax(-limit);
   commanded_torque_ = out.motor_torque;
@@ -757,22 +816,23 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
     const auto& wd = ref.angular_velocity;
     const auto& qd = ref.joints;
 
-    e_x = detail_fl::clamp_norm(xd[0] - x[0], config_.max_position_error, x_clamped);
+    const auto& s = settings();
+    e_x = detail_fl::clamp_norm(xd[0] - x[0], s.max_position_error, x_clamped);
     e_r = detail_fl::clamp_norm(
         so3_log(Matrix3<Scalar>(ref.orientation * m.base_pose.rotation.transpose())),
-        config_.max_attitude_error, r_clamped);
+        s.max_attitude_error, r_clamped);
     e_q = qd[0] - m.q;
-    detail_fl::clamp_each(e_q, config_.max_joint_error);
+    detail_fl::clamp_each(e_q, s.max_joint_error);
 
-    const V3 snap = detail_fl::snap_command(config_.position, xd[4], e_x, V3(xd[1] - x[1]),
+    const V3 snap = detail_fl::snap_command(s.position, xd[4], e_x, V3(xd[1] - x[1]),
                                             V3(xd[2] - x[2]), V3(xd[3] - x[3]), position_integral_);
-    w[3] = detail_fl::snap_command(config_.attitude, wd[3], e_r, V3(wd[0] - w[0]), V3(wd[1] - w[1]),
+    w[3] = detail_fl::snap_command(s.attitude, wd[3], e_r, V3(wd[0] - w[0]), V3(wd[1] - w[1]),
                                    V3(wd[2] - w[2]), attitude_integral_);
     // 4. The commanded V⃛ (spatial) and q⁗: inverse dynamics of order 2 at them.
     top.base_acceleration.template head<3>() = w[3];
     top.base_acceleration.template tail<3>() = linear_twist_third_derivative(x, w, snap);
     top.joint_acceleration = detail_fl::snap_command(
-        config_.joints, qd[4], e_q, JointVector(qd[1] - m.q_dot), JointVector(qd[2] - fm.q[2]),
+        s.joints, qd[4], e_q, JointVector(qd[1] - m.q_dot), JointVector(qd[2] - fm.q[2]),
         JointVector(qd[3] - fm.q[3]), joint_integral_);
   };
   const Status step =
@@ -870,12 +930,12 @@ Status FeedbackLinearization<Robot, Scalar>::update(const Measurement& m, const 
     position_integral_ += dt_x * e_x;
     attitude_integral_ += dt_r * e_r;
     // (a clamped joint error is exactly ±max_joint_error: clamp_each)
-    const Scalar joint_clamp = Scalar(config_.max_joint_error);
+    const Scalar joint_clamp = Scalar(settings().max_joint_error);
     for (int j = 0; j < kNumJoints; ++j)
       joint_integral_(j) += (std::abs(e_q(j)) < joint_clamp ? dt : Scalar(0)) * e_q(j);
-    detail_fl::clamp_each(position_integral_, config_.max_integral);
-    detail_fl::clamp_each(attitude_integral_, config_.max_integral);
-    detail_fl::clamp_each(joint_integral_, config_.max_integral);
+    detail_fl::clamp_each(position_integral_, settings().max_integral);
+    detail_fl::clamp_each(attitude_integral_, settings().max_integral);
+    detail_fl::clamp_each(joint_integral_, settings().max_integral);
   }
 
   out.rotor_speed = command;
