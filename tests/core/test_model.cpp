@@ -49,23 +49,23 @@ TEST(AerialManipulator, ScrewsMatchThePublishedTable) {
   // Seed 000 digest §10.1, Y_j = (e; p × e); paper bodies B2..B7.
   const std::array<Vec6, 7> expected{
       Vec6::Zero(),
-      v6(0, 1, 0, 0.10, 0, 0.09),    // B2
-      v6(1, 0, 0, 0, -0.22, 0),      // B3
-      v6(0, 0, 1, 0, -0.09, 0),      // B4
-      v6(0, 1, 0, 0.10, 0, -0.09),   // B5
-      v6(1, 0, 0, 0, -0.22, 0),      // B6
-      v6(0, 0, 1, 0, 0.09, 0),       // B7
+      v6(0, 1, 0, 0.10, 0, 0.09),   // B2
+      v6(1, 0, 0, 0, -0.22, 0),     // B3
+      v6(0, 0, 1, 0, -0.09, 0),     // B4
+      v6(0, 1, 0, 0.10, 0, -0.09),  // B5
+      v6(1, 0, 0, 0, -0.22, 0),     // B6
+      v6(0, 0, 1, 0, 0.09, 0),      // B7
   };
   for (int j = 1; j < 7; ++j)
-    EXPECT_LT((model.joint_screw(j) - expected[j]).norm(), 1e-14) << "body " << j << ": "
-                                                                  << model.joint_screw(j).transpose();
+    EXPECT_LT((model.joint_screw(j) - expected[j]).norm(), 1e-14)
+        << "body " << j << ": " << model.joint_screw(j).transpose();
 }
 
 TEST(AerialManipulator, HomeCentresOfMass) {
   AM model;
   ASSERT_EQ(hodyn::make_aerial_manipulator(model), Status::kOk);
-  const std::array<Vec3, 7> com{Vec3(0, 0, 0),         Vec3(0.09, 0, -0.16),  Vec3(0.09, 0, -0.28),
-                                Vec3(0.09, 0, -0.40),  Vec3(-0.09, 0, -0.16), Vec3(-0.09, 0, -0.28),
+  const std::array<Vec3, 7> com{Vec3(0, 0, 0),        Vec3(0.09, 0, -0.16),  Vec3(0.09, 0, -0.28),
+                                Vec3(0.09, 0, -0.40), Vec3(-0.09, 0, -0.16), Vec3(-0.09, 0, -0.28),
                                 Vec3(-0.09, 0, -0.40)};
   for (int j = 0; j < 7; ++j) {
     EXPECT_LT((model.home_com(j) - com[j]).norm(), 1e-14) << "body " << j;
@@ -75,7 +75,8 @@ TEST(AerialManipulator, HomeCentresOfMass) {
     EXPECT_LT(model.body_inertia(j).first_moment.norm(), 1e-15);
   }
   EXPECT_EQ(model.body_inertia(0).mass, 2.5);
-  EXPECT_LT(max_abs(model.body_inertia(0).rotational_inertia - Vec3(0.03, 0.03, 0.05).asDiagonal().toDenseMatrix()),
+  EXPECT_LT(max_abs(model.body_inertia(0).rotational_inertia -
+                    Vec3(0.03, 0.03, 0.05).asDiagonal().toDenseMatrix()),
             1e-15);
   for (int j = 1; j < 7; ++j) {
     EXPECT_EQ(model.body_inertia(j).mass, 0.25);
@@ -138,9 +139,10 @@ struct Snapshot {
   }
   bool operator==(const Snapshot& o) const {
     for (int j = 0; j < Tree::kNumBodies; ++j)
-      if (pose[j] != o.pose[j] || screw[j] != o.screw[j] || com[j] != o.com[j] || axis[j] != o.axis[j] ||
-          axis_point[j] != o.axis_point[j] || h[j] != o.h[j] || inertia[j] != o.inertia[j] ||
-          home_inertia[j] != o.home_inertia[j] || mass[j] != o.mass[j])
+      if (pose[j] != o.pose[j] || screw[j] != o.screw[j] || com[j] != o.com[j] ||
+          axis[j] != o.axis[j] || axis_point[j] != o.axis_point[j] || h[j] != o.h[j] ||
+          inertia[j] != o.inertia[j] || home_inertia[j] != o.home_inertia[j] ||
+          mass[j] != o.mass[j])
         return false;
     return gravity == o.gravity;
   }
@@ -153,7 +155,8 @@ class ModelSetters : public ::testing::Test {
     before_ = std::make_unique<Snapshot<hodyn::AerialManipulatorTree>>(model_);
   }
   void expect_unchanged() const {
-    EXPECT_TRUE(Snapshot<hodyn::AerialManipulatorTree>(model_) == *before_) << "a rejected setter changed the model";
+    EXPECT_TRUE(Snapshot<hodyn::AerialManipulatorTree>(model_) == *before_)
+        << "a rejected setter changed the model";
   }
   AM model_;
   std::unique_ptr<Snapshot<hodyn::AerialManipulatorTree>> before_;
@@ -162,8 +165,39 @@ class ModelSetters : public ::testing::Test {
       0.3, Vec3(0.01, 0.02, -0.03), Vec3(0.002, 0.003, 0.004).asDiagonal().toDenseMatrix());
 };
 
+// set_body under an unchanged home pose takes a shorter path (only body j's
+// mass properties, not every joint frame): every derived member must equal,
+// bit for bit, what the full update gives (set_body with another pose first,
+// then back, so the second call is a full update).
+TEST_F(ModelSetters, NewInertiaUnderTheSameHomePoseEqualsTheFullUpdate) {
+  for (int j = 0; j < AM::kNumBodies; ++j) {
+    AM shortcut = model_;
+    ASSERT_EQ(shortcut.set_body(j, model_.home_pose(j), good_inertia_), Status::kOk);
+    AM full = model_;
+    Pose<double> moved = model_.home_pose(j);
+    moved.translation += Vec3(0.01, -0.02, 0.03);
+    ASSERT_EQ(full.set_body(j, moved, model_.body_inertia(j)), Status::kOk);
+    ASSERT_EQ(full.set_body(j, model_.home_pose(j), good_inertia_), Status::kOk);
+    EXPECT_TRUE(Snapshot<hodyn::AerialManipulatorTree>(shortcut) ==
+                Snapshot<hodyn::AerialManipulatorTree>(full))
+        << "body " << j;
+    EXPECT_FALSE(Snapshot<hodyn::AerialManipulatorTree>(shortcut) == *before_) << "body " << j;
+    for (int k = 0; k < AM::kNumBodies; ++k) {
+      EXPECT_EQ(shortcut.local_com(k), full.local_com(k)) << "body " << j << ", " << k;
+      EXPECT_EQ(shortcut.local_origin(k), full.local_origin(k)) << "body " << j << ", " << k;
+      EXPECT_EQ(shortcut.com_from_axis_point(k), full.com_from_axis_point(k))
+          << "body " << j << ", " << k;
+      EXPECT_EQ(shortcut.joint_frame_inertia(k).matrix(), full.joint_frame_inertia(k).matrix())
+          << "body " << j << ", " << k;
+    }
+    EXPECT_EQ(shortcut.base_home_pose_inverse().matrix(), full.base_home_pose_inverse().matrix());
+    EXPECT_EQ(shortcut.base_home_is_identity(), full.base_home_is_identity());
+  }
+}
+
 TEST_F(ModelSetters, NonUnitAxisIsRejected) {
-  EXPECT_EQ(model_.set_revolute_axis(1, Vec3(0, 1.01, 0), Vec3(0.09, 0, -0.1)), Status::kInvalidModel);
+  EXPECT_EQ(model_.set_revolute_axis(1, Vec3(0, 1.01, 0), Vec3(0.09, 0, -0.1)),
+            Status::kInvalidModel);
   EXPECT_EQ(model_.set_joint_screw(2, v6(0.5, 0, 0, 0, 0, 0)), Status::kInvalidModel);
   expect_unchanged();
 }
@@ -172,7 +206,8 @@ TEST_F(ModelSetters, AxisNotMatchingAlignedKindIsRejected) {
   // Joint 1 is kRevoluteY: an x axis (unit, valid otherwise) must be refused.
   EXPECT_EQ(model_.set_revolute_axis(1, Vec3(1, 0, 0), Vec3(0.09, 0, -0.1)), Status::kInvalidModel);
   // Nor a tilted axis near y (only ±y within the orthonormality tolerance).
-  EXPECT_EQ(model_.set_revolute_axis(1, Vec3(0, 0.6, 0.8), Vec3(0.09, 0, -0.1)), Status::kInvalidModel);
+  EXPECT_EQ(model_.set_revolute_axis(1, Vec3(0, 0.6, 0.8), Vec3(0.09, 0, -0.1)),
+            Status::kInvalidModel);
   // A prismatic screw on a revolute joint.
   EXPECT_EQ(model_.set_prismatic_axis(1, Vec3(0, 1, 0)), Status::kInvalidModel);
   expect_unchanged();
@@ -235,7 +270,8 @@ TEST_F(ModelSetters, NonPsdInertiaIsRejected) {
   // Indefinite but with positive diagonal: [[1, 2], [2, 1]] block.
   Mat3 ic;
   ic << 0.001, 0.002, 0, 0.002, 0.001, 0, 0, 0, 0.001;
-  EXPECT_EQ(model_.set_body(3, model_.home_pose(3), SpatialInertia<double>::from_mass_com_inertia(0.3, Vec3::Zero(), ic)),
+  EXPECT_EQ(model_.set_body(3, model_.home_pose(3),
+                            SpatialInertia<double>::from_mass_com_inertia(0.3, Vec3::Zero(), ic)),
             Status::kInvalidModel);
   expect_unchanged();
 }
@@ -252,7 +288,8 @@ TEST_F(ModelSetters, NonOrthonormalHomeRotationIsRejected) {
 TEST_F(ModelSetters, OutOfRangeBodyIndexIsRejected) {
   EXPECT_EQ(model_.set_body(-1, Pose<double>::identity(), good_inertia_), Status::kInvalidArgument);
   EXPECT_EQ(model_.set_body(7, Pose<double>::identity(), good_inertia_), Status::kInvalidArgument);
-  EXPECT_EQ(model_.set_joint_screw(0, v6(0, 1, 0, 0, 0, 0)), Status::kInvalidArgument);  // the base has no joint
+  EXPECT_EQ(model_.set_joint_screw(0, v6(0, 1, 0, 0, 0, 0)),
+            Status::kInvalidArgument);  // the base has no joint
   EXPECT_EQ(model_.set_joint_screw(7, v6(0, 0, 1, 0, 0, 0)), Status::kInvalidArgument);
   EXPECT_EQ(model_.set_revolute_axis(-3, Vec3(0, 1, 0), Vec3::Zero()), Status::kInvalidArgument);
   EXPECT_EQ(model_.set_prismatic_axis(100, Vec3(0, 0, 1)), Status::kInvalidArgument);
@@ -265,8 +302,11 @@ TEST_F(ModelSetters, AcceptedSetterUpdatesDerivedQuantities) {
   pose.rotation = Eigen::AngleAxisd(0.4, Vec3(0.2, -1, 0.5).normalized()).toRotationMatrix();
   pose.translation = Vec3(0.1, 0.2, -0.3);
   ASSERT_EQ(model_.set_body(2, pose, good_inertia_), Status::kOk);
-  EXPECT_LT((model_.home_com(2) - (pose.rotation * Vec3(0.01, 0.02, -0.03) + pose.translation)).norm(), 1e-15);
-  const Mat3 expected_i = pose.rotation * Vec3(0.002, 0.003, 0.004).asDiagonal() * pose.rotation.transpose();
+  EXPECT_LT(
+      (model_.home_com(2) - (pose.rotation * Vec3(0.01, 0.02, -0.03) + pose.translation)).norm(),
+      1e-15);
+  const Mat3 expected_i =
+      pose.rotation * Vec3(0.002, 0.003, 0.004).asDiagonal() * pose.rotation.transpose();
   EXPECT_LT(max_abs(model_.home_inertia(2).matrix() - expected_i), 1e-15);
   EXPECT_NEAR(model_.total_mass(), 4.0 - 0.25 + 0.3, 1e-15);
   // A new axis for joint 2 (kRevoluteX) through another point.
@@ -274,7 +314,8 @@ TEST_F(ModelSetters, AcceptedSetterUpdatesDerivedQuantities) {
   EXPECT_LT((model_.joint_screw(2) - v6(1, 0, 0, 0, -0.2, -0.3)).norm(), 1e-15);
   // Axis point: the point of the axis closest to the origin.
   EXPECT_LT((model_.joint_axis_point(2) - Vec3(0, 0.3, -0.2)).norm(), 1e-15);
-  EXPECT_LT((model_.com_from_axis_point(2) - (model_.home_com(2) - Vec3(0, 0.3, -0.2))).norm(), 1e-15);
+  EXPECT_LT((model_.com_from_axis_point(2) - (model_.home_com(2) - Vec3(0, 0.3, -0.2))).norm(),
+            1e-15);
 }
 
 // ---- user-declared trees --------------------------------------------------
@@ -300,12 +341,14 @@ struct BadBaseJoint {  // body 0 is not a floating base
 struct BadSecondBase {  // a second floating base
   static constexpr int kNumBodies = 2;
   static constexpr std::array<int, 2> kParent{-1, 0};
-  static constexpr std::array<JointKind, 2> kJoint{JointKind::kFloatingBase, JointKind::kFloatingBase};
+  static constexpr std::array<JointKind, 2> kJoint{JointKind::kFloatingBase,
+                                                   JointKind::kFloatingBase};
 };
 struct BadRootParent {  // body 0 with a parent
   static constexpr int kNumBodies = 2;
   static constexpr std::array<int, 2> kParent{0, 0};
-  static constexpr std::array<JointKind, 2> kJoint{JointKind::kFloatingBase, JointKind::kPrismaticZ};
+  static constexpr std::array<JointKind, 2> kJoint{JointKind::kFloatingBase,
+                                                   JointKind::kPrismaticZ};
 };
 
 static_assert(hodyn::is_valid_tree<ThreeBodyChain>());
@@ -352,7 +395,8 @@ void check_branched_chains() {
     for (int i = 0; i < N; ++i) {
       const int j = 1 + br * N + i;
       EXPECT_EQ(T::kParent[j], i == 0 ? 0 : j - 1) << "body " << j;
-      const JointKind cycle[3] = {JointKind::kRevoluteY, JointKind::kRevoluteX, JointKind::kRevoluteZ};
+      const JointKind cycle[3] = {JointKind::kRevoluteY, JointKind::kRevoluteX,
+                                  JointKind::kRevoluteZ};
       EXPECT_EQ(T::kJoint[j], cycle[i % 3]) << "body " << j;
     }
   auto model = std::make_unique<hodyn::Model<T, double>>();
@@ -389,7 +433,8 @@ TEST(ModelCast, FloatKeepsValues) {
   base.translation = Vec3(0.05, -0.02, 0.01);
   ASSERT_EQ(model.set_body(0, base,
                            SpatialInertia<double>::from_mass_com_inertia(
-                               2.5, Vec3(0.01, 0.0, -0.02), Vec3(0.03, 0.03, 0.05).asDiagonal().toDenseMatrix())),
+                               2.5, Vec3(0.01, 0.0, -0.02),
+                               Vec3(0.03, 0.03, 0.05).asDiagonal().toDenseMatrix())),
             Status::kOk);
   const hodyn::AerialManipulatorModel<float> f = model.cast<float>();
   const hodyn::AerialManipulatorModel<double> d = f.cast<double>();
@@ -406,7 +451,9 @@ TEST(ModelCast, FloatKeepsValues) {
     EXPECT_LT(max_abs(d.home_inertia(j).matrix() - model.home_inertia(j).matrix()), tol);
     EXPECT_NEAR(d.body_inertia(j).mass, model.body_inertia(j).mass, tol);
     EXPECT_LT((d.body_inertia(j).first_moment - model.body_inertia(j).first_moment).norm(), tol);
-    EXPECT_LT(max_abs(d.body_inertia(j).rotational_inertia - model.body_inertia(j).rotational_inertia), tol);
+    EXPECT_LT(
+        max_abs(d.body_inertia(j).rotational_inertia - model.body_inertia(j).rotational_inertia),
+        tol);
   }
   EXPECT_LT(max_abs(d.base_home_pose_inverse().matrix() - base.inverse().matrix()), tol);
 }

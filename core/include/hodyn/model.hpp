@@ -85,9 +85,21 @@ class Model {
   Status set_body(int j, const Pose<Scalar>& home_pose, const SpatialInertia<Scalar>& inertia) {
     if (j < 0 || j >= kNumBodies) return Status::kInvalidArgument;
     if (!pose_is_valid(home_pose) || !inertia_is_valid(inertia)) return Status::kInvalidModel;
+    // A body j > 0 under the same home pose (bit for bit): only its
+    // inertia-derived members change (the payload estimator's case, every
+    // step); the joint frames, which depend on the poses alone, stay. (Not
+    // the base: its pose members are first computed by a full update, and a
+    // default-constructed model's identity home pose has not had one.)
+    bool same_pose = false;
+    if constexpr (std::is_floating_point<Scalar>::value)
+      same_pose = j > 0 && home_pose.rotation == home_pose_[j].rotation &&
+                  home_pose.translation == home_pose_[j].translation;
     home_pose_[j] = home_pose;
     inertia_[j] = inertia;
-    update_body(j);
+    if (same_pose)
+      update_body_inertia(j);
+    else
+      update_body(j);
     return Status::kOk;
   }
 
@@ -360,7 +372,9 @@ class Model {
     return Traits::primal(ic.determinant()) >= -tol * scale * scale;
   }
 
-  void update_body(int j) {
+  /// Body j's members derived from its inertia and home pose (not the joint
+  /// frames: update_local_frames).
+  void update_body_mass_properties(int j) {
     const Pose<Scalar>& a = home_pose_[j];
     home_com_[j] = a.act(inertia_[j].com());
     const Matrix3<Scalar> ic = inertia_[j].inertia_about_com();
@@ -369,6 +383,16 @@ class Model {
     com_from_axis_point_[j] = (j > 0 && has_centre(Tree::kJoint[j]))
                                   ? Vector3<Scalar>(home_com_[j] - axis_point_[j])
                                   : home_com_[j];
+  }
+  /// A new inertia of body j under an unchanged home pose.
+  void update_body_inertia(int j) {
+    update_body_mass_properties(j);
+    local_com_[j] = home_com_[j] - local_origin_[j];
+    update_joint_frame_inertia(j);
+  }
+  void update_body(int j) {
+    const Pose<Scalar>& a = home_pose_[j];
+    update_body_mass_properties(j);
     if (j == 0) {
       base_home_inverse_ = a.inverse();
       if constexpr (std::is_floating_point<Scalar>::value)
@@ -394,15 +418,16 @@ class Model {
     update_joint_frame_inertias();
   }
   void update_joint_frame_inertias() {
-    for (int j = 0; j < kNumBodies; ++j) {
-      const Scalar m = inertia_[j].mass;
-      const Vector3<Scalar>& c = local_com_[j];
-      const Scalar cc = c.x() * c.x() + c.y() * c.y() + c.z() * c.z();
-      const SymmetricMatrix3<Scalar>& ih = home_inertia_[j];
-      joint_frame_inertia_[j] = {ih.xx + m * (cc - c.x() * c.x()), ih.yy + m * (cc - c.y() * c.y()),
-                                 ih.zz + m * (cc - c.z() * c.z()), ih.xy - m * c.x() * c.y(),
-                                 ih.xz - m * c.x() * c.z(),        ih.yz - m * c.y() * c.z()};
-    }
+    for (int j = 0; j < kNumBodies; ++j) update_joint_frame_inertia(j);
+  }
+  void update_joint_frame_inertia(int j) {
+    const Scalar m = inertia_[j].mass;
+    const Vector3<Scalar>& c = local_com_[j];
+    const Scalar cc = c.x() * c.x() + c.y() * c.y() + c.z() * c.z();
+    const SymmetricMatrix3<Scalar>& ih = home_inertia_[j];
+    joint_frame_inertia_[j] = {ih.xx + m * (cc - c.x() * c.x()), ih.yy + m * (cc - c.y() * c.y()),
+                               ih.zz + m * (cc - c.z() * c.z()), ih.xy - m * c.x() * c.y(),
+                               ih.xz - m * c.x() * c.z(),        ih.yz - m * c.y() * c.z()};
   }
 
   std::array<Pose<Scalar>, kNumBodies> home_pose_{};
