@@ -5,6 +5,8 @@
 #include "support/heap_counter.hpp"
 #include "support/random.hpp"
 
+#include <type_traits>
+
 #include "controller_fixture.hpp"
 
 namespace {
@@ -169,7 +171,59 @@ TEST(FeedbackLinearization, UpdateAllocatesNothing) {
     (void)c.update(m, r, out);
   }
   EXPECT_EQ(probe.count(), 0);
-  std::printf("sizeof(FeedbackLinearization<AerialManipulatorRobot, double>) = %zu bytes\n", sizeof(Controller));
+  std::printf("sizeof(FeedbackLinearization<AerialManipulatorRobot, double>) = %zu bytes\n",
+              sizeof(Controller));
+}
+
+// A float controller's step reads its gains and limits from settings(),
+// converted once at configure(). Each of the 26 values is distinct here, so
+// a swapped or forgotten conversion shows (FloatMatchesDouble's outputs need
+// not: a swap of two gains whose errors are zero moves nothing).
+TEST(FeedbackLinearization, FloatSettingsAreTheConfigRoundedOnce) {
+  control::FeedbackLinearizationConfig config;
+  config.position = control::TrackingGains::from_bandwidth(7.3, true);
+  config.attitude = control::TrackingGains::from_bandwidth(19.1, true);
+  config.joints = control::TrackingGains::from_bandwidth(23.7, true);
+  config.max_position_error = 0.31;
+  config.max_attitude_error = 0.47;
+  config.max_joint_error = 0.53;
+  config.max_integral = 0.061;
+  config.reference_jump = 0.023;
+  config.max_base_speed = 17.5;
+  config.max_base_rate = 18.5;
+  config.joint_limit = 3.1;
+  config.max_joint_rate = 29.0;
+  config.max_deflection = 0.45;
+  config.safe_torque_fraction = 0.55;
+  control::FeedbackLinearization<AerialManipulatorRobot, float> f;
+  ASSERT_EQ(f.configure(config), Status::kOk);
+  const auto& s = f.settings();
+  static_assert(std::is_same<std::decay_t<decltype(s.max_integral)>, float>::value);
+  const auto expect_gains = [](const auto& g, const control::TrackingGains& d, const char* name) {
+    EXPECT_EQ(g.k0, static_cast<float>(d.k0)) << name;
+    EXPECT_EQ(g.k1, static_cast<float>(d.k1)) << name;
+    EXPECT_EQ(g.k2, static_cast<float>(d.k2)) << name;
+    EXPECT_EQ(g.k3, static_cast<float>(d.k3)) << name;
+    EXPECT_EQ(g.ki, static_cast<float>(d.ki)) << name;
+  };
+  expect_gains(s.position, config.position, "position");
+  expect_gains(s.attitude, config.attitude, "attitude");
+  expect_gains(s.joints, config.joints, "joints");
+  EXPECT_EQ(s.max_position_error, 0.31f);
+  EXPECT_EQ(s.max_attitude_error, 0.47f);
+  EXPECT_EQ(s.max_joint_error, 0.53f);
+  EXPECT_EQ(s.max_integral, 0.061f);
+  EXPECT_EQ(s.reference_jump, 0.023f);
+  EXPECT_EQ(s.max_base_speed, 17.5f);
+  EXPECT_EQ(s.max_base_rate, 18.5f);
+  EXPECT_EQ(s.joint_limit, 3.1f);
+  EXPECT_EQ(s.max_joint_rate, 29.0f);
+  EXPECT_EQ(s.max_deflection, 0.45f);
+  EXPECT_EQ(s.safe_torque_fraction, 0.55f);
+  // A double controller reads its config itself.
+  Controller d;
+  ASSERT_EQ(d.configure(config), Status::kOk);
+  EXPECT_EQ(&d.settings(), &d.config());
 }
 
 TEST(FeedbackLinearization, FloatMatchesDouble) {

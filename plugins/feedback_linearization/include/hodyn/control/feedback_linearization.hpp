@@ -251,6 +251,15 @@ class FeedbackLinearization {
 
   bool configured() const noexcept { return configured_; }
   const FeedbackLinearizationConfig& config() const noexcept { return config_; }
+  /// The gains and limits update() reads, in Scalar: a float controller's
+  /// StepSettings<float>, converted from config() once at configure(); a
+  /// double controller's config() itself. (Same member names in both.)
+  const auto& settings() const noexcept {
+    if constexpr (kConvertSettings)
+      return settings_;
+    else
+      return config_;
+  }
   /// The robot the controller was configured with.
   const Description& robot() const noexcept { return robot_; }
   const Diagnostics& diagnostics() const noexcept { return diagnostics_; }
@@ -280,14 +289,7 @@ class FeedbackLinearization {
   HODYN_NOINLINE void update_payload(const Measurement& m, bool restarted) noexcept;
   void convert_settings() noexcept;
 
-  /// The step's settings in Scalar: converted once (float), or config_ itself (double).
   static constexpr bool kConvertSettings = !std::is_same<Scalar, double>::value;
-  const auto& settings() const noexcept {
-    if constexpr (kConvertSettings)
-      return settings_;
-    else
-      return config_;
-  }
 
   FeedbackLinearizationConfig config_{};
   Description robot_{};
