@@ -97,8 +97,10 @@ double worst_against_inverse_dynamics(const hodyn::Model<Tree, double>& model, u
   double worst = 0;
   for (unsigned seed = 1; seed <= seeds; ++seed) {
     const auto s = make_scenario(model, seed);
-    Wrench<double> w, w_ref;
-    JointVector<Tree> tau, tau_ref;
+    // Zeroed: reference_product's ASSERT returns early on a failure (g++ 12
+    // -O3 -Werror saw tau_ref read uninitialized on that path).
+    Wrench<double> w = Wrench<double>::Zero(), w_ref = Wrench<double>::Zero();
+    JointVector<Tree> tau = JointVector<Tree>::Zero(), tau_ref = JointVector<Tree>::Zero();
     EXPECT_EQ(hodyn::mass_matrix_times(model, s->data, s->base_acceleration, s->joint_acceleration,
                                        w, tau),
               Status::kOk);
