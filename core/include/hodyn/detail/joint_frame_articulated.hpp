@@ -366,10 +366,11 @@ HODYN_ALWAYS_INLINE void add_reduced_revolute(const Inertia6<S>& m, const SV<S>&
   nb.a[3 * d + b] = c * rd[b] - s * rd[d];
   nb.a[3 * d + d] = s * rd[b] + c * rd[d];
   // Reduced and rotated C (symmetric).
-  M3<S> nc;
-  for (int i = 0; i < 3; ++i)
-    for (int j = i; j < 3; ++j)
-      nc.a[3 * i + j] = nc.a[3 * j + i] = mc[3 * i + j] - wl[i] * w[3 + j];
+  // (Brace-initialized whole: a zeroed M3 filled entry by entry cost a call
+  // to memset.)
+  const S c01 = mc[1] - wl[0] * w[4], c02 = mc[2] - wl[0] * w[5], c12 = mc[5] - wl[1] * w[5];
+  M3<S> nc{{mc[0] - wl[0] * w[3], c01, c02, c01, mc[4] - wl[1] * w[4], c12, c02, c12,
+            mc[8] - wl[2] * w[5]}};
   rotate_symmetric_about<A>(nc, c, s, cc, ss, cs);
   // Translation by p (see translate_inertia), accumulated into the parent.
   const V3<S> e0 = cross(p, nc.col(0)), e1 = cross(p, nc.col(1)), e2 = cross(p, nc.col(2));
@@ -463,12 +464,15 @@ struct SchurSolve6 {
       for (int j = 0; j < 3; ++j)
         e.a[3 * i + j] = m.b.a[3 * i] * c_inv.a[j] + m.b.a[3 * i + 1] * c_inv.a[3 + j] +
                          m.b.a[3 * i + 2] * c_inv.a[6 + j];
-    M3<S> schur;
-    for (int i = 0; i < 3; ++i)
-      for (int j = i; j < 3; ++j)
-        schur.a[3 * i + j] = schur.a[3 * j + i] =
-            m.a.a[3 * i + j] - (e.a[3 * i] * m.b.a[3 * j] + e.a[3 * i + 1] * m.b.a[3 * j + 1] +
-                                e.a[3 * i + 2] * m.b.a[3 * j + 2]);
+    // S = A − E Bᵀ (symmetric: six entries), brace-initialized whole (a
+    // zeroed M3 filled entry by entry cost a call to memset).
+    const auto entry = [&](int i, int j) {
+      return m.a.a[3 * i + j] - (e.a[3 * i] * m.b.a[3 * j] + e.a[3 * i + 1] * m.b.a[3 * j + 1] +
+                                 e.a[3 * i + 2] * m.b.a[3 * j + 2]);
+    };
+    const S s00 = entry(0, 0), s01 = entry(0, 1), s02 = entry(0, 2);
+    const S s11 = entry(1, 1), s12 = entry(1, 2), s22 = entry(2, 2);
+    const M3<S> schur{{s00, s01, s02, s01, s11, s12, s02, s12, s22}};
     ok = invert_positive_definite(schur, tiny, s_inv) && ok;
     return ok;
   }

@@ -211,13 +211,15 @@ inline void inertia_next_coefficient(int k, BodySeries<MaxOrder, S>& b) {
 template <class S, std::size_t NT, std::size_t NR>
 inline M3<S> rotation_next_coefficient(int k, const std::array<SV<S>, NT>& twist,
                                                     const std::array<M3<S>, NR>& r) {
-  M3<S> d;
-  for (int col = 0; col < 3; ++col) {
+  const auto column = [&](int col) {
     V3<S> c{};
     for (int i = 0; i <= k; ++i) c += cross(twist[i].ang, r[k - i].col(col));
-    d.set_col(col, reciprocal<S>(k + 1) * c);
-  }
-  return d;
+    return reciprocal<S>(k + 1) * c;
+  };
+  const V3<S> c0 = column(0), c1 = column(1), c2 = column(2);
+  // Brace-initialized whole (a zeroed M3 filled column by column cost a
+  // call to memset).
+  return {{c0.x, c1.x, c2.x, c0.y, c1.y, c2.y, c0.z, c1.z, c2.z}};
 }
 
 /// The body's own share of its joint wrench, coefficient k: the derivative of

@@ -119,10 +119,9 @@ struct M3 {
 
   template <class Derived>
   HODYN_ALWAYS_INLINE static M3 from(const Eigen::MatrixBase<Derived>& m) {
-    M3 r;
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) r.a[3 * i + j] = m(i, j);
-    return r;
+    // Brace-initialized whole: `M3 r;` then nine stores left a call to
+    // memset for the zeroing of `a` (GCC did not see it overwritten).
+    return {{m(0, 0), m(0, 1), m(0, 2), m(1, 0), m(1, 1), m(1, 2), m(2, 0), m(2, 1), m(2, 2)}};
   }
   HODYN_ALWAYS_INLINE Eigen::Matrix<S, 3, 3> eigen() const {
     Eigen::Matrix<S, 3, 3> m;
