@@ -331,6 +331,92 @@ TEST(LinkFrameParser, FramesWithAndWithoutFullCobsBlocks) {
   EXPECT_EQ(parser.counters().rejected_count(RejectReason::kCobsError), 2u);
 }
 
+// push_block(block) against push() of the block and a 0x00 (the stream
+// parser): the same messages, the same counters and verdicts, for whole
+// frames (with and without full COBS blocks), every single-bit flip of them
+// that leaves no 0x00 in the block, empty, exactly full and overlong blocks,
+// and a block that continues bytes pushed before it.
+TEST(LinkFrameParser, PushBlockIsPushOfTheBlockAndItsDelimiter) {
+  const auto same = [](const FrameParser& a, const FrameParser& b) {
+    const LinkCounters& x = a.counters();
+    const LinkCounters& y = b.counters();
+    EXPECT_EQ(x.bytes, y.bytes);
+    EXPECT_EQ(x.delimiters, y.delimiters);
+    EXPECT_EQ(x.empty_segments, y.empty_segments);
+    EXPECT_EQ(x.frames_ok, y.frames_ok);
+    EXPECT_EQ(x.messages_delivered, y.messages_delivered);
+    EXPECT_EQ(x.messages_dropped, y.messages_dropped);
+    for (std::size_t k = 0; k < link::kRejectReasonCount; ++k)
+      EXPECT_EQ(x.rejected[k], y.rejected[k]) << "reason " << k;
+    EXPECT_EQ(a.last_reject(), b.last_reject());
+    EXPECT_EQ(a.overflowing(), b.overflowing());
+    EXPECT_EQ(a.queued(), b.queued());
+  };
+  // `before`: bytes pushed (both ways) ahead of the block.
+  std::size_t cases = 0, accepted = 0;
+  const auto check = [&](const Bytes& before, const Bytes& block) {
+    FrameParser stream, blocks;
+    push(stream, before);
+    push(blocks, before);
+    Bytes with_delimiter = block;
+    with_delimiter.push_back(0x00);
+    push(stream, with_delimiter);
+    Bytes mine = block;  // push_block overwrites it
+    mine.reserve(1);     // data() not null for an empty block
+    blocks.push_block(mine.data(), mine.size());
+    same(stream, blocks);
+    const std::vector<Message> want = drain(stream), got = drain(blocks);
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t k = 0; k < got.size(); ++k) ASSERT_TRUE(test::bit_equal(got[k], want[k]));
+    same(stream, blocks);
+    expect_counters_add_up(blocks);
+    ++cases;
+    accepted += got.size();
+  };
+  std::vector<Message> messages = three_messages(31);
+  {
+    test::LinkRng rng(32);
+    Message full = test::random_message(rng, MessageType::kReference);
+    full.format = link::ValueFormat::kFloat64;
+    std::uint64_t bits = 0x4141414141414141ull;
+    double value = 0.0;
+    std::memcpy(&value, &bits, sizeof value);
+    for (auto& row : full.reference.joint_position)
+      for (double& v : row) v = value;
+    messages.push_back(full);
+  }
+  for (const Message& m : messages) {
+    Bytes wire = wire_of(m);
+    ASSERT_EQ(wire.back(), 0x00);
+    wire.pop_back();
+    check({}, wire);
+    check({0x00, 0x00}, wire);        // empty segments first
+    check({wire[0], wire[1]}, wire);  // a partial block pending: no longer a frame
+    check({0x07, 0x41, 0x00}, wire);  // a rejected block first
+    for (std::size_t bit = 0; bit < 8 * wire.size(); ++bit) {
+      Bytes flipped = wire;
+      flipped[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+      if (std::memchr(flipped.data(), 0x00, flipped.size()) != nullptr) continue;
+      check({}, flipped);
+    }
+  }
+  // Alone, after empty segments, after a rejected block.
+  EXPECT_EQ(accepted, 3 * messages.size());
+  check({}, {});
+  check({0x03, 0x41}, {});  // the delimiter of a pending partial block
+  check({}, Bytes(FrameParser::kBufferSize, 0x01));
+  check({}, Bytes(FrameParser::kBufferSize + 1, 0x01));
+  check({0x01}, Bytes(FrameParser::kBufferSize, 0x01));
+  Bytes frame = wire_of(messages[0]);
+  frame.pop_back();
+  check(Bytes(FrameParser::kBufferSize + 10, 0x01), frame);  // overflowing: discarded
+  EXPECT_GT(cases, 1000u);
+  // A null block feeds nothing.
+  FrameParser parser;
+  parser.push_block(nullptr, 5);
+  EXPECT_EQ(parser.counters().bytes, 0u);
+}
+
 TEST(LinkFrameParser, EmptySegmentsAreIgnored) {
   const std::vector<Message> messages = three_messages(7);
   FrameParser parser;

@@ -383,9 +383,14 @@ int main() {
       for (std::size_t k = 0; k < received; ++k) {
         frame_bytes[frame_fill++] = rx_buffer[k];
         if (rx_buffer[k] != 0x00 && frame_fill < sizeof frame_bytes) continue;
-        // A whole frame (or a block too long for one: the parser counts the overflow).
+        // A whole frame (or a block too long for one: the parser counts the
+        // overflow). A frame is decoded where it lies in frame_bytes (the
+        // delimiter found here, not searched for again, and not copied).
         const std::uint64_t t0 = bm::cycles();
-        host.receive_bytes(frame_bytes, frame_fill);
+        if (rx_buffer[k] == 0x00)
+          host.receive_block(frame_bytes, frame_fill - 1);
+        else
+          host.receive_bytes(frame_bytes, frame_fill);
         link_cycles += bm::cycles() - t0 - timed.take_send_cycles() - meter.take_update_cycles() -
                        meter.take_motor_cycles();
         frame_fill = 0;

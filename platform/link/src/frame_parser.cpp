@@ -17,7 +17,7 @@ void FrameParser::delimiter() noexcept {
   } else if (fill_ == 0) {
     ++counters_.empty_segments;
   } else {
-    end_of_block();
+    end_of_block(buffer_, fill_);
   }
   fill_ = 0;
 }
@@ -58,9 +58,29 @@ std::size_t FrameParser::push_frame(const std::uint8_t* data, std::size_t size) 
   return run + 1;
 }
 
-// COBS-decodes the block in buffer_[0 .. fill_) in place; returns where the
-// frame starts (null for invalid COBS). The block holds no 0x00 (push_frame
-// split the stream at them). Common case, no full block (no code 0xFF) and a
+void FrameParser::push_block(std::uint8_t* block, std::size_t size) noexcept {
+  if (block == nullptr) return;
+  if (fill_ != 0 || overflowing_ || size > kBufferSize) {
+    // A block continuing bytes pushed before it, or too long: as push_frame()
+    // of the block and its delimiter (a copy).
+    const std::size_t taken = push_frame(block, size);
+    if (taken == size) (void)push_frame(&kDelimiter, 1);
+    return;
+  }
+  // Decoded where it lies: no search for the delimiter, no copy.
+  counters_.bytes += size + 1;
+  ++counters_.delimiters;
+  if (size == 0) {
+    ++counters_.empty_segments;
+    return;
+  }
+  end_of_block(block, size);
+}
+
+// COBS-decodes block[0 .. size) in place; returns where the frame starts
+// (null for invalid COBS). The block holds no 0x00 (push_frame split the
+// stream at them; push_block's caller did; a 0x00 code ends the walk below
+// all the same, and cobs_decode() rejects it). Common case, no full block (no code 0xFF) and a
 // code chain ending exactly at the end: the frame is the block from its
 // second byte on with a zero where each later code byte was, so zeroing those
 // (a few instructions a block) decodes it where it lies, without the shift
@@ -68,30 +88,30 @@ std::size_t FrameParser::push_frame(const std::uint8_t* data, std::size_t size) 
 // instructions a control period on the F405) and without the zero search
 // cobs_decode() makes. Anything else: cobs_decode(), which shifts (a full
 // block's code byte decodes to nothing) and reports errors.
-const std::uint8_t* FrameParser::decode_block(std::size_t& frame_size) noexcept {
-  const std::size_t size = fill_;
+const std::uint8_t* FrameParser::decode_block(std::uint8_t* block, std::size_t size,
+                                              std::size_t& frame_size) noexcept {
   std::size_t at = 0;
   while (at < size) {
-    const std::uint8_t code = buffer_[at];
-    if (code == 0xFF) break;
+    const std::uint8_t code = block[at];
+    if (code == 0xFF || code == 0x00) break;
     at += code;
   }
   if (at == size) {
-    for (at = buffer_[0]; at < size;) {
-      const std::uint8_t code = buffer_[at];
-      buffer_[at] = 0;
+    for (at = block[0]; at < size;) {
+      const std::uint8_t code = block[at];
+      block[at] = 0;
       at += code;
     }
     frame_size = size - 1;
-    return buffer_ + 1;
+    return block + 1;
   }
-  if (cobs_decode(buffer_, size, buffer_, kBufferSize, frame_size) != Status::kOk) return nullptr;
+  if (cobs_decode(block, size, buffer_, kBufferSize, frame_size) != Status::kOk) return nullptr;
   return buffer_;
 }
 
-void FrameParser::end_of_block() noexcept {
+void FrameParser::end_of_block(std::uint8_t* block, std::size_t size) noexcept {
   std::size_t frame_size = 0;
-  const std::uint8_t* frame = decode_block(frame_size);
+  const std::uint8_t* frame = decode_block(block, size, frame_size);
   if (frame == nullptr) {
     reject(RejectReason::kCobsError);
     return;

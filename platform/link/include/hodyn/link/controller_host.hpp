@@ -215,6 +215,14 @@ class ControllerHost {
   void receive_bytes(const std::uint8_t* data, std::size_t size) noexcept {
     parse_bytes(parser_, data, size, [this](const Message& m) { handle(m); });
   }
+  /// Feeds one COBS block whose 0x00 delimiter the caller has found (not
+  /// included; the block holds no 0x00) and handles its message: the same as
+  /// receive_bytes() of the block and a 0x00, decoded in the caller's buffer,
+  /// which it overwrites (FrameParser::push_block).
+  void receive_block(std::uint8_t* block, std::size_t size) noexcept {
+    parser_.push_block(block, size);
+    while (const Message* message = parser_.take()) handle(*message);
+  }
 
   /// Receives once (at most `timeout_us`) and handles every message; returns
   /// the bytes received. A transport error marks the link failed.

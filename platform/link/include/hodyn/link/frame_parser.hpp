@@ -81,6 +81,14 @@ class FrameParser {
   /// frame completes, so a caller draining next() after each call handles
   /// every message before the next frame is checked (receive.hpp).
   std::size_t push_frame(const std::uint8_t* data, std::size_t size) noexcept;
+  /// Feeds a COBS block whose delimiter the caller has found: the same as
+  /// push_frame() of `block[0 .. size)` followed by one 0x00 (the same
+  /// messages, rejections and counters), for a block holding no 0x00. When
+  /// no partial block is pending the block is decoded where it lies (it is
+  /// overwritten: COBS decoding in place), without the search for the
+  /// delimiter and the copy into the parser's buffer; the decoded message is
+  /// copied out of it into the queue. A null `block` feeds nothing.
+  void push_block(std::uint8_t* block, std::size_t size) noexcept;
 
   /// Takes the oldest decoded message; false when there is none.
   bool next(Message& message) noexcept;
@@ -103,8 +111,10 @@ class FrameParser {
 
  private:
   void delimiter() noexcept;
-  void end_of_block() noexcept;
-  const std::uint8_t* decode_block(std::size_t& frame_size) noexcept;
+  void end_of_block(std::uint8_t* block, std::size_t size) noexcept;
+  const std::uint8_t* decode_block(std::uint8_t* block, std::size_t size,
+                                   std::size_t& frame_size) noexcept;
+  static constexpr std::uint8_t kDelimiter = 0x00;
   void reject(RejectReason reason) noexcept;
 
   std::uint8_t buffer_[kBufferSize] = {};
