@@ -69,6 +69,10 @@ class Stm32f4Usart {
   std::uint32_t status() const noexcept { return regs().sr; }
   static bool rx_not_empty(std::uint32_t s) noexcept { return (s & kSrRxne) != 0u; }
   static bool overrun(std::uint32_t s) noexcept { return (s & kSrOre) != 0u; }
+  /// A received byte and no overrun (one mask and compare).
+  static bool rx_not_empty_only(std::uint32_t s) noexcept {
+    return (s & (kSrRxne | kSrOre)) == kSrRxne;
+  }
   static bool tx_empty(std::uint32_t s) noexcept { return (s & kSrTxe) != 0u; }
   /// The SR read in status() followed by this DR read clears RXNE and ORE.
   std::uint8_t read_data() noexcept { return static_cast<std::uint8_t>(regs().dr & 0xFFu); }

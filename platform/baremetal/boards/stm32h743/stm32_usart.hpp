@@ -65,6 +65,10 @@ class Stm32h7Usart {
   std::uint32_t status() const noexcept { return regs().isr; }
   static bool rx_not_empty(std::uint32_t s) noexcept { return (s & kIsrRxne) != 0u; }
   static bool overrun(std::uint32_t s) noexcept { return (s & kIsrOre) != 0u; }
+  /// A received byte and no overrun (one mask and compare).
+  static bool rx_not_empty_only(std::uint32_t s) noexcept {
+    return (s & (kIsrRxne | kIsrOre)) == kIsrRxne;
+  }
   static bool tx_empty(std::uint32_t s) noexcept { return (s & kIsrTxe) != 0u; }
   /// Reading RDR clears RXNE.
   std::uint8_t read_data() noexcept { return static_cast<std::uint8_t>(regs().rdr & 0xFFu); }
