@@ -30,6 +30,28 @@ std::size_t CobsWriter::finish() noexcept {
   return position_;
 }
 
+namespace {
+
+/// Copies the run of non-zero bytes at p (up to `limit`) to o, four bytes at a
+/// time while none of the four is zero ((v − 0x01010101) & ~v & 0x80808080 is
+/// non-zero exactly when a byte of v is), then byte by byte up to the zero or
+/// the limit; p is left at the zero (or the limit), o after the copy. Reads
+/// nothing at or beyond `limit`. (~2.5 instructions a byte on the Cortex-M4,
+/// whose word loads and stores may be unaligned, against ~8 byte by byte.)
+inline void copy_run(const std::uint8_t*& p, const std::uint8_t* limit, std::uint8_t*& o) noexcept {
+  while (limit - p >= 4) {
+    std::uint32_t v;
+    std::memcpy(&v, p, sizeof v);
+    if (((v - 0x01010101u) & ~v & 0x80808080u) != 0u) break;
+    std::memcpy(o, &v, sizeof v);
+    p += 4;
+    o += 4;
+  }
+  while (p != limit && *p != 0) *o++ = *p++;
+}
+
+}  // namespace
+
 Status cobs_encode(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
                    std::size_t capacity, std::size_t& written) noexcept {
   written = 0;
@@ -48,7 +70,7 @@ Status cobs_encode(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
   // While 254 or more bytes are left a block may fill up (at most 254 bytes).
   while (end - p >= 254) {
     const std::uint8_t* const block_end = p + 254;
-    while (p != block_end && *p != 0) *o++ = *p++;
+    copy_run(p, block_end, o);
     const bool full = p == block_end;
     *code = static_cast<std::uint8_t>(o - code);
     if (p == end) {  // a full block at the very end: no empty block after it
@@ -60,7 +82,7 @@ Status cobs_encode(const std::uint8_t* in, std::size_t size, std::uint8_t* out,
   }
   // Fewer than 254 left: no block can fill up, only zeros and the end close one.
   for (;;) {
-    while (p != end && *p != 0) *o++ = *p++;
+    copy_run(p, end, o);
     *code = static_cast<std::uint8_t>(o - code);
     if (p == end) break;
     ++p;
