@@ -30,16 +30,30 @@ struct Steps {
   }
 };
 
+// Horner steps m = M, M−1, …, 1 of row K: acc ← c[K+m] + acc τ/(m+1).
+template <std::size_t K, std::size_t M, class T, std::size_t N>
+inline T horner_steps(const T (&c)[N], const Steps<T>& s, T acc) noexcept {
+  if constexpr (M == 0) {
+    (void)c;
+    (void)s;
+    return acc;
+  } else {
+    return horner_steps<K, M - 1>(c, s, c[K + M] + acc * s.step[M]);
+  }
+}
+
 // Every derivative row k < Order of column j carried forward (row Order, the
 // highest derivative, does not move): row k + Σ_{m=1}^{Order-k} row (k+m)
-// τ^m / m!, by Horner in T from the column c in T.
-template <std::size_t Order, std::size_t Columns, class T, class Value>
-void shift(const T (&c)[Order + 1], Value (&to)[Order + 1][Columns], std::size_t j,
-           const Steps<T>& s) noexcept {
-  for (std::size_t k = 0; k < Order; ++k) {
-    T acc = c[Order];
-    for (std::size_t m = Order - k; --m > 0;) acc = c[k + m] + acc * s.step[m];
-    to[k][j] = static_cast<Value>(c[k] + acc * s.step[0]);
+// τ^m / m!, by Horner in T from the column c in T. Unrolled at compile time
+// (rows and steps): the loops, which GCC kept, cost ~80 instructions a joint
+// on the Cortex-M4 against ~20; the same operations in the same order.
+template <std::size_t Order, std::size_t Columns, std::size_t K = 0, class T, class Value>
+inline void shift(const T (&c)[Order + 1], Value (&to)[Order + 1][Columns], std::size_t j,
+                  const Steps<T>& s) noexcept {
+  if constexpr (K < Order) {
+    const T acc = horner_steps<K, Order - K - 1>(c, s, c[Order]);
+    to[K][j] = static_cast<Value>(c[K] + acc * s.step[0]);
+    shift<Order, Columns, K + 1>(c, to, j, s);
   }
 }
 
