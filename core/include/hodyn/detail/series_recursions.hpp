@@ -209,7 +209,7 @@ inline void inertia_next_coefficient(int k, BodySeries<MaxOrder, S>& b) {
 
 /// R_[k+1] = Σ_{i≤k} [ω_[i]] R_[k−i] / (k+1): the rotation of a body frame.
 template <class S, std::size_t NT, std::size_t NR>
-inline M3<S> rotation_next_coefficient(int k, const std::array<SV<S>, NT>& twist,
+HODYN_ALWAYS_INLINE M3<S> rotation_next_coefficient(int k, const std::array<SV<S>, NT>& twist,
                                                     const std::array<M3<S>, NR>& r) {
   const auto column = [&](int col) {
     V3<S> c{};
