@@ -411,9 +411,10 @@ void clamp_each(Eigen::MatrixBase<Derived>& v, Limit limit) {
 
 /// Adds x − x over the entries of `v` to `sum`, which stays exactly 0 while
 /// every entry is finite and turns NaN at a NaN or ±∞ (detail::all_finite's
-/// test; one sum and one comparison for many vectors).
+/// test; one sum and one comparison for many vectors). Always inlined: a
+/// call per vector (~20 a step) cost the F405's step ~100 instructions.
 template <class S, class Derived>
-void add_finiteness(S& sum, const Eigen::MatrixBase<Derived>& v) {
+HODYN_ALWAYS_INLINE void add_finiteness(S& sum, const Eigen::MatrixBase<Derived>& v) {
   sum += (v - v).sum();
 }
 
