@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "hodyn/link/cobs.hpp"
 #include "link/link_test_support.hpp"
 
 namespace hodyn {
@@ -415,6 +416,51 @@ TEST(LinkFrameParser, PushBlockIsPushOfTheBlockAndItsDelimiter) {
   FrameParser parser;
   parser.push_block(nullptr, 5);
   EXPECT_EQ(parser.counters().bytes, 0u);
+}
+
+// The parser's COBS verdict on a block (kCobsError or not) is cobs_decode()'s,
+// for blocks of every size up to two full blocks: valid code chains, chains
+// with one code changed (0xFF, past the end, short of the end), and random
+// bytes; with push() and with push_block().
+TEST(LinkFrameParser, CobsVerdictIsCobsDecodes) {
+  test::LinkRng rng(0xB10C);
+  std::size_t corrupt = 0, valid = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const std::size_t n =
+        1 + (trial < 5000 ? static_cast<std::size_t>(trial % 300) : rng.below(520));
+    Bytes block(n);
+    for (auto& b : block) b = static_cast<std::uint8_t>(1 + rng.below(255));
+    if (trial % 4 != 3) {  // a chain of codes ending at n; half of them with one code changed
+      std::vector<std::size_t> codes;
+      for (std::size_t at = 0; at < n;) {
+        const std::size_t left = n - at;
+        block[at] = static_cast<std::uint8_t>(1 + rng.below(left < 12 ? left : 12));
+        codes.push_back(at);
+        at += block[at];
+      }
+      if (rng.below(2) == 0) {
+        const std::size_t at = codes[rng.below(codes.size())];
+        block[at] = rng.below(3) == 0 ? 0xFF : static_cast<std::uint8_t>(1 + rng.below(254));
+      }
+    }
+    Bytes copy = block;
+    std::size_t written = 0;
+    const bool decodes = link::cobs_decode(copy.data(), copy.size(), copy.data(), copy.size(),
+                                           written) == Status::kOk;
+    FrameParser stream, blocks;
+    Bytes with_delimiter = block;
+    with_delimiter.push_back(0x00);
+    push(stream, with_delimiter);
+    Bytes mine = block;
+    blocks.push_block(mine.data(), mine.size());
+    const bool stream_corrupt = stream.counters().rejected_count(RejectReason::kCobsError) == 1;
+    const bool block_corrupt = blocks.counters().rejected_count(RejectReason::kCobsError) == 1;
+    ASSERT_EQ(stream_corrupt, !decodes) << "trial " << trial << ", " << n << " bytes";
+    ASSERT_EQ(block_corrupt, !decodes) << "trial " << trial << ", " << n << " bytes";
+    (decodes ? valid : corrupt) += 1;
+  }
+  EXPECT_GT(valid, 5000u);
+  EXPECT_GT(corrupt, 5000u);
 }
 
 TEST(LinkFrameParser, EmptySegmentsAreIgnored) {

@@ -90,6 +90,24 @@ void FrameParser::push_block(std::uint8_t* block, std::size_t size) noexcept {
 // block's code byte decodes to nothing) and reports errors.
 const std::uint8_t* FrameParser::decode_block(std::uint8_t* block, std::size_t size,
                                               std::size_t& frame_size) noexcept {
+  if (size <= 254) {
+    // No block can be full (a code 0xFF needs 254 bytes after it), so one
+    // walk decides and decodes: valid COBS is a chain of codes 1..254 that
+    // ends exactly at the end (cobs_decode() finds every other block
+    // corrupt: a code 0x00, or one whose block runs past the end, 0xFF
+    // among them). Each code after the first becomes the zero it stands
+    // for; a block found corrupt on the way is discarded, zeros and all.
+    std::size_t at = block[0];
+    while (at < size) {
+      const std::uint8_t code = block[at];
+      if (code == 0x00) return nullptr;
+      block[at] = 0;
+      at += code;
+    }
+    if (at != size) return nullptr;
+    frame_size = size - 1;
+    return block + 1;
+  }
   std::size_t at = 0;
   while (at < size) {
     const std::uint8_t code = block[at];
