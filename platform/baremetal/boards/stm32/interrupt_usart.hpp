@@ -21,6 +21,7 @@
 //   static bool rx_not_empty(s), overrun(s), tx_empty(s);
 //   static bool rx_not_empty_only(s);             RXNE set and ORE clear
 //   std::uint8_t read_data();                     after status(): clears RXNE (and ORE on F4)
+//   std::uint32_t read_data_word();               the same read, the register whole
 //   void clear_overrun();                         what else ORE needs (ICR on H7)
 //   void write_data(std::uint8_t);
 //   bool tx_interrupt_enabled(); void set_tx_interrupt(bool);
@@ -115,7 +116,7 @@ class InterruptUsart final : public SerialPort {
       // (level-sensitive) interrupt line asserted, so the handler runs again
       // at once for it (one entry more then, 2 instructions fewer in every
       // receive entry; under QEMU the transmit ring is never used).
-      if (!rx_.push(hw_.read_data())) overruns_ = overruns_ + 1u;
+      if (!rx_.push_low_byte(hw_.read_data_word())) overruns_ = overruns_ + 1u;
       return;
     }
     if (Hw::rx_not_empty(s) || Hw::overrun(s)) {

@@ -76,6 +76,8 @@ class Stm32f4Usart {
   static bool tx_empty(std::uint32_t s) noexcept { return (s & kSrTxe) != 0u; }
   /// The SR read in status() followed by this DR read clears RXNE and ORE.
   std::uint8_t read_data() noexcept { return static_cast<std::uint8_t>(regs().dr & 0xFFu); }
+  /// The data register read whole (the byte in bits 0-7), as read_data() clears flags.
+  std::uint32_t read_data_word() noexcept { return regs().dr; }
   void clear_overrun() noexcept {}
   void write_data(std::uint8_t byte) noexcept { regs().dr = byte; }
   bool tx_interrupt_enabled() const noexcept { return (regs().cr1 & kCr1Txeie) != 0u; }

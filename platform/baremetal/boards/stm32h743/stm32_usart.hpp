@@ -72,6 +72,8 @@ class Stm32h7Usart {
   static bool tx_empty(std::uint32_t s) noexcept { return (s & kIsrTxe) != 0u; }
   /// Reading RDR clears RXNE.
   std::uint8_t read_data() noexcept { return static_cast<std::uint8_t>(regs().rdr & 0xFFu); }
+  /// The data register read whole (the byte in bits 0-7), as read_data() clears flags.
+  std::uint32_t read_data_word() noexcept { return regs().rdr; }
   /// ORE is cleared through ICR on this IP (not by the data read).
   void clear_overrun() noexcept { regs().icr = kIcrOrecf; }
   void write_data(std::uint8_t byte) noexcept { regs().tdr = byte; }

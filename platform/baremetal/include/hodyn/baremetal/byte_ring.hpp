@@ -26,10 +26,19 @@ class ByteRing {
   static constexpr std::size_t kCapacity = Capacity;
 
   /// Producer side. False (the byte dropped) when the queue is full.
-  bool push(std::uint8_t byte) noexcept {
+  bool push(std::uint8_t byte) noexcept { return push_low_byte(byte); }
+  /// push() of the low byte of `word` (a data register read whole: no
+  /// zero-extension of the byte before its store).
+  bool push_low_byte(std::uint32_t word) noexcept {
     const std::uint32_t head = head_;
-    if (head - tail_ == Capacity) return false;
-    bytes_[head & kMask] = byte;
+    // Full as last seen: read the consumer's index again (a receive
+    // interrupt's push, one byte an entry, then loads it only then: one
+    // instruction an entry fewer on the Cortex-M4).
+    if (__builtin_expect(head == limit_, 0)) {
+      limit_ = tail_ + static_cast<std::uint32_t>(Capacity);
+      if (head == limit_) return false;
+    }
+    bytes_[head & kMask] = static_cast<std::uint8_t>(word);
     std::atomic_signal_fence(std::memory_order_release);
     head_ = head + 1u;
     return true;
@@ -67,6 +76,9 @@ class ByteRing {
   std::uint8_t bytes_[Capacity] = {};
   volatile std::uint32_t head_ = 0;  ///< written by the producer only
   volatile std::uint32_t tail_ = 0;  ///< written by the consumer only
+  /// Producer only: tail_ + Capacity as last read, never past the true limit
+  /// (tail_ only grows), so head_ ≤ limit_ and head_ == limit_ may mean full.
+  std::uint32_t limit_ = static_cast<std::uint32_t>(Capacity);
 };
 
 }  // namespace baremetal
