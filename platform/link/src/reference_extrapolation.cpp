@@ -83,8 +83,8 @@ void prepare_reference(const Frame& from, PreparedReference<T, Value>& p) noexce
 // Writes the entries that move into `to`, which holds a copy of the prepared
 // reference otherwise (its counts, highest derivatives, joints past the count).
 template <class T, class Frame, class Value>
-void carry_prepared(const PreparedReference<T, Value>& p, double t, Frame& to) noexcept {
-  const double tau = t - p.time;
+void carry_prepared(const PreparedReference<T, Value>& p, double t, double tau,
+                    Frame& to) noexcept {
   const Steps<T> s(static_cast<T>(tau));
   to.time = t;
   const auto& w = p.angular_velocity;  // ω^(0..3), column j: w[j]
@@ -147,7 +147,7 @@ void extrapolate_reference(const hodyn_reference& from, double t, hodyn_referenc
   PreparedReference<T, double> prepared;
   prepare_reference(from, prepared);
   to = from;
-  carry_prepared(prepared, t, to);
+  carry_prepared(prepared, t, t - prepared.time, to);
 }
 
 template void extrapolate_reference<double>(const hodyn_reference&, double,
@@ -163,13 +163,19 @@ void extrapolate_reference(const hodyn_reference& from, double t, hodyn_referenc
 
 template <class Frame>
 void BasicReferenceExtrapolator<Frame>::carry(const Frame& from, double t, Frame& to) noexcept {
+  carry(from, t, t - from.time, to);
+}
+
+template <class Frame>
+void BasicReferenceExtrapolator<Frame>::carry(const Frame& from, double t, double tau,
+                                              Frame& to) noexcept {
   if (from_ != &from || to_ != &to) {
     detail::prepare_reference(from, prepared_);
     to = from;
     from_ = &from;
     to_ = &to;
   }
-  detail::carry_prepared(prepared_, t, to);
+  detail::carry_prepared(prepared_, t, tau, to);
 }
 
 template class BasicReferenceExtrapolator<hodyn_reference>;

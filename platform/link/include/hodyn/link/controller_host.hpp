@@ -494,9 +494,12 @@ class ControllerHost {
     const Reference* ref = reference_for(sensors.time, exact);
     // An earlier reference within the horizon: carried to the sensor time
     // (false for the watchdog's NaN time).
+    // (τ computed once, for the horizon and the carry: a library call where
+    // double is software.)
+    double tau = 0.0;
     if (!exact && ref != nullptr && time_less(ref->time, sensors.time) &&
-        sensors.time - ref->time <= reference_horizon_) {
-      extrapolator_.carry(*ref, sensors.time, extrapolated_);
+        (tau = sensors.time - ref->time) <= reference_horizon_) {
+      extrapolator_.carry(*ref, sensors.time, tau, extrapolated_);
       ref = &extrapolated_;
       exact = true;
       ++counters_.reference_extrapolated;

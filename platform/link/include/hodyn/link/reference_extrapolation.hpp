@@ -78,6 +78,9 @@ class BasicReferenceExtrapolator {
   /// with the same `from` and `to` objects, `from` must not change and
   /// nothing else may write `to`; else call forget() first.
   void carry(const Frame& from, double t, Frame& to) noexcept;
+  /// carry() for a caller that has computed `tau` = t − from.time already
+  /// (the same double subtraction: a library call where double is software).
+  void carry(const Frame& from, double t, double tau, Frame& to) noexcept;
   /// The next carry() starts afresh (`from` or `to` changed).
   void forget() noexcept { from_ = nullptr; }
 
