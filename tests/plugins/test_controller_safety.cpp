@@ -3,7 +3,11 @@
 // controller recovers when good data returns.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "controller_fixture.hpp"
 
@@ -167,6 +171,52 @@ TEST(ControllerSafety, StaleFramesAreRejected) {
   EXPECT_EQ(h.c.update(m, h.r, out), Status::kStaleInput);  // older
   m.time = 1.001;
   EXPECT_EQ(h.c.update(m, h.r, out), Status::kOk);
+}
+
+// The float controller's time tests in integers (check_measurement) answer
+// as the FPU does: isfinite for every kind of double, and a <= b for every
+// pair of non-NaN doubles (±0, subnormals, ±inf, ±1e300, random patterns).
+TEST(ControllerSafety, TimeTestsInIntegersAreTheFpus) {
+  std::vector<double> v = {0.0,
+                           -0.0,
+                           1e-3,
+                           -1e-3,
+                           1.0,
+                           -1.0,
+                           1e300,
+                           -1e300,
+                           0.5,
+                           1.001,
+                           1.0005,
+                           4.9e-324,
+                           -4.9e-324,
+                           2.2250738585072014e-308,
+                           -2.2250738585072014e-308,
+                           1.7976931348623157e308,
+                           -1.7976931348623157e308,
+                           std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity()};
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int k = 0; k < 300; ++k) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    double d = 0.0;
+    std::memcpy(&d, &x, sizeof d);
+    v.push_back(d);  // NaNs among them
+  }
+  for (double a : v) {
+    EXPECT_EQ(control::detail_fl::finite_time_bits(a), std::isfinite(a)) << a;
+    if (std::isnan(a)) continue;
+    for (double b : v) {
+      if (std::isnan(b)) continue;
+      EXPECT_EQ(
+          control::detail_fl::ordered_time_bits(a) <= control::detail_fl::ordered_time_bits(b),
+          a <= b)
+          << a << " <= " << b;
+    }
+  }
+  EXPECT_FALSE(control::detail_fl::finite_time_bits(kNaN));
 }
 
 TEST(ControllerSafety, BadReferenceIsRejected) {

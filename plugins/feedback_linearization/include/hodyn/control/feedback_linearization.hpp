@@ -71,6 +71,8 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "hodyn/control/base_output.hpp"
@@ -409,6 +411,21 @@ void clamp_each(Eigen::MatrixBase<Derived>& v, Limit limit) {
   }
 }
 
+/// std::isfinite of a time (double) from its bit pattern: exponent not all ones.
+inline bool finite_time_bits(double t) noexcept {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &t, sizeof bits);
+  return (bits & 0x7FF0000000000000u) != 0x7FF0000000000000u;
+}
+/// A non-NaN time's bit pattern as an integer ordered as the values are
+/// (sign-magnitude to two's complement, −0 and +0 both 0): a <= b of two
+/// non-NaN times is ordered_time_bits(a) <= ordered_time_bits(b).
+inline std::int64_t ordered_time_bits(double t) noexcept {
+  std::int64_t bits = 0;
+  std::memcpy(&bits, &t, sizeof bits);
+  return bits < 0 ? -(bits & INT64_MAX) : bits;
+}
+
 /// Adds x − x over the entries of `v` to `sum`, which stays exactly 0 while
 /// every entry is finite and turns NaN at a NaN or ±∞ (detail::all_finite's
 /// test; one sum and one comparison for many vectors). Always inlined: a
@@ -608,7 +625,15 @@ template <class Robot, class Scalar>
 Status FeedbackLinearization<Robot, Scalar>::check_measurement(
     const Measurement& m) const noexcept {
   using std::abs;
-  if (!std::isfinite(m.time)) return Status::kNonFiniteInput;
+  // A float controller (a single-precision core: double comparisons are
+  // library calls) tests the times in integers, with the same answers: the
+  // time finite, then m.time <= last_time_ (never NaN: finite times and its
+  // initial −1e300 only).
+  if constexpr (kConvertSettings) {
+    if (!detail_fl::finite_time_bits(m.time)) return Status::kNonFiniteInput;
+  } else {
+    if (!std::isfinite(m.time)) return Status::kNonFiniteInput;
+  }
   const Status pose = hodyn::detail::check_pose(m.base_pose);
   if (pose != Status::kOk) return pose;
   Scalar finite(0);
@@ -619,7 +644,12 @@ Status FeedbackLinearization<Robot, Scalar>::check_measurement(
   detail_fl::add_finiteness(finite, m.motor_velocity);
   detail_fl::add_finiteness(finite, m.rotor_speed);
   if (finite != Scalar(0)) return Status::kNonFiniteInput;
-  if (m.time <= last_time_) return Status::kStaleInput;
+  if constexpr (kConvertSettings) {
+    if (detail_fl::ordered_time_bits(m.time) <= detail_fl::ordered_time_bits(last_time_))
+      return Status::kStaleInput;
+  } else {
+    if (m.time <= last_time_) return Status::kStaleInput;
+  }
   const V3 w = angular(m.base_twist);
   const V3 velocity = linear(m.base_twist) + w.cross(m.base_pose.translation);
   const auto c = [](auto x) { return Scalar(x); };
