@@ -495,10 +495,10 @@ class ControllerHost {
     // An earlier reference within the horizon: carried to the sensor time
     // (false for the watchdog's NaN time).
     // (τ computed once, for the horizon and the carry: a library call where
-    // double is software.)
+    // double is software; the horizon test as the FPU answers it.)
     double tau = 0.0;
     if (!exact && ref != nullptr && time_less(ref->time, sensors.time) &&
-        (tau = sensors.time - ref->time) <= reference_horizon_) {
+        time_less_equal(tau = sensors.time - ref->time, reference_horizon_)) {
       extrapolator_.carry(*ref, sensors.time, tau, extrapolated_);
       ref = &extrapolated_;
       exact = true;
