@@ -39,6 +39,10 @@ namespace {
 /// nothing at or beyond `limit`. (~2.5 instructions a byte on the Cortex-M4,
 /// whose word loads and stores may be unaligned, against ~8 byte by byte.)
 inline void copy_run(const std::uint8_t*& p, const std::uint8_t* limit, std::uint8_t*& o) noexcept {
+  // The first byte alone: runs of no byte at all (zeros in a row, as in
+  // small integers) end here without a word load and test.
+  if (p == limit || *p == 0) return;
+  *o++ = *p++;
   while (limit - p >= 4) {
     std::uint32_t v;
     std::memcpy(&v, p, sizeof v);
