@@ -57,16 +57,17 @@ BUDGETS = {
 # when the float controller's settings in float (no double -> float
 # conversion of gains and limits every step) brought it to 37 431-37 984
 # (27.9-28.3 % at 1.25): ~5 % above the highest of three runs (it would
-# still let the tree before through, 38 174-38 521). Held to 36 000 since
+# still let the tree before through, 38 174-38 521). Held to 35 400 since
 # 2026-11-28, when the cuts of "Cuts toward 25 %" (no memset in the
 # articulated-body passes, frames decoded where they lie, a shorter receive
-# interrupt, word-wise COBS, the carried reference unrolled) brought it to
-# 33 720-34 258 over seven runs (25.1-25.5 % at 1.25; the send part alone
-# varied 1 269-1 780): ~5 % above the highest, below the 37 431-37 984 of
-# the tree before. Issue 22's 25 % (33 600) is printed as a target, met or
-# not (docs/firmware.md, "STM32F405").
+# interrupt, word-wise COBS, the carried reference unrolled, the float
+# controller's times in integers) brought it to 33 062-33 686 over seven
+# runs (24.6-25.1 % at 1.25; the send part alone varied 866-1 533): ~5 %
+# above the highest, below the 37 431-37 984 of the tree before. Issue 22's
+# 25 % (33 600) is printed as a target, met or not (met in six of those
+# seven runs; docs/firmware.md, "STM32F405").
 F405_BUDGET_INSTRUCTIONS = 0.4 * 168000 / 1.25
-F405_PERIOD_INSTRUCTIONS = 36000
+F405_PERIOD_INSTRUCTIONS = 35400
 F405_TARGET_INSTRUCTIONS = 0.25 * 168000 / 1.25
 BOARD_BUDGETS = {
     "stm32f405": {
