@@ -98,16 +98,42 @@ constexpr int kExitNoAuthentication = 4;
 /// The plugin instance's storage: its size, rounded up to the alignment.
 constexpr std::size_t kPluginCapacity = (sizeof(ControllerPlugin) + 63u) / 64u * 64u;
 
-/// Times every update() in SysTick cycles and notes the stack depth at the call.
+/// The serial port's interrupt cycles so far in this loop iteration. Every
+/// part of the period below is timed without the interrupts that ran inside
+/// it: those are the interrupt part's, counted once (before 2026-11-28 they
+/// were counted in both, and the period's sum was an upper bound).
+std::uint64_t interrupt_cycles() noexcept {
+  return bm::board::serial_port().interrupt_cycles_since_take();
+}
+
+/// One part's own cycles: from start() to stop(), less the interrupts that
+/// ran in between (the port's reads sit outside the two cycle reads).
+class PartTimer {
+ public:
+  void start() noexcept {
+    irq_ = interrupt_cycles();
+    start_ = bm::cycles();
+  }
+  std::uint64_t stop() const noexcept {
+    const std::uint64_t end = bm::cycles();
+    return end - start_ - (interrupt_cycles() - irq_);
+  }
+
+ private:
+  std::uint64_t irq_ = 0, start_ = 0;
+};
+
+/// Times every update() in SysTick cycles (the interrupts inside it left
+/// out) and notes the stack depth at the call.
 class UpdateMeter final : public link::UpdateObserver {
  public:
   void before_update() noexcept override {
     const std::size_t depth = bm::stack_depth_bytes();
     if (depth > depth_at_call_) depth_at_call_ = depth;
-    start_ = bm::cycles();
+    timer_.start();
   }
   void after_update(bool control_step) noexcept override {
-    const std::uint64_t elapsed = bm::cycles() - start_;
+    const std::uint64_t elapsed = timer_.stop();
     last_ += elapsed;
     if (!control_step) return;
     ++count_;
@@ -138,9 +164,10 @@ class UpdateMeter final : public link::UpdateObserver {
   void to_outputs(const Command& command) noexcept {
     bm::RotorOutputs* outputs = bm::board::rotor_outputs();
     if (outputs == nullptr) return;
-    const std::uint64_t t0 = bm::cycles();
+    PartTimer timer;
+    timer.start();
     outputs->command(command.rotor_speed, command.num_rotors);
-    motor_cycles_ += bm::cycles() - t0;
+    motor_cycles_ += timer.stop();
     ++motor_commands_;
     last_rotors_ = command.num_rotors;
     for (std::size_t i = 0; i < HODYN_MAX_ROTORS; ++i)
@@ -168,7 +195,8 @@ class UpdateMeter final : public link::UpdateObserver {
   }
 
  private:
-  std::uint64_t start_ = 0, count_ = 0, sum_ = 0, min_ = 0, max_ = 0, last_ = 0;
+  PartTimer timer_;
+  std::uint64_t count_ = 0, sum_ = 0, min_ = 0, max_ = 0, last_ = 0;
   std::size_t depth_at_call_ = 0;
   std::uint64_t motor_commands_ = 0, motor_cycles_ = 0, motor_cycles_taken_ = 0;
   std::uint32_t last_rotors_ = 0;
@@ -181,9 +209,10 @@ class TimedTransport final : public link::Transport {
  public:
   explicit TimedTransport(link::Transport& inner) noexcept : inner_(inner) {}
   hodyn::Status send(const std::uint8_t* data, std::size_t size) noexcept override {
-    const std::uint64_t t0 = bm::cycles();
+    PartTimer timer;
+    timer.start();
     const hodyn::Status s = inner_.send(data, size);
-    cycles_ += bm::cycles() - t0;
+    cycles_ += timer.stop();
     return s;
   }
   hodyn::Status receive(std::uint8_t* buffer, std::size_t capacity, std::size_t& received,
@@ -386,12 +415,13 @@ int main() {
         // A whole frame (or a block too long for one: the parser counts the
         // overflow). A frame is decoded where it lies in frame_bytes (the
         // delimiter found here, not searched for again, and not copied).
-        const std::uint64_t t0 = bm::cycles();
+        PartTimer timer;
+        timer.start();
         if (rx_buffer[k] == 0x00)
           host.receive_block(frame_bytes, frame_fill - 1);
         else
           host.receive_bytes(frame_bytes, frame_fill);
-        link_cycles += bm::cycles() - t0 - timed.take_send_cycles() - meter.take_update_cycles() -
+        link_cycles += timer.stop() - timed.take_send_cycles() - meter.take_update_cycles() -
                        meter.take_motor_cycles();
         frame_fill = 0;
       }
@@ -400,9 +430,10 @@ int main() {
       deadline = now + period_cycles;  // a frame in flight is not an outage
     }
     if (host.has_pending() || now >= deadline) {
-      const std::uint64_t t0 = bm::cycles();
+      PartTimer timer;
+      timer.start();
       (void)host.period();
-      link_cycles += bm::cycles() - t0 - timed.take_send_cycles() - meter.take_update_cycles() -
+      link_cycles += timer.stop() - timed.take_send_cycles() - meter.take_update_cycles() -
                      meter.take_motor_cycles();
       deadline = bm::cycles() + period_cycles;
     }

@@ -106,6 +106,11 @@ class InterruptUsart final : public SerialPort {
     return load;
   }
 
+  std::uint64_t interrupt_cycles_since_take() const noexcept override {
+    // One aligned 32-bit load: atomic against the handler, no masking.
+    return *static_cast<const volatile std::uint32_t*>(&interrupt_cycles_);
+  }
+
   /// The interrupt handler's work (the board's <USART>_IRQHandler calls it).
   /// Inlined into the board's handler (its meter around it).
   [[gnu::always_inline]] void on_interrupt() noexcept {
