@@ -102,7 +102,7 @@ constexpr std::size_t kPluginCapacity = (sizeof(ControllerPlugin) + 63u) / 64u *
 /// part of the period below is timed without the interrupts that ran inside
 /// it: those are the interrupt part's, counted once (before 2026-11-28 they
 /// were counted in both, and the period's sum was an upper bound).
-std::uint64_t interrupt_cycles() noexcept {
+std::uint32_t interrupt_cycles() noexcept {
   return bm::board::serial_port().interrupt_cycles_since_take();
 }
 
@@ -116,11 +116,12 @@ class PartTimer {
   }
   std::uint64_t stop() const noexcept {
     const std::uint64_t end = bm::cycles();
-    return end - start_ - (interrupt_cycles() - irq_);
+    return end - start_ - static_cast<std::uint32_t>(interrupt_cycles() - irq_);  // mod 2^32
   }
 
  private:
-  std::uint64_t irq_ = 0, start_ = 0;
+  std::uint32_t irq_ = 0;
+  std::uint64_t start_ = 0;
 };
 
 /// Times every update() in SysTick cycles (the interrupts inside it left

@@ -106,7 +106,7 @@ class InterruptUsart final : public SerialPort {
     return load;
   }
 
-  std::uint64_t interrupt_cycles_since_take() const noexcept override {
+  std::uint32_t interrupt_cycles_since_take() const noexcept override {
     // One aligned 32-bit load: atomic against the handler, no masking.
     return *static_cast<const volatile std::uint32_t*>(&interrupt_cycles_);
   }

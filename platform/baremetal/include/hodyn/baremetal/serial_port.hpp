@@ -29,10 +29,11 @@ class SerialPort {
   /// the last call, cleared; zeros for a polled port.
   virtual InterruptLoad take_interrupt_load() noexcept { return {}; }
   /// Core cycles spent in the interrupt handler since the last
-  /// take_interrupt_load(), not cleared: the difference of two reads is the
-  /// handler's time between them, which a caller timing its own work leaves
-  /// out (it is the interrupt's share). Zero for a polled port.
-  virtual std::uint64_t interrupt_cycles_since_take() const noexcept { return 0; }
+  /// take_interrupt_load(), not cleared, modulo 2^32: the difference of two
+  /// reads (taken modulo 2^32) is the handler's time between them, which a
+  /// caller timing its own work leaves out (it is the interrupt's share).
+  /// Zero for a polled port.
+  virtual std::uint32_t interrupt_cycles_since_take() const noexcept { return 0; }
 
   void write(const char* text) noexcept;
 
