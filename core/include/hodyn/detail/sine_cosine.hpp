@@ -10,8 +10,13 @@
 //     33, 33 and 53 significant bits (n·P1 and n·P2 are exact for |n| < 2^20),
 //     n rounded to nearest with the 1.5·2^52 trick (IEEE round-to-nearest);
 //   - sin t and cos t for |t| ≤ π/4 from their Taylor series through t^17 and
-//     t^18 (truncation below 1e-19 relative), Horner in t²;
-//   - the quadrant n mod 4 swaps and negates.
+//     t^18 (truncation below 1e-19 relative) in z = t²: the two leading
+//     terms by Horner's rule, the rest by Estrin's scheme (a shorter chain of
+//     dependent operations);
+//   - the quadrant n mod 4 (read off the bits of n + 1.5·2^52) swaps and
+//     negates with bit masks, not branches: no branch to mispredict, and the
+//     loop vectorizes on 2-lane SSE2 and NEON too (issue 22; the timings
+//     are in docs/performance-flight-hardware.md).
 // Arguments with |x| > 1e5 (or not finite) take std::sin / std::cos. Checked
 // against libm to 1 ulp over [−40, 40] and at multiples of π/2
 // (tests/core/test_sine_cosine.cpp).
@@ -21,6 +26,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include "hodyn/detail/isa.hpp"
 
@@ -38,35 +44,47 @@ HODYN_ALWAYS_INLINE void sine_cosine_reduced(double x, double& c, double& s) {
   constexpr double kPiOver2Middle = 0x1.0b4611a6p-34;    // the next 33
   constexpr double kPiOver2Low = 0x1.3198a2e037073p-69;  // the rest, rounded
   constexpr double kRound = 0x1.8p52;                    // 1.5 · 2^52
-  const double n = (x * kTwoOverPi + kRound) - kRound;
-  const auto quadrant = static_cast<unsigned>(static_cast<std::int64_t>(n)) & 3u;  // n mod 4
+  // big = 1.5 · 2^52 + n exactly: its significand's low bits are n in two's
+  // complement (2^51 ≡ 0 mod 4), so n mod 4 is an integer AND on its bits — no
+  // conversion to an integer, which SSE2 has no instruction for in 64-bit lanes.
+  const double big = x * kTwoOverPi + kRound;
+  const double n = big - kRound;
+  std::uint64_t big_bits;
+  std::memcpy(&big_bits, &big, sizeof big_bits);
+  const std::uint64_t quadrant = big_bits & 3u;  // n mod 4
   const double t = ((x - n * kPiOver2High) - n * kPiOver2Middle) - n * kPiOver2Low;
   const double z = t * t;
   // sin t = t + t z Σ (−1)^k z^(k−1) / (2k+1)!,  cos t = 1 + z Σ (−1)^k z^(k−1) / (2k)!
-  const double sp =
-      -1.0 / 6 +
-      z * (1.0 / 120 + z * (-1.0 / 5040 +
-                            z * (1.0 / 362880 + z * (-1.0 / 39916800 +
-                                                     z * (1.0 / 6227020800 +
-                                                          z * (-1.0 / 1307674368000 +
-                                                               z * (1.0 / 355687428096000.0)))))));
-  const double cp =
-      -0.5 +
-      z * (1.0 / 24 +
-           z * (-1.0 / 720 +
-                z * (1.0 / 40320 +
-                     z * (-1.0 / 3628800 +
-                          z * (1.0 / 479001600 + z * (-1.0 / 87178291200.0 +
-                                                      z * (1.0 / 20922789888000.0 +
-                                                           z * (-1.0 / 6402373705728000.0))))))));
+  // The two leading terms by Horner's rule (one rounding at the size of the
+  // result: Estrin all through was 2 ulps off libm near |t| = π/4), the
+  // tail by Estrin's scheme (pairs, then pairs of pairs in z², z⁴): the same
+  // coefficients with half the chain of dependent operations.
+  const double z2 = z * z, z4 = z2 * z2;
+  const double sin_tail = (-1.0 / 5040 + z * (1.0 / 362880)) +
+                          z2 * (-1.0 / 39916800 + z * (1.0 / 6227020800)) +
+                          z4 * (-1.0 / 1307674368000 + z * (1.0 / 355687428096000.0));
+  const double sp = -1.0 / 6 + z * (1.0 / 120 + z * sin_tail);
+  const double cos_tail =
+      (-1.0 / 720 + z * (1.0 / 40320)) + z2 * (-1.0 / 3628800 + z * (1.0 / 479001600)) +
+      z4 * ((-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0)) +
+            z2 * (-1.0 / 6402373705728000.0));
+  const double cp = -0.5 + z * (1.0 / 24 + z * cos_tail);
   const double sin_t = t + t * z * sp;
   const double cos_t = 1.0 + z * cp;
   // x = n π/2 + t: quadrant 1 swaps (cos, sin) → (−sin, cos), 2 negates both.
-  const bool swap = (quadrant & 1u) != 0u;
-  const double cs = swap ? sin_t : cos_t;
-  const double sn = swap ? cos_t : sin_t;
-  c = ((quadrant + 1u) & 2u) != 0u ? -cs : cs;
-  s = (quadrant & 2u) != 0u ? -sn : sn;
+  // Branch-free, on the bits (a branch per quadrant was mispredicted on
+  // every other random angle, and it kept the loop from vectorizing): the
+  // swap is a mask of the quadrant's low bit, each negation an XOR of the
+  // sign bit.
+  std::uint64_t sin_bits, cos_bits;
+  std::memcpy(&sin_bits, &sin_t, sizeof sin_bits);
+  std::memcpy(&cos_bits, &cos_t, sizeof cos_bits);
+  const std::uint64_t swap = std::uint64_t(0) - (quadrant & 1u);  // all ones in quadrants 1, 3
+  const std::uint64_t c_bits =
+      ((sin_bits & swap) | (cos_bits & ~swap)) ^ (((quadrant + 1u) & 2u) << 62);
+  const std::uint64_t s_bits = ((cos_bits & swap) | (sin_bits & ~swap)) ^ ((quadrant & 2u) << 62);
+  std::memcpy(&c, &c_bits, sizeof c);
+  std::memcpy(&s, &s_bits, sizeof s);
 }
 
 /// c[i] = cos x[i], s[i] = sin x[i] for i < n ≤ N (float or double): one
