@@ -15,7 +15,7 @@
 # build/bench-build/bench/; HODYN_BENCH_BASELINE=0 skips that part.
 # At the end bench/report.py turns the JSON files into bench/RESULTS.md
 # and the plots in bench/img/ (Debian python3 + matplotlib). A full run takes
-# about a quarter of an hour; scripts/build-bench.sh only builds the suites.
+# about 35 minutes (2026-11-29, 15 suites); scripts/build-bench.sh only builds the suites.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
