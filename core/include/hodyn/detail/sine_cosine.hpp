@@ -64,10 +64,10 @@ HODYN_ALWAYS_INLINE void sine_cosine_reduced(double x, double& c, double& s) {
                           z2 * (-1.0 / 39916800 + z * (1.0 / 6227020800)) +
                           z4 * (-1.0 / 1307674368000 + z * (1.0 / 355687428096000.0));
   const double sp = -1.0 / 6 + z * (1.0 / 120 + z * sin_tail);
-  const double cos_tail =
-      (-1.0 / 720 + z * (1.0 / 40320)) + z2 * (-1.0 / 3628800 + z * (1.0 / 479001600)) +
-      z4 * ((-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0)) +
-            z2 * (-1.0 / 6402373705728000.0));
+  const double cos_tail = (-1.0 / 720 + z * (1.0 / 40320)) +
+                          z2 * (-1.0 / 3628800 + z * (1.0 / 479001600)) +
+                          z4 * ((-1.0 / 87178291200.0 + z * (1.0 / 20922789888000.0)) +
+                                z2 * (-1.0 / 6402373705728000.0));
   const double cp = -0.5 + z * (1.0 / 24 + z * cos_tail);
   const double sin_t = t + t * z * sp;
   const double cos_t = 1.0 + z * cp;
