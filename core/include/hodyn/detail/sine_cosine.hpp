@@ -16,7 +16,7 @@
 //   - the quadrant n mod 4 (read off the bits of n + 1.5·2^52) swaps and
 //     negates with bit masks, not branches: no branch to mispredict, and the
 //     loop vectorizes on 2-lane SSE2 and NEON too (issue 22; the timings
-//     are in docs/performance-flight-hardware.md).
+//     are in docs/design.md, "Closed forms").
 // Arguments with |x| > 1e5 (or not finite) take std::sin / std::cos. Checked
 // against libm to 1 ulp over [−40, 40] and at multiples of π/2
 // (tests/core/test_sine_cosine.cpp).
