@@ -111,7 +111,7 @@ for arch in "${arches[@]}"; do
   start=$SECONDS
   cmake --preset "$preset" -DHODYN_URDF_EXECUTABLE="$host_urdf" "-DHODYN_TEST_LABELS=$labels" \
     "-DHODYN_TEST_EXCLUDE_LABELS=$excluded" \
-    -DHODYN_BUILD_TOOLS="$tools" "${flags[@]}"
+    -DHODYN_BUILD_TOOLS="$tools" -DHODYN_FAST_COMPILE=ON "${flags[@]}"
   cmake --build --preset "$preset" -j2 "${targets[@]}"
   built=$SECONDS
 

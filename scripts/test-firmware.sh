@@ -52,7 +52,7 @@ for preset in ${HODYN_FIRMWARE_PRESETS:-firmware-m7 firmware-m4f firmware-f405};
   start=$SECONDS
   log=build/$preset/ctest-last.log
   cmake --preset "$preset" -DHODYN_FIRMWARE_HIL="$hil" -DHODYN_URDF_EXECUTABLE="$host_urdf" \
-    "${flags[@]}"
+    -DHODYN_FAST_COMPILE=ON "${flags[@]}"
   cmake --build --preset "$preset" -j2
   built=$SECONDS
   set +e
