@@ -10,13 +10,16 @@
 # little to:
 #   aarch64  (what scripts/test.sh runs: --ci aarch64) the labels oracle,
 #            controller and link (built with HODYN_TEST_LABELS), except the
-#            label cross-by-hand (the oracle suites of the analysis calls:
-#            partials and linearize, M̄⁻¹, closed forms, regressors, loop
-#            closures, fixed bases, ball and universal joints; the dense
-#            reference's self-check; octo_arm's controller suite, whose law
-#            the firmware runs on 32-bit ARM; docs/cross-linux.md lists
-#            them): the flight path's numerics against their
-#            oracles on the target's FPU, the control law, the wire format;
+#            label cross-by-hand (every oracle suite but inverse dynamics'
+#            and the Taylor scalar's own — forward dynamics, high orders,
+#            the mass matrix's statuses and kinematics since 2026-11-29, the
+#            analysis calls' before: partials and linearize, M̄⁻¹, closed
+#            forms, regressors, loop closures, fixed bases, ball and
+#            universal joints; the dense reference's self-check; octo_arm's
+#            controller suite, whose law the firmware runs on 32-bit ARM;
+#            docs/cross-linux.md lists them): the flight path — inverse
+#            dynamics of every order against its oracle on the target's FPU,
+#            the control law, the wire format;
 #            the rest runs natively. (Label packaging-cross, a downstream
 #            project against the cross install, left CI on 2026-11-27 to make
 #            room for the sanitize suite: scripts/test-cross.sh aarch64 -L
