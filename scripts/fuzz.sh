@@ -10,7 +10,7 @@
 #   scripts/fuzz.sh --build            only configure and build
 #
 # The build directory is build/fuzz (HODYN_FUZZ_BUILD_DIR overrides it):
-# clang, RelWithDebInfo at -O1 -g, HODYN_FUZZ=ON, ASan + UBSan (no recovery).
+# clang, RelWithDebInfo at -O1 -g (--ci: -O1), HODYN_FUZZ=ON, ASan + UBSan (no recovery).
 # By hand, each target grows its own working corpus in BUILD/corpus/TARGET
 # (the checked-in seeds tests/fuzz/corpus/TARGET and the regression inputs
 # tests/fuzz/regressions/TARGET are read, never written); --ci starts from
@@ -64,10 +64,16 @@ esac
 
 start=$SECONDS
 bash scripts/deps.sh clang libclang-rt-14-dev >/dev/null
-echo "== configure and build $build (clang, -O1 -g, ASan + UBSan + libFuzzer)"
+# --ci compiles without -g (CI time, since 2026-11-29): a finding still
+# prints its stack with function names (the symbol table) and writes its
+# input to BUILD/artifacts/TARGET/; replay it by hand (-g) for file and line.
+# Switching between the two recompiles BUILD.
+opt="-O1 -g"
+[[ $mode == ci ]] && opt="-O1"
+echo "== configure and build $build (clang, $opt, ASan + UBSan + libFuzzer)"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="$opt" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$opt" \
   -DHODYN_FUZZ=ON -DHODYN_WERROR=ON -DHODYN_BUILD_BENCH=OFF >"$build.configure.log" 2>&1 || {
   cat "$build.configure.log"
   exit 1
