@@ -7,7 +7,7 @@
 #       LeakSanitizer + UndefinedBehaviorSanitizer, no recovery) at -O1
 #       without -g, only the GoogleTest suites of the labels controller, link,
 #       hil, security, simulator, plugins and safety, and none of the labels
-#       core, oracle, closed_loop, sanitize-by-hand (HODYN_TEST_LABELS and
+#       core, oracle, closed_loop (HODYN_TEST_LABELS and
 #       HODYN_TEST_EXCLUDE_LABELS; HODYN_SANITIZE_LABELS and
 #       HODYN_SANITIZE_EXCLUDE_LABELS override them), nothing but their
 #       executables (target hodyn_test_executables: no tools, no plugin
@@ -38,11 +38,6 @@
 #     they join stay (labels controller, plugins, simulator). By hand, the
 #     two 30-s dual-arm carries (140 s and 124 s under ASan) stay out unless
 #     a ctest argument is given: ... --ci -R DualArmCarry runs every case
-#   label sanitize-by-hand (since 2026-11-29): octo_arm's controller suite,
-#     the law test_feedback_linearization runs sanitized here, on the second
-#     robot (~85 s of compile CPU at -O2, more under ASan). By hand:
-#     HODYN_SANITIZE_EXCLUDE_LABELS='core;oracle;closed_loop' \
-#       scripts/sanitize.sh --ci -R OctoArmController
 # Sanitizer options: the presets' test environments (CMakePresets.json).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -54,12 +49,12 @@ if [[ ${1:-} == --ci ]]; then
 fi
 case "${1:-}" in
   -h | --help)
-    sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 esac
 
 labels=${HODYN_SANITIZE_LABELS:-"controller;link;hil;security;simulator;plugins;safety"}
-exclude_labels=${HODYN_SANITIZE_EXCLUDE_LABELS:-"core;oracle;closed_loop;sanitize-by-hand"}
+exclude_labels=${HODYN_SANITIZE_EXCLUDE_LABELS:-"core;oracle;closed_loop"}
 configure=(-DHODYN_TEST_LABELS= -DHODYN_TEST_EXCLUDE_LABELS= -DHODYN_BUILD_TOOLS=ON)
 excluded='packaging|soak'
 targets=""  # all

@@ -12,18 +12,17 @@
 #   firmware  the firmware suite with the by-hand HIL runs too
 #             (HODYN_FIRMWARE_HIL_BY_HAND=ON: octo_arm on the Cortex-M7, the
 #             M4F's payload-estimation run) and their budgets
-#   sanitize  label sanitize-by-hand (octo_arm's controller suite) under
-#             ASan + UBSan, in the CI-configured sanitize build
 #   aarch64   label cross-by-hand under qemu-aarch64 (every oracle suite but
 #             inverse dynamics', the analysis calls, octo_arm's controller)
 #   armhf     the armhf subset (labels controller and link, 32-bit ARM)
 #
 # Every part runs even when an earlier one fails; the exit status is non-zero
 # if any failed. Each part compiles in its own build directory (build/test,
-# build/firmware-*, build/sanitize, build/cross-*), switching a CI-configured
+# build/firmware-*, build/cross-*), switching a CI-configured
 # one back to the by-hand configuration (and the next CI run switches it
 # back). Not here, for their length: the whole tree under the sanitizers
-# (scripts/sanitize.sh without --ci), the fuzzers' long runs
+# (scripts/sanitize.sh without --ci; its header lists what --ci leaves out),
+# the fuzzers' long runs
 # (scripts/fuzz.sh all 600), the Debug build type (docs/sanitizers.md,
 # "Build types").
 set -euo pipefail
@@ -31,17 +30,17 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 case "${1:-}" in
   -h | --help)
-    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 esac
 
 parts=("$@")
-[[ ${#parts[@]} -gt 0 ]] || parts=(native firmware sanitize aarch64 armhf)
+[[ ${#parts[@]} -gt 0 ]] || parts=(native firmware aarch64 armhf)
 for part in "${parts[@]}"; do
   case "$part" in
-    native | firmware | sanitize | aarch64 | armhf) ;;
+    native | firmware | aarch64 | armhf) ;;
     *)
-      echo "test-by-hand.sh: unknown part '$part' (native, firmware, sanitize, aarch64, armhf)" >&2
+      echo "test-by-hand.sh: unknown part '$part' (native, firmware, aarch64, armhf)" >&2
       exit 2 ;;
   esac
 done
@@ -62,9 +61,6 @@ for part in "${parts[@]}"; do
   case "$part" in
     native) native ;;
     firmware) HODYN_FIRMWARE_HIL_BY_HAND=1 bash scripts/test-firmware.sh ;;
-    sanitize)
-      HODYN_SANITIZE_EXCLUDE_LABELS='core;oracle;closed_loop' bash scripts/sanitize.sh --ci \
-        -L sanitize-by-hand ;;
     aarch64) bash scripts/test-cross.sh aarch64 -L cross-by-hand ;;
     armhf) bash scripts/test-cross.sh --ci armhf ;;
   esac
