@@ -20,7 +20,8 @@
 #            docs/cross-linux.md lists them): the flight path — inverse
 #            dynamics of every order against its oracle on the target's FPU,
 #            the control law, the wire format;
-#            the rest runs natively. (Label packaging-cross, a downstream
+#            the rest runs natively (label native-by-hand by hand). (Label
+#            packaging-cross, a downstream
 #            project against the cross install, left CI on 2026-11-27 to make
 #            room for the sanitize suite: scripts/test-cross.sh aarch64 -L
 #            packaging-cross.)
@@ -52,7 +53,7 @@ case "$target" in
   armhf) arches=(armhf) ;;
   all) arches=(aarch64 armhf) ;;
   -h | --help)
-    sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
   *)
     echo "test-cross.sh: unknown target '$target' (aarch64, armhf or all)" >&2
