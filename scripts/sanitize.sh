@@ -49,7 +49,7 @@ if [[ ${1:-} == --ci ]]; then
 fi
 case "${1:-}" in
   -h | --help)
-    sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 esac
 
