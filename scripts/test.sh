@@ -26,6 +26,15 @@
 #             protocol 4 for a day without anyone seeing it
 #   bench     builds (does not run) every benchmark (scripts/build-bench.sh);
 #             not in the default set (CI time): name it to run it
+# and the parts CI leaves out for time (not in the default set either; all
+# four: scripts/test-by-hand.sh; docs/cross-linux.md "CI time"):
+#   native-by-hand    the native suites of label native-by-hand (preset
+#                     `test` with nothing excluded, ctest -L native-by-hand)
+#   firmware-by-hand  the firmware suite with the BY_HAND HIL runs too
+#                     (HODYN_FIRMWARE_HIL_BY_HAND=1 scripts/test-firmware.sh)
+#   aarch64-by-hand   label cross-by-hand under qemu-aarch64
+#                     (scripts/test-cross.sh aarch64 -L cross-by-hand)
+#   armhf             the 32-bit ARM subset (scripts/test-cross.sh --ci armhf)
 # Every suite runs even when an earlier one fails; the exit status is non-zero
 # if any failed. Installs the missing Debian packages first.
 #
@@ -42,7 +51,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 case "${1:-}" in
   -h | --help)  # this comment (not a ctest argument: it would build and run the native suite)
-    sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,48p' "$0" | sed 's/^# \{0,1\}//'
     exit 0 ;;
 esac
 
@@ -55,14 +64,17 @@ fi
 packages=()
 for suite in $suites; do
   case "$suite" in
-    native) ;;
-    cross) packages+=(g++-aarch64-linux-gnu qemu-user googletest) ;;  # aarch64 only (armhf: by hand)
-    firmware) packages+=(gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm) ;;
+    native | native-by-hand) ;;
+    cross | aarch64-by-hand) packages+=(g++-aarch64-linux-gnu qemu-user googletest) ;;
+    armhf) packages+=(g++-arm-linux-gnueabihf qemu-user googletest) ;;
+    firmware | firmware-by-hand)
+      packages+=(gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib qemu-system-arm) ;;
     sanitize) ;;
     fuzz) packages+=(clang libclang-rt-14-dev) ;;
     bench) packages+=(libmujoco-dev) ;;
     *)
-      echo "test.sh: unknown suite '$suite' (native, cross, firmware, sanitize, fuzz, bench)" >&2
+      echo "test.sh: unknown suite '$suite' (native, cross, firmware, sanitize, fuzz, bench;" \
+        "by hand: native-by-hand, firmware-by-hand, aarch64-by-hand, armhf)" >&2
       exit 2 ;;
   esac
 done
@@ -93,13 +105,14 @@ run_suite() {  # run_suite <name> <command...>
 # nothing in CI reads it. The presets keep -O2 -g for work by hand;
 # HODYN_TEST_DEBUG_INFO=ON keeps it here too. (Switching build/test between
 # the two recompiles it.)
-native() {
+native() {  # native <labels not built> [ctest arguments...]
   # HODYN_FAST_COMPILE: g++'s garbage collector held back, ~10 % less compile
   # CPU, the same objects (CMakeLists.txt; docs/cross-linux.md "CI time").
-  # The suites of label native-by-hand are not built (the analysis calls on
-  # ball and universal joints: tests/CMakeLists.txt; scripts/test-by-hand.sh
-  # runs them; docs/cross-linux.md "CI time").
-  local flags=(-DHODYN_FAST_COMPILE=ON -DHODYN_TEST_EXCLUDE_LABELS=native-by-hand)
+  # CI does not build the suites of label native-by-hand (the analysis calls
+  # on ball and universal joints: tests/CMakeLists.txt); suite
+  # native-by-hand builds everything and runs them.
+  local flags=(-DHODYN_FAST_COMPILE=ON "-DHODYN_TEST_EXCLUDE_LABELS=$1")
+  shift
   [[ ${HODYN_TEST_DEBUG_INFO:-OFF} == ON ]] || flags+=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2)
   cmake --preset test "${flags[@]}" && cmake --build --preset test -j2 || return
   local log=build/test/ctest-last.log rc
@@ -111,7 +124,11 @@ native() {
 
 for suite in $suites; do
   case "$suite" in
-    native) run_suite native native "$@" ;;
+    native) run_suite native native native-by-hand "$@" ;;
+    native-by-hand) run_suite native-by-hand native "" -L native-by-hand ;;
+    firmware-by-hand) run_suite firmware-by-hand env HODYN_FIRMWARE_HIL_BY_HAND=1 bash scripts/test-firmware.sh ;;
+    aarch64-by-hand) run_suite aarch64-by-hand bash scripts/test-cross.sh aarch64 -L cross-by-hand ;;
+    armhf) run_suite armhf bash scripts/test-cross.sh --ci armhf ;;
     # The CI subset under QEMU (scripts/test-cross.sh --ci aarch64): the
     # labels oracle, controller and link on aarch64. The armhf subset is by
     # hand (scripts/test-cross.sh --ci armhf), every test on both:
