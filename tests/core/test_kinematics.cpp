@@ -297,6 +297,57 @@ TEST(CenterOfMassOracle, GravityForceIsMassTimesComJacobianTransposeGravity) {
   EXPECT_LE(rel_err(generalized, expected), 1e-13);
 }
 
+// detail::finite_lanes reads the exponent bits: every position of arrays
+// of every length up to 80 (the vector bodies and the scalar tails), every
+// kind of non-finite value, and the finite extremes it must accept.
+TEST(KinematicsSafety, FiniteCheckFindsEveryNonFiniteValue) {
+  const double kBad[] = {
+      std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::quiet_NaN(),
+      std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  const double kGood[] = {0.0,
+                          -0.0,
+                          std::numeric_limits<double>::max(),
+                          -std::numeric_limits<double>::max(),
+                          std::numeric_limits<double>::denorm_min(),
+                          1.0};
+  std::array<double, 80> x{};
+  for (int n = 0; n <= 80; ++n) {
+    for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = kGood[i % 6];
+    EXPECT_TRUE(hodyn::detail::finite_lanes(x.data(), n)) << n;
+    for (int i = 0; i < n; ++i)
+      for (const double bad : kBad) {
+        const double keep = x[static_cast<std::size_t>(i)];
+        x[static_cast<std::size_t>(i)] = bad;
+        EXPECT_FALSE(hodyn::detail::finite_lanes(x.data(), n)) << n << " " << i;
+        x[static_cast<std::size_t>(i)] = keep;
+      }
+  }
+  std::array<float, 40> f{};
+  f[0] = std::numeric_limits<float>::max();
+  EXPECT_TRUE(hodyn::detail::finite_lanes(f.data(), 40));
+  f[39] = std::numeric_limits<float>::infinity();
+  EXPECT_FALSE(hodyn::detail::finite_lanes(f.data(), 40));
+  EXPECT_TRUE(hodyn::detail::finite_lanes(f.data(), 39));
+}
+
+// Finite inputs whose results overflow: kNonFiniteResult, zero outputs.
+TEST(KinematicsSafety, OverflowGivesNonFiniteResult) {
+  const auto model = core_aerial_manipulator();
+  auto motion = std::make_unique<Motion<AMTree>>();
+  auto kin = std::make_unique<Kin<AMTree>>();
+  motion->q[0].setConstant(0.2);
+  motion->base_twist[0].setConstant(1e300);  // S^(1) = ad_V S ~ 1e300,
+  motion->q[1].setConstant(1e300);           // times q̇: beyond the largest double
+  EXPECT_EQ(hodyn::forward_kinematics(model, *kin, *motion, 0), hodyn::Status::kNonFiniteResult);
+  EXPECT_EQ(kin->order, -1);
+  for (int j = 0; j < AMTree::kNumBodies; ++j) {
+    EXPECT_TRUE(kin->body_pose[static_cast<std::size_t>(j)].matrix().isIdentity()) << j;
+    for (int k = 0; k <= kR + 1; ++k)
+      EXPECT_EQ(kin->body_twist[static_cast<std::size_t>(j)][static_cast<std::size_t>(k)],
+                Vec6::Zero());
+  }
+}
+
 TEST(KinematicsSafety, BadInputGivesStatusAndZeroOutputs) {
   const auto model = core_aerial_manipulator();
   auto motion = std::make_unique<Motion<AMTree>>();
@@ -328,7 +379,14 @@ TEST(KinematicsSafety, BadInputGivesStatusAndZeroOutputs) {
   EXPECT_EQ(hodyn::spatial_jacobian(*kin, 7, j), hodyn::Status::kInvalidArgument);
   EXPECT_EQ(hodyn::spatial_jacobian(*kin, -1, j), hodyn::Status::kInvalidArgument);
   EXPECT_EQ(hodyn::spatial_jacobian(*kin, 2, j, 3), hodyn::Status::kInvalidArgument);
+  j.setOnes();  // every column is written: off the path and the base block of J̈ are zero
   EXPECT_EQ(hodyn::spatial_jacobian(*kin, 2, j, 2), hodyn::Status::kOk);
+  EXPECT_TRUE(j.leftCols<6>().isZero());
+  for (int b = 1; b < AMTree::kNumBodies; ++b)
+    if (!hodyn::joint_moves_body<AMTree>(b, 2))
+      EXPECT_TRUE(j.col(hodyn::TreeTraits<AMTree>::joint_dof(b)).isZero()) << b;
+    else
+      EXPECT_FALSE(j.col(hodyn::TreeTraits<AMTree>::joint_dof(b)).isZero()) << b;
   EXPECT_EQ(hodyn::spatial_jacobian_partial(*kin, 2, 0, j), hodyn::Status::kInvalidArgument);
   BodyFrame<double> frame;
   frame.body = 3;

@@ -23,6 +23,7 @@
 #include <Eigen/Core>
 
 #include "hodyn/detail/isa.hpp"
+#include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/jacobians.hpp"
 #include "hodyn/kinematics.hpp"
 #include "hodyn/model.hpp"
@@ -31,6 +32,9 @@
 namespace hodyn {
 HODYN_ISA_NAMESPACE_BEGIN
 
+/// Results of `center_of_mass` (fixed size, reusable): entries 0..order+1 of
+/// position and body_com are valid after a successful call of that order
+/// (those above keep an earlier call's; a failed call zeroes everything).
 template <class Tree, int MaxOrder, class Scalar = double>
 struct CenterOfMassData {
   static constexpr int kNumBodies = Tree::kNumBodies;
@@ -67,17 +71,46 @@ template <class Tree, int MaxOrder, class Scalar>
 Status center_of_mass(const Model<Tree, Scalar>& model,
                       const KinematicsData<Tree, MaxOrder, Scalar>& kinematics,
                       CenterOfMassData<Tree, MaxOrder, Scalar>& data, int order) noexcept {
-  data.clear_results();
-  if (order < 0 || order > MaxOrder || order > kinematics.order) return Status::kOrderOutOfRange;
+  if (order < 0 || order > MaxOrder || order > kinematics.order) {
+    data.clear_results();
+    return Status::kOrderOutOfRange;
+  }
   constexpr int kN = Tree::kNumBodies;
+  using V3 = detail::V3<Scalar>;
   const Scalar mass = model.total_mass();
-  if (!(ScalarTraits<Scalar>::primal(mass) > 0)) return Status::kInvalidModel;
+  if (!(ScalarTraits<Scalar>::primal(mass) > 0)) {
+    data.clear_results();
+    return Status::kInvalidModel;
+  }
+  // In the small 3-vectors of detail/small_algebra.hpp: with Eigen's
+  // Vector3 this function packed and spilled odd-sized vectors (store
+  // forwarding stalls: 70 % of the Jacobians-and-J_com benchmark).
+  const auto angular_of = [](const Twist<Scalar>& t) { return V3{t(0), t(1), t(2)}; };
+  const auto linear_of = [](const Twist<Scalar>& t) { return V3{t(3), t(4), t(5)}; };
+  const auto store = [](const V3& x, Vector3<Scalar>& out) {
+    out(0) = x.x;
+    out(1) = x.y;
+    out(2) = x.z;
+  };
+  const int n = order + 1;
   for (int j = 0; j < kN; ++j) {
-    const Vector3<Scalar> c0 = kinematics.body_pose[j].act(model.body_inertia(j).com());
-    point_derivatives(kinematics.body_twist[j], c0, order + 1, data.body_com[j]);
-    data.subtree_mass[j] = model.mass(j);
-    data.subtree_moment[j] = model.mass(j) * data.body_com[j][0];
-    data.subtree_moment_rate[j] = model.mass(j) * data.body_com[j][1];
+    const auto& v = kinematics.body_twist[j];
+    // c_j^(0) = C_j c_j (body frame), then ċ = ω × c + v (point_derivatives)
+    const Vector3<Scalar> c_body = model.body_inertia(j).com();
+    std::array<V3, MaxOrder + 2> x;
+    x[0] = V3::from(kinematics.body_pose[j].act(c_body));
+    for (int k = 0; k < n; ++k) {
+      V3 sum = linear_of(v[static_cast<std::size_t>(k)]) + detail::cross(angular_of(v[0]), x[k]);
+      for (int i = 1; i <= k; ++i)
+        sum += binomial<Scalar>(k, i) *
+               detail::cross(angular_of(v[static_cast<std::size_t>(i)]), x[k - i]);
+      x[k + 1] = sum;
+    }
+    for (int k = 0; k <= n; ++k) store(x[k], data.body_com[j][static_cast<std::size_t>(k)]);
+    const Scalar m = model.mass(j);
+    data.subtree_mass[j] = m;
+    store(m * x[0], data.subtree_moment[j]);
+    store(m * x[1], data.subtree_moment_rate[j]);
   }
   for (int j = kN - 1; j > 0; --j) {  // backward pass: subtree sums
     const int p = Tree::kParent[j];
@@ -86,10 +119,11 @@ Status center_of_mass(const Model<Tree, Scalar>& model,
     data.subtree_moment_rate[p] += data.subtree_moment_rate[j];
   }
   const Scalar inverse_mass = Scalar(1) / mass;
-  for (int k = 0; k <= order + 1; ++k) {
-    Vector3<Scalar> sum = Vector3<Scalar>::Zero();
-    for (int j = 0; j < kN; ++j) sum += model.mass(j) * data.body_com[j][k];
-    data.position[k] = inverse_mass * sum;
+  for (int k = 0; k <= n; ++k) {
+    V3 sum{};
+    for (int j = 0; j < kN; ++j)
+      sum += model.mass(j) * V3::from(data.body_com[j][static_cast<std::size_t>(k)]);
+    store(inverse_mass * sum, data.position[static_cast<std::size_t>(k)]);
   }
   const Vector3<Scalar>& c = data.position[0];
   const Vector3<Scalar>& c_dot = data.position[1];
@@ -97,17 +131,24 @@ Status center_of_mass(const Model<Tree, Scalar>& model,
     data.jacobian.template leftCols<3>() = -skew<Scalar>(c);
     data.jacobian.template block<3, 3>(0, 3).setIdentity();
     data.jacobian_derivative.template leftCols<3>() = -skew<Scalar>(c_dot);
+    data.jacobian_derivative.template block<3, 3>(0, 3).setZero();
   }
   for (int i = 1; i < kN; ++i) {
-    const Vector3<Scalar>& h = data.subtree_moment[i];
-    const Vector3<Scalar>& h_dot = data.subtree_moment_rate[i];
+    const V3 h = V3::from(data.subtree_moment[i]);
+    const V3 h_dot = V3::from(data.subtree_moment_rate[i]);
     const Scalar& m = data.subtree_mass[i];
     detail::for_each_joint_screw(kinematics, i, [&](const auto& screw, int col) {
-      const Twist<Scalar>& s = screw[0];
-      const Twist<Scalar>& s_dot = screw[1];
-      data.jacobian.col(col) = inverse_mass * (angular(s).cross(h) + m * linear(s));
-      data.jacobian_derivative.col(col) =
-          inverse_mass * (angular(s_dot).cross(h) + angular(s).cross(h_dot) + m * linear(s_dot));
+      const V3 w = angular_of(screw[0]), u = linear_of(screw[0]);
+      const V3 w_dot = angular_of(screw[1]), u_dot = linear_of(screw[1]);
+      const V3 column = inverse_mass * (detail::cross(w, h) + m * u);
+      const V3 column_rate =
+          inverse_mass * (detail::cross(w_dot, h) + detail::cross(w, h_dot) + m * u_dot);
+      data.jacobian(0, col) = column.x;
+      data.jacobian(1, col) = column.y;
+      data.jacobian(2, col) = column.z;
+      data.jacobian_derivative(0, col) = column_rate.x;
+      data.jacobian_derivative(1, col) = column_rate.y;
+      data.jacobian_derivative(2, col) = column_rate.z;
     });
   }
   data.total_mass = mass;
