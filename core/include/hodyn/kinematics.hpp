@@ -367,26 +367,6 @@ Status check_kinematics_input(const MotionDerivatives<Tree, MaxOrder, S>& motion
   return Status::kOk;
 }
 
-/// True when none of p[0..n) (double or float) is NaN or ±Inf: a value is
-/// not finite when its exponent bits are all ones. The flags are combined
-/// with OR, which the compiler may regroup and so vectorizes at any width
-/// (a sum of x·0, which it may not reorder, was a serial chain of dependent
-/// additions: 5 % of forward kinematics r = 2).
-template <class S>
-bool finite_lanes(const S* p, int n) {
-  static_assert(std::is_same<S, double>::value || std::is_same<S, float>::value,
-                "IEEE double or float");
-  using Bits = std::conditional_t<sizeof(S) == 8, std::uint64_t, std::uint32_t>;
-  constexpr Bits kExponent = sizeof(S) == 8 ? Bits(0x7ff0000000000000ull) : Bits(0x7f800000u);
-  Bits not_finite = 0;
-  for (int i = 0; i < n; ++i) {
-    Bits bits;
-    std::memcpy(&bits, p + i, sizeof bits);
-    not_finite |= Bits((bits & kExponent) == kExponent);
-  }
-  return not_finite == 0;
-}
-
 /// Every result written is finite.
 template <class Tree, int MaxOrder, class S>
 bool kinematics_finite(const KinematicsData<Tree, MaxOrder, S>& data, int order) {
