@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -105,6 +106,44 @@ TEST(SineCosine, JointAnglesOfATree) {
     EXPECT_LE(std::fabs(l.cosine[J] - std::cos(0.5L * j)), tolerance) << j;
     EXPECT_LE(std::fabs(l.sine[J] - std::sin(0.5L * j)), tolerance) << j;
   }
+}
+
+// The single-angle form of place_body: the polynomial's ulp on a SIMD build
+// (libm's own cos, sin without one), libm beyond 1e5 and for non-finite
+// angles, and a scalar type of its own (long double) through its cos, sin.
+TEST(SineCosine, OneAngle) {
+  std::mt19937_64 gen(11);
+  std::uniform_real_distribution<double> angle(-40.0, 40.0);
+  std::int64_t worst = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const double x = angle(gen);
+    double c, s;
+    hodyn::detail::sine_cosine_one(x, c, s);
+    worst = std::max({worst, ulps(c, std::cos(x)), ulps(s, std::sin(x))});
+    float cf, sf;
+    const float xf = static_cast<float>(x);
+    hodyn::detail::sine_cosine_one(xf, cf, sf);
+    worst = std::max({worst, ulps(cf, static_cast<float>(std::cos(static_cast<double>(xf)))),
+                      ulps(sf, static_cast<float>(std::sin(static_cast<double>(xf))))});
+  }
+  EXPECT_LE(worst, 1);
+  for (const double x : {1e5 + 0.5, -3e7, 1e300}) {
+    double c, s;
+    hodyn::detail::sine_cosine_one(x, c, s);
+    EXPECT_EQ(c, std::cos(x)) << x;
+    EXPECT_EQ(s, std::sin(x)) << x;
+  }
+  for (const double x :
+       {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    double c = 0, s = 0;
+    hodyn::detail::sine_cosine_one(x, c, s);
+    EXPECT_TRUE(std::isnan(c) && std::isnan(s)) << x;
+  }
+  long double cl, sl;
+  hodyn::detail::sine_cosine_one(0.75L, cl, sl);
+  const long double tolerance = 4 * std::numeric_limits<long double>::epsilon();
+  EXPECT_LE(std::fabs(cl - std::cos(0.75L)), tolerance);
+  EXPECT_LE(std::fabs(sl - std::sin(0.75L)), tolerance);
 }
 
 }  // namespace

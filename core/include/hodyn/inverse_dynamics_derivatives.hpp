@@ -57,6 +57,7 @@
 #include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/root_motion.hpp"
 #include "hodyn/detail/series_recursions.hpp"
+#include "hodyn/detail/sine_cosine.hpp"
 #include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/equations_of_motion.hpp"
@@ -408,10 +409,13 @@ void derivative_kinematics_single(const Model<Tree, Scalar>& model,
   body[0].twist = SV<S>::from(root_twist<Tree>(base_twist_in));
   body[0].acceleration = S(-1) * gravity;
   body_terms(0);
+  JointSineCosine<S, Tree::kNumBodies> angle;  // all joints' in one vectorized pass
+  angle.compute([&](int j) { return model.joint_sense(j) * q(j - 1); });
   for_each_joint<Tree>([&](auto kind, int j) {
     constexpr JointKind K = decltype(kind)::value;
     const int parent = Tree::kParent[j];
-    place_body<K>(model, j, place[parent], q(j - 1), place[j]);
+    const auto jj = static_cast<std::size_t>(j);
+    place_body<K>(model, j, place[parent], q(j - 1), angle.cosine[jj], angle.sine[jj], place[j]);
     auto& b = body[j];
     const SV<S>& y = place[j].screw[0];
     const S qd = q_dot(j - 1);
@@ -612,12 +616,13 @@ void derivative_partials_multi_dof(InverseDynamicsDerivativesData<Tree, Scalar>&
     const Matrix6<S> ad_v = ad_matrix<S>(base_twist.eigen());
     const Matrix6<S> k0 = b0.sensitivity.matrix();
     const Matrix6<S> m0 = out.mass_matrix.template topLeftCorner<6, 6>();
-    Matrix6<S> t;
-    t.noalias() = m0 * ad_v;
-    dv.template topLeftCorner<6, 6>() = k0 + t;
+    // The velocity block K + M ad_V, then (K + M ad_V) ad_V in the pose block
+    // (one 6x6 product fewer than K ad_V + (M ad_V) ad_V).
+    Matrix6<S> kt = k0;
+    kt.noalias() += m0 * ad_v;
+    dv.template topLeftCorner<6, 6>() = kt;
     Matrix6<S> u = force_cross_matrix(b0.wrench);
-    u.noalias() += k0 * ad_v;
-    u.noalias() += t * ad_v;
+    u.noalias() += kt * ad_v;
     u.noalias() += m0 * ad_matrix<S>(base_acceleration.eigen());
     dq.template topLeftCorner<6, 6>().noalias() = u * adjoint;
     for (int e = 0; e < Traits::kNumJointDofs; ++e) {
@@ -730,12 +735,13 @@ void derivative_partials(InverseDynamicsDerivativesData<Tree, Scalar>& data,
     const Matrix6<S> ad_v = ad_matrix<S>(base_twist.eigen());
     const Matrix6<S> k0 = b0.sensitivity.matrix();
     const Matrix6<S> m0 = out.mass_matrix.template topLeftCorner<6, 6>();
-    Matrix6<S> t;
-    t.noalias() = m0 * ad_v;
-    dv.template topLeftCorner<6, 6>() = k0 + t;
+    // The velocity block K + M ad_V, then (K + M ad_V) ad_V in the pose block
+    // (one 6x6 product fewer than K ad_V + (M ad_V) ad_V).
+    Matrix6<S> kt = k0;
+    kt.noalias() += m0 * ad_v;
+    dv.template topLeftCorner<6, 6>() = kt;
     Matrix6<S> u = force_cross_matrix(b0.wrench);
-    u.noalias() += k0 * ad_v;
-    u.noalias() += t * ad_v;
+    u.noalias() += kt * ad_v;
     u.noalias() += m0 * ad_matrix<S>(base_acceleration.eigen());
     dq.template topLeftCorner<6, 6>().noalias() = u * adjoint;
     // Joint rows, by the same terms as row vectors: ∂τ_l/∂V₁ = (α_l − V₁ ×* β_l)ᵀ,

@@ -21,16 +21,17 @@
 // so no 6x6 inertia derivative (eq. 61) and no 6x6 product is ever formed.
 #pragma once
 
-#include "hodyn/detail/isa.hpp"
 #include <array>
 #include <cmath>
+#include "hodyn/detail/isa.hpp"
 
 #include "hodyn/detail/compile_time.hpp"
+#include "hodyn/detail/sine_cosine.hpp"
 #include "hodyn/detail/small_algebra.hpp"
-#include "hodyn/symmetric_matrix3.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/pose.hpp"
 #include "hodyn/spatial_inertia.hpp"
+#include "hodyn/symmetric_matrix3.hpp"
 #include "hodyn/tree.hpp"
 
 namespace hodyn::detail {
@@ -56,8 +57,8 @@ inline S reciprocal(int n) {
 /// MaxOrder+1, centre of mass to MaxOrder+2, inertia to MaxOrder+2.
 template <int MaxOrder, class S>
 struct BodySeries {
-  M3<S> rotation{};   ///< F_j rotation (Alg. 1)
-  V3<S> translation{};  ///< F_j translation
+  M3<S> rotation{};                             ///< F_j rotation (Alg. 1)
+  V3<S> translation{};                          ///< F_j translation
   std::array<SV<S>, MaxOrder + 2> twist{};      ///< V_j,[k]
   std::array<SV<S>, MaxOrder + 2> screw{};      ///< S_j,[k] (unused for the base)
   std::array<V3<S>, MaxOrder + 3> com{};        ///< c_j,[k]
@@ -81,7 +82,7 @@ inline M3<S> rotate_aligned(const M3<S>& rp, const S& c, const S& s) {
 /// Order 0 of the base: F_0 = C₁ (A⁰_0)⁻¹, centre of mass and inertia in the world.
 template <int MaxOrder, class Tree, class S>
 inline void place_base(const Model<Tree, S>& model, const Pose<S>& base_pose,
-                                    BodySeries<MaxOrder, S>& b) {
+                       BodySeries<MaxOrder, S>& b) {
   const Pose<S> f = base_pose * model.base_home_pose_inverse();
   b.rotation = M3<S>::from(f.rotation);
   b.translation = V3<S>::from(f.translation);
@@ -94,18 +95,15 @@ inline void place_base(const Model<Tree, S>& model, const Pose<S>& base_pose,
 /// centre of mass F_j(c_home) and inertia R_F I_home R_Fᵀ. The pose turns by
 /// θ = s q about the positive axis and S_j carries the joint sense s, so that
 /// V_j = V_p + S_j q̇_j holds in the user's q (model.hpp).
+/// `c`, `s`: cos θ, sin θ (a caller that has all joints' from one batch,
+/// JointSineCosine; unused for a prismatic joint).
 template <JointKind K, int MaxOrder, class Tree, class S>
-inline void place_body(const Model<Tree, S>& model, int j,
-                                    const BodySeries<MaxOrder, S>& parent, const S& q_user,
-                                    BodySeries<MaxOrder, S>& b) {
+inline void place_body(const Model<Tree, S>& model, int j, const BodySeries<MaxOrder, S>& parent,
+                       const S& q_user, const S& c, const S& s, BodySeries<MaxOrder, S>& b) {
   const S sense = model.joint_sense(j);
   const S q = sense * q_user;
   const M3<S>& rp = parent.rotation;
   if constexpr (joint_rotates(K)) {
-    using std::cos;
-    using std::sin;
-    const S c = cos(q);
-    const S s = sin(q);
     const V3<S> a = V3<S>::from(model.joint_axis_point(j));
     // The axis point does not move with the joint: F_p carries it onto the axis.
     const V3<S> a_world = rp * a + parent.translation;
@@ -157,6 +155,15 @@ inline void place_body(const Model<Tree, S>& model, int j,
   b.inertia[0] = model.home_inertia(j).congruence(b.rotation);
 }
 
+/// The same, cos θ and sin θ computed here.
+template <JointKind K, int MaxOrder, class Tree, class S>
+inline void place_body(const Model<Tree, S>& model, int j, const BodySeries<MaxOrder, S>& parent,
+                       const S& q_user, BodySeries<MaxOrder, S>& b) {
+  S c(1), s(0);
+  if constexpr (joint_rotates(K)) sine_cosine_one(S(model.joint_sense(j) * q_user), c, s);
+  place_body<K>(model, j, parent, q_user, c, s, b);
+}
+
 /// S_[k] = (1/k) Σ_{m<k} ad(V_[m], S_[k−1−m]), k ≥ 1   (Alg. 1: Ṡ = ad_V S).
 template <JointKind K, int MaxOrder, class S>
 inline void screw_coefficient(int k, BodySeries<MaxOrder, S>& b) {
@@ -177,7 +184,7 @@ inline void screw_coefficient(int k, BodySeries<MaxOrder, S>& b) {
 /// `qd(n)` returns the Taylor coefficient n of q̇_j.
 template <JointKind K, int MaxOrder, class S, class JointRate>
 inline void twist_coefficient(int k, const SV<S>& parent_twist, const JointRate& qd,
-                                           BodySeries<MaxOrder, S>& b) {
+                              BodySeries<MaxOrder, S>& b) {
   SV<S> v = parent_twist;
   for (int m = 0; m <= k; ++m) {
     const S rate = qd(k - m);
@@ -193,7 +200,7 @@ inline void twist_coefficient(int k, const SV<S>& parent_twist, const JointRate&
 /// x_[k+1] = (v_[k] + Σ_{i≤k} ω_[i] × x_[k−i]) / (k+1): a point carried by a body.
 template <class S, std::size_t NT, std::size_t NX>
 inline V3<S> point_next_coefficient(int k, const std::array<SV<S>, NT>& twist,
-                                                 const std::array<V3<S>, NX>& x) {
+                                    const std::array<V3<S>, NX>& x) {
   V3<S> d = twist[k].lin;
   for (int i = 0; i <= k; ++i) d += cross(twist[i].ang, x[k - i]);
   return reciprocal<S>(k + 1) * d;
@@ -227,7 +234,7 @@ HODYN_ALWAYS_INLINE M3<S> rotation_next_coefficient(int k, const std::array<SV<S
 /// k+2 and inertia to k+1.
 template <int MaxOrder, class S>
 inline SV<S> own_wrench_coefficient(int k, const S& mass, const V3<S>& g,
-                                                 const BodySeries<MaxOrder, S>& b) {
+                                    const BodySeries<MaxOrder, S>& b) {
   // Rotational momentum rate (k+1) l_[k+1], l = I ω.
   V3<S> n = b.inertia[0] * b.twist[k + 1].ang;
   for (int i = 1; i <= k + 1; ++i) n += b.inertia[i] * b.twist[k + 1 - i].ang;

@@ -94,6 +94,31 @@ HODYN_ALWAYS_INLINE void sine_cosine_reduced(double x, double& c, double& s) {
 /// caller's arrays of seven it vectorized two lanes wide). `Pad` (a power of
 /// two) sets that multiple: the SIMD width in doubles suffices (the mass
 /// matrix's six angles: three 2-lane steps with SSE2 or NEON instead of four).
+/// cos x, sin x of one angle, for the code that places one joint at a time:
+/// the branch-free polynomial above where the batch (JointSineCosine) uses it
+/// — double or float on a SIMD build, |x| ≤ 1e5 — else std::cos, std::sin
+/// (other scalar types, huge or non-finite x, and Cortex-M, whose float
+/// unit has no double arithmetic). One libm sincos call cost ~18 ns in the
+/// state partials (7 % of them, measured with perf).
+template <class S>
+HODYN_ALWAYS_INLINE void sine_cosine_one(const S& x, S& c, S& s) {
+  if constexpr (HODYN_COEFFICIENT_LANE_BYTES > 0 &&
+                (std::is_same<S, double>::value || std::is_same<S, float>::value)) {
+    const double xd = static_cast<double>(x);
+    if (std::fabs(xd) <= 1e5) {
+      double cd, sd;
+      sine_cosine_reduced(xd, cd, sd);
+      c = static_cast<S>(cd);
+      s = static_cast<S>(sd);
+      return;
+    }
+  }
+  using std::cos;
+  using std::sin;
+  c = cos(x);
+  s = sin(x);
+}
+
 template <std::size_t Pad = 8, std::size_t N, class S>
 void sine_cosine(const std::array<S, N>& x, std::array<S, N>& c, std::array<S, N>& s, int n) {
   static_assert(std::is_same<S, double>::value || std::is_same<S, float>::value,
