@@ -272,7 +272,9 @@ SV<S> base_acceleration_in_frame(int k, ArticulatedWorkspace<Tree, MaxOrder, S>&
 /// Order 0, once for all orders (Lemma 2): the joint-frame twists, the
 /// articulated inertias M^A_j, U_j, D_j⁻¹ and the factor of the base's M^A.
 /// Returns false when a joint inertia D_j or the base's M^A is singular.
-template <bool kHybrid, class Tree, int MaxOrder, class Scalar>
+/// kVelocities = false (M̄⁻¹, which depends on the configuration only) skips
+/// the twists and momenta of the 1-DoF joints and the base.
+template <bool kHybrid, bool kVelocities = true, class Tree, int MaxOrder, class Scalar>
 bool articulated_inertias(const Model<Tree, Scalar>& model,
                           ForwardDynamicsData<Tree, MaxOrder, Scalar>& data,
                           const ForwardDynamicsInput<Tree, MaxOrder, Scalar>& in,
@@ -290,13 +292,15 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     const M3<S> r0 = M3<S>::from(p0.rotation);
     const V3<S> x0 = V3<S>::from(p0.translation);
     ws.base_frame.start(r0, x0);
-    const SV<S> v = SV<S>::from(root_twist<Tree>(in.base_twist));
-    ws.base_twist[0] = v;
     auto& b = body[0];
-    b.twist[0] = {r0.transpose_times(v.ang), r0.transpose_times(v.lin - cross(x0, v.ang))};
-    if (need_gravity) b.gravity[0] = r0.transpose_times(V3<S>::from(model.gravity()));
     const V3<S> com = V3<S>::from(model.local_com(0));
-    momentum_factors(0, b, com, model.home_inertia(0));
+    if constexpr (kVelocities) {
+      const SV<S> v = SV<S>::from(root_twist<Tree>(in.base_twist));
+      ws.base_twist[0] = v;
+      b.twist[0] = {r0.transpose_times(v.ang), r0.transpose_times(v.lin - cross(x0, v.ang))};
+      momentum_factors(0, b, com, model.home_inertia(0));
+    }
+    if (need_gravity) b.gravity[0] = r0.transpose_times(V3<S>::from(model.gravity()));
     set_rigid_inertia(b.inertia, model.mass(0), com, model.home_inertia(0));
   }
   // Internally θ_j = s_j q_j about the positive axis (s_j: joint sense, model.hpp).
@@ -363,10 +367,12 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     } else {
       if (need_gravity) b.gravity[0] = parent.gravity[0];
     }
-    b.twist[0] = twist_to_child<K>(b, d, e, parent.twist[0]);
-    add_screw<K>(e, b.rate[0], b.twist[0], pitch_axis<K>(model, j));
     const V3<S> com = V3<S>::from(model.local_com(j));
-    momentum_factors(0, b, com, model.home_inertia(j));
+    if constexpr (kVelocities) {
+      b.twist[0] = twist_to_child<K>(b, d, e, parent.twist[0]);
+      add_screw<K>(e, b.rate[0], b.twist[0], pitch_axis<K>(model, j));
+      momentum_factors(0, b, com, model.home_inertia(j));
+    }
     set_rigid_inertia(b.inertia, model.mass(j), com, model.home_inertia(j));
   });
   bool singular = false;

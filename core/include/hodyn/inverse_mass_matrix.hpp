@@ -545,7 +545,7 @@ Status inverse_mass_matrix_at(const Model<Tree, Scalar>& model,
   data.input.q = q;
   if constexpr (TreeTraits<Tree>::kNumSphericalJoints > 0)
     data.input.joint_rotation = ball_rotations;
-  if (!articulated_inertias<false>(
+  if (!articulated_inertias<false, false>(
           model, data.articulated, data.input,
           static_cast<const HybridDynamicsInput<Tree, 0, Scalar>*>(nullptr), kFloating, false)) {
     out.setZero();
