@@ -293,14 +293,14 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     const V3<S> x0 = V3<S>::from(p0.translation);
     ws.base_frame.start(r0, x0);
     auto& b = body[0];
-    const V3<S> com = V3<S>::from(model.local_com(0));
     if constexpr (kVelocities) {
       const SV<S> v = SV<S>::from(root_twist<Tree>(in.base_twist));
       ws.base_twist[0] = v;
       b.twist[0] = {r0.transpose_times(v.ang), r0.transpose_times(v.lin - cross(x0, v.ang))};
-      momentum_factors(0, b, com, model.home_inertia(0));
     }
     if (need_gravity) b.gravity[0] = r0.transpose_times(V3<S>::from(model.gravity()));
+    const V3<S> com = V3<S>::from(model.local_com(0));
+    if constexpr (kVelocities) momentum_factors(0, b, com, model.home_inertia(0));
     set_rigid_inertia(b.inertia, model.mass(0), com, model.home_inertia(0));
   }
   // Internally θ_j = s_j q_j about the positive axis (s_j: joint sense, model.hpp).
@@ -367,12 +367,12 @@ bool articulated_inertias(const Model<Tree, Scalar>& model,
     } else {
       if (need_gravity) b.gravity[0] = parent.gravity[0];
     }
-    const V3<S> com = V3<S>::from(model.local_com(j));
     if constexpr (kVelocities) {
       b.twist[0] = twist_to_child<K>(b, d, e, parent.twist[0]);
       add_screw<K>(e, b.rate[0], b.twist[0], pitch_axis<K>(model, j));
-      momentum_factors(0, b, com, model.home_inertia(j));
     }
+    const V3<S> com = V3<S>::from(model.local_com(j));
+    if constexpr (kVelocities) momentum_factors(0, b, com, model.home_inertia(j));
     set_rigid_inertia(b.inertia, model.mass(j), com, model.home_inertia(j));
   });
   bool singular = false;

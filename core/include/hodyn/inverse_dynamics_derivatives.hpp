@@ -185,6 +185,53 @@ HODYN_ALWAYS_INLINE SV<S> cross_force(const SV<S>& x, const SV<S>& w) {
   return {cross(x.ang, w.ang) + cross(x.lin, w.lin), cross(x.ang, w.lin)};
 }
 
+/// Ad_Cᵀ w = (Rᵀ (n − p × f); Rᵀ f) for C = (R, p), w = (n; f) (hodyn::coadjoint
+/// in the small types: the out-of-line Eigen call was 5 % of the partials).
+template <class S>
+HODYN_ALWAYS_INLINE SV<S> coadjoint_small(const M3<S>& r, const V3<S>& p, const SV<S>& w) {
+  return {r.transpose_times(w.ang - cross(p, w.lin)), r.transpose_times(w.lin)};
+}
+
+/// The base's 6x6 blocks of the partials, column by column in the small
+/// types (no 6x6 matrix of ad_V, Ad_C, K or M formed; these products were
+/// 12 % of the partials): with K = K^C_0, M = M^C_0, W = W^C_0, the velocity
+/// block K + M ad_V and the pose block (W̄ + (K + M ad_V) ad_V + M ad_A) Ad_C,
+/// W̄ z = z ×* W. Column k of the pose block is that map at z = Ad_C e_k.
+template <class S, class Matrix>
+HODYN_ALWAYS_INLINE void base_blocks(const WorldInertia<S>& m, const VelocitySensitivity<S>& k,
+                                     const SV<S>& wrench, const SV<S>& v, const SV<S>& a,
+                                     const Pose<S>& base_pose, Matrix& dq, Matrix& dv) {
+  const M3<S> r = M3<S>::from(base_pose.rotation);
+  const V3<S> p = V3<S>::from(base_pose.translation);
+  const auto put = [](Matrix& out, int c, const SV<S>& x) {
+    out(0, c) = x.ang.x;
+    out(1, c) = x.ang.y;
+    out(2, c) = x.ang.z;
+    out(3, c) = x.lin.x;
+    out(4, c) = x.lin.y;
+    out(5, c) = x.lin.z;
+  };
+  for (int c = 0; c < 6; ++c) {
+    SV<S> e{};  // the unit twist e_c
+    SV<S> z{};  // Ad_C e_c: (R e; p × R e) for an angular unit, (0; R e) for a linear one
+    const V3<S> rc = r.col(c % 3);
+    if (c < 3) {
+      e.ang = c == 0   ? V3<S>{S(1), S(0), S(0)}
+              : c == 1 ? V3<S>{S(0), S(1), S(0)}
+                       : V3<S>{S(0), S(0), S(1)};
+      z = {rc, cross(p, rc)};
+    } else {
+      e.lin = c == 3   ? V3<S>{S(1), S(0), S(0)}
+              : c == 4 ? V3<S>{S(0), S(1), S(0)}
+                       : V3<S>{S(0), S(0), S(1)};
+      z.lin = rc;
+    }
+    put(dv, c, k.times(e) + m.times(ad(v, e)));
+    const SV<S> y = ad(v, z);
+    put(dq, c, cross_force(z, wrench) + k.times(y) + m.times(ad(v, y) + ad(a, z)));
+  }
+}
+
 /// Per-body workspace of the derivative pass (world frame).
 template <class S>
 struct DerivativeBody {
@@ -612,26 +659,17 @@ void derivative_partials_multi_dof(InverseDynamicsDerivativesData<Tree, Scalar>&
     const SV<S>& base_twist = b0.twist;
     const SV<S>& base_acceleration = b0.acceleration;
     out.generalized_force.template head<6>() = b0.wrench.eigen();
-    const Matrix6<S> adjoint = adjoint_matrix(base_pose);
-    const Matrix6<S> ad_v = ad_matrix<S>(base_twist.eigen());
-    const Matrix6<S> k0 = b0.sensitivity.matrix();
-    const Matrix6<S> m0 = out.mass_matrix.template topLeftCorner<6, 6>();
-    // The velocity block K + M ad_V, then (K + M ad_V) ad_V in the pose block
-    // (one 6x6 product fewer than K ad_V + (M ad_V) ad_V).
-    Matrix6<S> kt = k0;
-    kt.noalias() += m0 * ad_v;
-    dv.template topLeftCorner<6, 6>() = kt;
-    Matrix6<S> u = force_cross_matrix(b0.wrench);
-    u.noalias() += kt * ad_v;
-    u.noalias() += m0 * ad_matrix<S>(base_acceleration.eigen());
-    dq.template topLeftCorner<6, 6>().noalias() = u * adjoint;
+    base_blocks(b0.inertia, b0.sensitivity, b0.wrench, base_twist, base_acceleration, base_pose, dq,
+                dv);
+    const M3<S> rotation = M3<S>::from(base_pose.rotation);
+    const V3<S> origin = V3<S>::from(base_pose.translation);
     for (int e = 0; e < Traits::kNumJointDofs; ++e) {
       const auto& t_e = data.entry[static_cast<std::size_t>(e)];
       const SV<S> v_beta = cross_force(base_twist, t_e.beta);
       const SV<S> twist_row = t_e.alpha - v_beta;
       const SV<S> w =
           cross_force(base_twist, v_beta - t_e.alpha) - cross_force(base_acceleration, t_e.beta);
-      const SV<S> pose_row = SV<S>::from(coadjoint(base_pose, Wrench<S>(w.eigen())));
+      const SV<S> pose_row = coadjoint_small(rotation, origin, w);
       dv.template block<1, 6>(kBase + e, 0) = twist_row.eigen().transpose();
       dq.template block<1, 6>(kBase + e, 0) = pose_row.eigen().transpose();
     }
@@ -731,19 +769,10 @@ void derivative_partials(InverseDynamicsDerivativesData<Tree, Scalar>& data,
     // Base columns. Base rows: ∂W^C/∂V₁ = K^C + M^C ad_V₁ and, the base-frame ξ
     // being the world η = Ad_C₁ ξ, δW^C = η ×* W^C − K^C a − M^C c with
     // a = η × V₁, c = η × A'₁ − a × V₁:  ∂W^C/∂ξ = (W̄^C + K^C ad_V₁ + M^C (ad_A'₁ + ad_V₁²)) Ad_C₁.
-    const Matrix6<S> adjoint = adjoint_matrix(base_pose);
-    const Matrix6<S> ad_v = ad_matrix<S>(base_twist.eigen());
-    const Matrix6<S> k0 = b0.sensitivity.matrix();
-    const Matrix6<S> m0 = out.mass_matrix.template topLeftCorner<6, 6>();
-    // The velocity block K + M ad_V, then (K + M ad_V) ad_V in the pose block
-    // (one 6x6 product fewer than K ad_V + (M ad_V) ad_V).
-    Matrix6<S> kt = k0;
-    kt.noalias() += m0 * ad_v;
-    dv.template topLeftCorner<6, 6>() = kt;
-    Matrix6<S> u = force_cross_matrix(b0.wrench);
-    u.noalias() += kt * ad_v;
-    u.noalias() += m0 * ad_matrix<S>(base_acceleration.eigen());
-    dq.template topLeftCorner<6, 6>().noalias() = u * adjoint;
+    base_blocks(b0.inertia, b0.sensitivity, b0.wrench, base_twist, base_acceleration, base_pose, dq,
+                dv);
+    const M3<S> rotation = M3<S>::from(base_pose.rotation);
+    const V3<S> origin = V3<S>::from(base_pose.translation);
     // Joint rows, by the same terms as row vectors: ∂τ_l/∂V₁ = (α_l − V₁ ×* β_l)ᵀ,
     // ∂τ_l/∂ξ = (Ad_C₁ᵀ w_l)ᵀ with w_l = −V₁ ×* α_l − A'₁ ×* β_l + V₁ ×* (V₁ ×* β_l).
     for_each_joint<Tree>([&](auto, int l) {
@@ -752,7 +781,7 @@ void derivative_partials(InverseDynamicsDerivativesData<Tree, Scalar>& data,
       const SV<S> twist_row = t_l.alpha - v_beta;
       const SV<S> w =
           cross_force(base_twist, v_beta - t_l.alpha) - cross_force(base_acceleration, t_l.beta);
-      const SV<S> pose_row = SV<S>::from(coadjoint(base_pose, Wrench<S>(w.eigen())));
+      const SV<S> pose_row = coadjoint_small(rotation, origin, w);
       dv.template block<1, 6>(col(l), 0) = twist_row.eigen().transpose();
       dq.template block<1, 6>(col(l), 0) = pose_row.eigen().transpose();
     });

@@ -98,8 +98,9 @@ inline void place_base(const Model<Tree, S>& model, const Pose<S>& base_pose,
 /// `c`, `s`: cos θ, sin θ (a caller that has all joints' from one batch,
 /// JointSineCosine; unused for a prismatic joint).
 template <JointKind K, int MaxOrder, class Tree, class S>
-inline void place_body(const Model<Tree, S>& model, int j, const BodySeries<MaxOrder, S>& parent,
-                       const S& q_user, const S& c, const S& s, BodySeries<MaxOrder, S>& b) {
+HODYN_ALWAYS_INLINE void place_body(const Model<Tree, S>& model, int j,
+                                    const BodySeries<MaxOrder, S>& parent, const S& q_user,
+                                    const S& c, const S& s, BodySeries<MaxOrder, S>& b) {
   const S sense = model.joint_sense(j);
   const S q = sense * q_user;
   const M3<S>& rp = parent.rotation;
