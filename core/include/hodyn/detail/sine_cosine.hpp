@@ -87,13 +87,6 @@ HODYN_ALWAYS_INLINE void sine_cosine_reduced(double x, double& c, double& s) {
   std::memcpy(&s, &s_bits, sizeof s);
 }
 
-/// c[i] = cos x[i], s[i] = sin x[i] for i < n ≤ N (float or double): one
-/// vectorizable loop; libm for the arguments the reduction does not cover.
-/// The loop runs on local arrays padded to a multiple of eight, so that the
-/// compiler needs neither aliasing checks nor a scalar remainder (on the
-/// caller's arrays of seven it vectorized two lanes wide). `Pad` (a power of
-/// two) sets that multiple: the SIMD width in doubles suffices (the mass
-/// matrix's six angles: three 2-lane steps with SSE2 or NEON instead of four).
 /// cos x, sin x of one angle, for the code that places one joint at a time:
 /// the branch-free polynomial above where the batch (JointSineCosine) uses it
 /// — double or float on a SIMD build, |x| ≤ 1e5 — else std::cos, std::sin
@@ -119,6 +112,13 @@ HODYN_ALWAYS_INLINE void sine_cosine_one(const S& x, S& c, S& s) {
   s = sin(x);
 }
 
+/// c[i] = cos x[i], s[i] = sin x[i] for i < n ≤ N (float or double): one
+/// vectorizable loop; libm for the arguments the reduction does not cover.
+/// The loop runs on local arrays padded to a multiple of eight, so that the
+/// compiler needs neither aliasing checks nor a scalar remainder (on the
+/// caller's arrays of seven it vectorized two lanes wide). `Pad` (a power of
+/// two) sets that multiple: the SIMD width in doubles suffices (the mass
+/// matrix's six angles: three 2-lane steps with SSE2 or NEON instead of four).
 template <std::size_t Pad = 8, std::size_t N, class S>
 void sine_cosine(const std::array<S, N>& x, std::array<S, N>& c, std::array<S, N>& s, int n) {
   static_assert(std::is_same<S, double>::value || std::is_same<S, float>::value,
