@@ -10,7 +10,7 @@
 #             `test` preset with nothing excluded, ctest -L native-by-hand
 #   firmware  the firmware suite with the by-hand HIL runs too
 #             (HODYN_FIRMWARE_HIL_BY_HAND=1: octo_arm on the Cortex-M7, the
-#             M4F's payload-estimation run) and their budgets
+#             M4F's payload-estimation and signed runs) and their budgets
 #   aarch64   label cross-by-hand under qemu-aarch64 (every oracle suite but
 #             inverse dynamics', the analysis calls, octo_arm's controller)
 #   armhf     the armhf subset (labels controller and link, 32-bit ARM)

@@ -43,7 +43,8 @@ cmake --build --preset test --target hodyn-urdf -j2
 hil=ON
 [[ ${HODYN_FIRMWARE_HIL:-1} == 0 ]] && hil=OFF
 # HODYN_FIRMWARE_HIL_BY_HAND=1: the HIL runs CI leaves out too (images marked
-# BY_HAND: octo_arm on the M7, the M4F's payload estimation; docs/firmware.md).
+# BY_HAND: octo_arm on the M7, the M4F's payload estimation and signed run;
+# docs/firmware.md, docs/link-security.md).
 hil_by_hand=OFF
 [[ ${HODYN_FIRMWARE_HIL_BY_HAND:-0} == 1 ]] && hil_by_hand=ON
 flags=()
