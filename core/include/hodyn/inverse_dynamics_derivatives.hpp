@@ -434,16 +434,20 @@ void derivative_kinematics_multi_dof(const Model<Tree, Scalar>& model,
   if constexpr (kBase > 0) mm.template topLeftCorner<6, 6>() = body[0].inertia.matrix();
 }
 
-/// Stage 1 (velocities only): poses, screws, twists, the accelerations and body
-/// wrenches at ν̇ = 0, the velocity sensitivities, the subtree sums M^C, K^C,
-/// W^C(ν̇ = 0), β_l = M^C_l Y_l and the mass matrix M̄ (rows and columns of
-/// the result; the caller has zeroed it). Inputs are checked by the caller.
+/// Stage 1 of a tree of 1-DoF joints: poses, screws, twists, the accelerations
+/// and body wrenches at ν̇ = (V̇₁; q̈) (`base_acceleration` world-frame, the root
+/// twist's convention applied), the velocity sensitivities, the subtree sums
+/// M^C, K^C, W^C, β_l = M^C_l Y_l and the mass matrix M̄ (rows and columns of
+/// the result; the caller has zeroed it). With ν̇ = 0 this is the stage 1 that
+/// `derivative_accelerations` completes; `inverse_dynamics_derivatives` passes
+/// its ν̇ here and skips that stage. Inputs are checked by the caller.
 template <class Tree, class Scalar>
-void derivative_kinematics_single(const Model<Tree, Scalar>& model,
-                                  InverseDynamicsDerivativesData<Tree, Scalar>& data,
-                                  const Pose<Scalar>& base_pose, const Twist<Scalar>& base_twist_in,
-                                  const typename Model<Tree, Scalar>::JointVector& q,
-                                  const typename Model<Tree, Scalar>::JointVector& q_dot) noexcept {
+void derivative_kinematics_single(
+    const Model<Tree, Scalar>& model, InverseDynamicsDerivativesData<Tree, Scalar>& data,
+    const Pose<Scalar>& base_pose, const Twist<Scalar>& base_twist_in,
+    const typename Model<Tree, Scalar>::JointVector& q,
+    const typename Model<Tree, Scalar>::JointVector& q_dot, const SV<Scalar>& base_acceleration,
+    const typename Model<Tree, Scalar>::JointVector& q_ddot) noexcept {
   using S = Scalar;
   constexpr int kBase = TreeTraits<Tree>::kBaseDofs;
   auto& place = data.placement;
@@ -454,7 +458,7 @@ void derivative_kinematics_single(const Model<Tree, Scalar>& model,
   const auto body_terms = [&](int j) { derivative_body_terms(model, place[j], body[j], j); };
   place_base(model, root_pose(model, base_pose), place[0]);
   body[0].twist = SV<S>::from(root_twist<Tree>(base_twist_in));
-  body[0].acceleration = S(-1) * gravity;
+  body[0].acceleration = base_acceleration - gravity;
   body_terms(0);
   JointSineCosine<S, Tree::kNumBodies> angle;  // all joints' in one vectorized pass
   angle.compute([&](int j) { return model.joint_sense(j) * q(j - 1); });
@@ -468,19 +472,21 @@ void derivative_kinematics_single(const Model<Tree, Scalar>& model,
     const S qd = q_dot(j - 1);
     b.screw = y;
     b.twist = body[parent].twist + qd * y;
-    // A_j = A_λ + Y_j q̈_j + (V_λ × Y_j) q̇_j, here with q̈ = 0 and V̇₁ = 0.
-    b.acceleration = body[parent].acceleration + qd * ad(body[parent].twist, y);
+    // A_j = A_λ + Y_j q̈_j + (V_λ × Y_j) q̇_j.
+    b.acceleration = body[parent].acceleration + qd * ad(body[parent].twist, y) + q_ddot(j - 1) * y;
     body_terms(j);
   });
-  for_each_joint_reverse<Tree>([&](auto, int j) {  // subtree sums M^C, K^C, W^C
+  // The loops below do not depend on the joint kind: plain loops keep one copy
+  // of their code (for_each_joint's would be one per kind, out of line).
+  for (int j = Tree::kNumBodies - 1; j >= 1; --j) {  // subtree sums M^C, K^C, W^C
     auto& p = body[Tree::kParent[j]];
     const auto& b = body[j];
     p.inertia += b.inertia;
     p.sensitivity += b.sensitivity;
     p.wrench += b.wrench;
-  });
+  }
   constexpr auto col = [](int j) { return TreeTraits<Tree>::joint_dof(j); };
-  for_each_joint<Tree>([&](auto, int l) {  // M̄ = ∂τ̄/∂ν̇: β_l · Y_j for j ⪯ l
+  for (int l = 1; l < Tree::kNumBodies; ++l) {  // M̄ = ∂τ̄/∂ν̇: β_l · Y_j for j ⪯ l
     auto& t = data.joint[l];
     t.beta = body[l].inertia.times(body[l].screw);
     if constexpr (kBase > 0) {
@@ -489,7 +495,7 @@ void derivative_kinematics_single(const Model<Tree, Scalar>& model,
     }
     for (int j = l; j > 0; j = Tree::kParent[j])
       mm(col(l), col(j)) = mm(col(j), col(l)) = dot(t.beta, body[j].screw);
-  });
+  }
   if constexpr (kBase > 0) mm.template topLeftCorner<6, 6>() = body[0].inertia.matrix();
 }
 
@@ -507,7 +513,8 @@ HODYN_ALWAYS_INLINE void derivative_kinematics(
     const BallRotations<Tree, Scalar>& joint_rotation) noexcept {
   if constexpr (TreeTraits<Tree>::kSingleDofJoints) {
     (void)joint_rotation;
-    derivative_kinematics_single(model, data, base_pose, base_twist, q, q_dot);
+    derivative_kinematics_single(model, data, base_pose, base_twist, q, q_dot, SV<Scalar>{},
+                                 Model<Tree, Scalar>::JointVector::Zero());
   } else {
     SV<Scalar> gravity{};
     gravity.lin = V3<Scalar>::from(model.gravity());
@@ -692,6 +699,8 @@ void derivative_bias(const InverseDynamicsDerivativesData<Tree, Scalar>& data,
 
 /// Stage 2: adds the accelerations ν̇ = (V̇₁; q̈): ΔA_j = ΔA_λ + Y_j q̈_j (ΔA_0 = V̇₁),
 /// and the subtree wrenches ΔW^C_j = M^C_j ΔA_j + R_j with R_j = Σ_children (R_c + β_c q̈_c).
+/// For `linearize` (which needs the bias at ν̇ = 0 first) and the trees with a ball or a
+/// universal joint; `inverse_dynamics_derivatives` of a 1-DoF tree passes ν̇ to stage 1.
 template <class Tree, class Scalar>
 void derivative_accelerations(InverseDynamicsDerivativesData<Tree, Scalar>& data,
                               const Twist<Scalar>& base_acceleration,
@@ -703,13 +712,13 @@ void derivative_accelerations(InverseDynamicsDerivativesData<Tree, Scalar>& data
   auto& delta = data.delta_acceleration;
   auto& rest = data.delta_wrench;
   delta[0] = SV<S>::from(root_twist<Tree>(base_acceleration));
-  for_each_joint<Tree>([&](auto, int j) {
+  for (int j = 1; j < Tree::kNumBodies; ++j) {
     delta[j] = delta[Tree::kParent[j]] + q_ddot(j - 1) * body[j].screw;
     rest[j] = SV<S>{};
-  });
+  }
   rest[0] = SV<S>{};
-  for_each_joint_reverse<Tree>(
-      [&](auto, int j) { rest[Tree::kParent[j]] += rest[j] + q_ddot(j - 1) * data.joint[j].beta; });
+  for (int j = Tree::kNumBodies - 1; j >= 1; --j)
+    rest[Tree::kParent[j]] += rest[j] + q_ddot(j - 1) * data.joint[j].beta;
   for (int j = 0; j < Tree::kNumBodies; ++j) {
     body[j].acceleration += delta[j];
     body[j].wrench += body[j].inertia.times(delta[j]) + rest[j];
@@ -732,7 +741,8 @@ void derivative_partials(InverseDynamicsDerivativesData<Tree, Scalar>& data,
   constexpr auto col = [](int j) { return TreeTraits<Tree>::joint_dof(j); };
   // Every joint l once, as a row (α_l = K^C_lᵀ Y_l, β_l = M^C_l Y_l) and as a
   // column (a_l, c_l, u_l, and F_l, G_l: what the rows of its ancestors read).
-  for_each_joint<Tree>([&](auto, int l) {
+  // Plain loops: the terms do not depend on the joint kind (one copy of the code).
+  for (int l = 1; l < Tree::kNumBodies; ++l) {
     const auto& bl = body[l];
     const auto& parent = body[Tree::kParent[l]];
     auto& t = data.joint[l];
@@ -760,7 +770,7 @@ void derivative_partials(InverseDynamicsDerivativesData<Tree, Scalar>& data,
         dv(col(j), col(l)) = dot(yj, t.g);
       }
     }
-  });
+  }
   if constexpr (kBase > 0) {
     const auto& b0 = body[0];
     const SV<S>& base_twist = b0.twist;
@@ -775,7 +785,7 @@ void derivative_partials(InverseDynamicsDerivativesData<Tree, Scalar>& data,
     const V3<S> origin = V3<S>::from(base_pose.translation);
     // Joint rows, by the same terms as row vectors: ∂τ_l/∂V₁ = (α_l − V₁ ×* β_l)ᵀ,
     // ∂τ_l/∂ξ = (Ad_C₁ᵀ w_l)ᵀ with w_l = −V₁ ×* α_l − A'₁ ×* β_l + V₁ ×* (V₁ ×* β_l).
-    for_each_joint<Tree>([&](auto, int l) {
+    for (int l = 1; l < Tree::kNumBodies; ++l) {
       const auto& t_l = data.joint[l];
       const SV<S> v_beta = cross_force(base_twist, t_l.beta);
       const SV<S> twist_row = t_l.alpha - v_beta;
@@ -784,7 +794,7 @@ void derivative_partials(InverseDynamicsDerivativesData<Tree, Scalar>& data,
       const SV<S> pose_row = coadjoint_small(rotation, origin, w);
       dv.template block<1, 6>(col(l), 0) = twist_row.eigen().transpose();
       dq.template block<1, 6>(col(l), 0) = pose_row.eigen().transpose();
-    });
+    }
   } else {
     (void)base_pose;
   }
@@ -831,9 +841,15 @@ Status inverse_dynamics_derivatives(
   if (status == Status::kOk) status = detail::check_joint_rotations(motion.joint_rotation);
   out.set_zero();
   if (status != Status::kOk) return status;
-  detail::derivative_kinematics(model, data, motion.base_pose, motion.base_twist[0], motion.q[0],
-                                motion.q[1], motion.joint_rotation);
-  detail::derivative_accelerations(data, motion.base_twist[1], motion.q[2]);
+  if constexpr (TreeTraits<Tree>::kSingleDofJoints) {  // ν̇ in stage 1: no stage 2
+    detail::derivative_kinematics_single(
+        model, data, motion.base_pose, motion.base_twist[0], motion.q[0], motion.q[1],
+        detail::SV<Scalar>::from(detail::root_twist<Tree>(motion.base_twist[1])), motion.q[2]);
+  } else {
+    detail::derivative_kinematics(model, data, motion.base_pose, motion.base_twist[0], motion.q[0],
+                                  motion.q[1], motion.joint_rotation);
+    detail::derivative_accelerations(data, motion.base_twist[1], motion.q[2]);
+  }
   detail::derivative_partials(data, detail::root_pose(model, motion.base_pose));
   return detail::check_derivative_result(out);
 }
