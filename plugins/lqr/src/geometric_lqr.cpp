@@ -247,8 +247,16 @@ void GeometricLqr::feedback(double reference_time, const StateVector& x,
   if (i > points_ - 2) i = points_ - 2;
   const double f = s - i;
   const auto k = static_cast<std::size_t>(i);
-  du.noalias() = (f - 1.0) * (gains_[k] * x);
-  du.noalias() -= f * (gains_[k + 1] * x);
+  // K_i x and K_{i+1} x column by column, 12-row axpys: Eigen's GEMV on 12
+  // rows was 183 ns with AVX-512 (1.5 registers a column) and 111 with AVX2.
+  const Gain& k0 = gains_[k];
+  const Gain& k1 = gains_[k + 1];
+  InputVector y0 = InputVector::Zero(), y1 = InputVector::Zero();
+  for (int c = 0; c < kState; ++c) {
+    y0 += x(c) * k0.col(c);
+    y1 += x(c) * k1.col(c);
+  }
+  du = (f - 1.0) * y0 - f * y1;
 }
 
 void GeometricLqr::error_state(const Measurement& m, const ReferenceState& ref,
