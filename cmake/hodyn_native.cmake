@@ -1,7 +1,7 @@
 # hodyn::native — compile for the instruction set of the machine that builds.
 #
-# One definition, used by hodyn's own build (HODYN_NATIVE_ARCH=ON compiles
-# every target with these options) and by the installed package (hodynConfig.cmake
+# One definition, used by hodyn's own build (the benchmarks with
+# HODYN_NATIVE_ARCH=ON link it) and by the installed package (hodynConfig.cmake
 # includes this file, so a consumer's hodyn::native is decided with the
 # consumer's compiler on the consumer's machine, not frozen at hodyn's build):
 #
