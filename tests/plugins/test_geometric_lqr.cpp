@@ -214,6 +214,21 @@ TEST(GeometricLqr, ScheduleInterpolatesBetweenDesignedGains) {
   EXPECT_GT((lqr->gain(0) - lqr->gain(3)).norm(), 1e-3 * lqr->gain(0).norm());
 }
 
+TEST(GeometricLqr, UnscheduledFeedbackIsTheHoverGain) {
+  auto lqr = std::make_unique<Lqr>();
+  GeometricLqrConfig c;
+  c.gain_schedule = false;
+  ASSERT_EQ(lqr->configure(c), Status::kOk);
+  Lqr::StateVector x;
+  for (int i = 0; i < Lqr::kState; ++i) x(i) = 0.01 * std::sin(1.0 + i);  // every column
+  Lqr::InputVector du;
+  for (const double t : {0.0, 12.5, 99.0}) {  // the time does not matter
+    lqr->feedback(t, x, du);
+    EXPECT_LT((du + lqr->hover_gain() * x).norm(), 1e-14 * (1.0 + du.norm()));
+  }
+  EXPECT_GT(du.norm(), 0.0);
+}
+
 // ---- the plugin ----
 
 hodyn_parameter parameter(const char* name, double value) {
