@@ -20,7 +20,10 @@
 // ν = (V₁; q̇). Poses run on the body-fixed joint frames of the dynamics
 // (an axis-aligned joint rotates two columns, no 3x3 product), screws and
 // twists in the world. Cost O(N r²); no heap; bad input gives a Status and
-// zero outputs (the poses then the identity).
+// zero outputs (the poses then the identity). In float and double, orders
+// 0..3 of the 1-DoF joints run passes compiled for their order (the sums
+// unrolled on register pairs, docs/kinematics.md "Speed"), higher orders and
+// other scalar types the loops; the two agree to rounding.
 //
 // `frame_kinematics` adds user frames (a body and a fixed placement in it:
 // end effectors, sensors, rotor hubs), `point_derivatives` a point's
@@ -40,6 +43,7 @@
 #include "hodyn/detail/isa.hpp"
 #include "hodyn/detail/root_motion.hpp"
 #include "hodyn/detail/sine_cosine.hpp"
+#include "hodyn/detail/small_algebra.hpp"
 #include "hodyn/detail/validation.hpp"
 #include "hodyn/model.hpp"
 #include "hodyn/motion.hpp"
@@ -291,7 +295,100 @@ void forward_kinematics_universal(int j, int r, const Model<Tree, S>& model,
   }
 }
 
-/// The forward pass for one body j ≥ 1 (see the file comment).
+template <class S>
+HODYN_ALWAYS_INLINE void store_matrix(const M3<S>& m, Matrix3<S>& out) {
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) out(r, c) = m.a[3 * r + c];
+}
+template <class S>
+HODYN_ALWAYS_INLINE void store_vector(const V3<S>& v, Vector3<S>& out) {
+  out(0) = v.x;
+  out(1) = v.y;
+  out(2) = v.z;
+}
+
+/// The pose part of a fixed pass (below) for a 1-DoF joint j: P_j, C_j, and
+/// the joint's screw S_j (returned; see the file comment). In the small
+/// types of small_algebra.hpp, each result stored once: Eigen's 3x3 products
+/// went through stack temporaries read back in wider loads than they were
+/// written with (store-forwarding stalls, a fifth of the pass, perf).
+template <JointKind K, class Tree, int MaxOrder, class S>
+HODYN_ALWAYS_INLINE SV<S> place_body(int j, const Model<Tree, S>& model,
+                                     KinematicsData<Tree, MaxOrder, S>& data,
+                                     const MotionDerivatives<Tree, MaxOrder, S>& motion) {
+  const int p = Tree::kParent[j];
+  const M3<S> rp = M3<S>::from(data.joint_frame[p].rotation);
+  const S sense = model.joint_sense(j);
+  const S angle = sense * motion.q[0](TreeTraits<Tree>::joint_entry(j));
+  // P_j = P_p X_j, X_j = T(d_j) Rot(e_j, θ_j), T(d_j + e_j θ_j) or (helical)
+  // T(d_j + h_j θ_j e_j) Rot(e_j, θ_j), θ_j = s_j q_j.
+  V3<S> t = V3<S>::from(data.joint_frame[p].translation) + rp * V3<S>::from(model.local_offset(j));
+  // R_P e_j = R_p e_j: a column of R_p for an axis-aligned kind (e_j is then
+  // exactly that unit vector, Model::set_joint_screw).
+  constexpr int a = aligned_axis(K);
+  const V3<S> e = V3<S>::from(model.joint_axis(j));
+  V3<S> axis_world;
+  if constexpr (a >= 0)
+    axis_world = rp.col(a);
+  else
+    axis_world = rp * e;
+  M3<S> r = rp;
+  if constexpr (joint_rotates(K)) {
+    // R_p Rot(e, θ): an axis-aligned kind (axis a, then b = a+1, d = a+2
+    // mod 3) keeps column a and turns columns b, d; a general axis takes
+    // Rodrigues' Rot = c 1 + s [e] + (1 − c) e eᵀ.
+    const S c = data.joint_sine_cosine.cosine[j];
+    const S sn = data.joint_sine_cosine.sine[j];
+    if constexpr (a >= 0) {
+      constexpr int b = (a + 1) % 3, d = (a + 2) % 3;
+      const V3<S> cb = rp.col(b), cd = rp.col(d);
+      r.set_col(b, c * cb + sn * cd);
+      r.set_col(d, c * cd - sn * cb);
+    } else {
+      const S v = S(1) - c;
+      const M3<S> rot{{c + v * e.x * e.x, v * e.x * e.y - sn * e.z, v * e.x * e.z + sn * e.y,
+                       v * e.y * e.x + sn * e.z, c + v * e.y * e.y, v * e.y * e.z - sn * e.x,
+                       v * e.z * e.x - sn * e.y, v * e.z * e.y + sn * e.x, c + v * e.z * e.z}};
+      r = rp * rot;
+    }
+    if constexpr (is_helical(K))  // X_j = T(d_j + h_j θ_j e_j) Rot(e_j, θ_j)
+      t += (model.joint_pitch(j) * angle) * axis_world;
+  } else {
+    t += angle * axis_world;
+  }
+  Pose<S>& frame = data.joint_frame[j];
+  store_matrix(r, frame.rotation);
+  store_vector(t, frame.translation);
+  // C_j = P_j T(−o_j) A⁰_j, o_j the joint frame's origin at home.
+  const Pose<S>& home = model.home_pose(j);
+  const V3<S> offset = V3<S>::from(home.translation) -
+                       (V3<S>::from(model.home_com(j)) - V3<S>::from(model.local_com(j)));
+  store_matrix(r * M3<S>::from(home.rotation), data.body_pose[j].rotation);
+  store_vector(t + r * offset, data.body_pose[j].translation);
+  // S_j = s_j Ad_{P_j} s: (R e; p × R e) for a revolute joint, (0; R e) for a prismatic one.
+  const V3<S> w = sense * axis_world;
+  if constexpr (is_revolute(K))
+    return {w, cross(t, w)};
+  else if constexpr (is_helical(K))  // (R e; p × R e + h R e)
+    return {w, cross(t, w) + model.joint_pitch(j) * w};
+  else
+    return {V3<S>{S(0), S(0), S(0)}, w};
+}
+
+template <class S>
+HODYN_ALWAYS_INLINE void store_twist(const SV<S>& x, Twist<S>& out) {
+  out(0) = x.ang.x;
+  out(1) = x.ang.y;
+  out(2) = x.ang.z;
+  out(3) = x.lin.x;
+  out(4) = x.lin.y;
+  out(5) = x.lin.z;
+}
+
+/// The forward pass for one body j ≥ 1 (see the file comment), any order r:
+/// the loops, on Eigen's types. (The fixed passes below share the sums but
+/// not this pose code: place_body's small types, which they need, made these
+/// loops 7 % slower at orders 4 and 5 on the AVX2-only build.)
 template <JointKind K, class Tree, int MaxOrder, class S>
 void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
                              KinematicsData<Tree, MaxOrder, S>& data,
@@ -351,6 +448,47 @@ void forward_kinematics_body(int j, int r, const Model<Tree, S>& model,
   }
 }
 
+/// forward_kinematics_body for a compile-time order R (1-DoF joints): the
+/// same sums unrolled, binomials folded, every operand a register pair of
+/// small_algebra.hpp and every result stored once. (The run-time loops keep
+/// each S^(m) and V^(k) in memory and read it back in the next sum.)
+template <int R, JointKind K, class Tree, int MaxOrder, class S>
+void forward_kinematics_body_fixed(int j, const Model<Tree, S>& model,
+                                   KinematicsData<Tree, MaxOrder, S>& data,
+                                   const MotionDerivatives<Tree, MaxOrder, S>& motion) {
+  static_assert(joint_dofs(K) == 1, "1-DoF joints");
+  constexpr int N = R + 2;  // entries 0..R+1
+  const int p = Tree::kParent[j];
+  const int entry = TreeTraits<Tree>::joint_entry(j);
+  SV<S> s[N];
+  S qd[N];  // q^(k+1)
+  s[0] = place_body<K>(j, model, data, motion);
+  HODYN_UNROLL
+  for (int k = 0; k < N; ++k) qd[k] = motion.q[k + 1](entry);
+  // V_p^(k), read where it is used (a memory operand of the product) rather
+  // than held in registers through the pass (it spilled).
+  const auto vp = [&](int k) { return SV<S>::from(data.body_twist[p][k]); };
+  // Loops of compile-time length, unrolled (HODYN_UNROLL), so that the
+  // binomials fold (C(m, i) = 1 multiplies nothing).
+  HODYN_UNROLL
+  for (int m = 0; m <= R; ++m) {  // S^(m+1) = Σ C(m,i) ad_{V_p^(i)} S^(m−i)
+    SV<S> sum = ad(vp(0), s[m]);
+    HODYN_UNROLL
+    for (int i = 1; i <= m; ++i) sum += S(kBinomial.c[m][i]) * ad(vp(i), s[m - i]);
+    s[m + 1] = sum;
+  }
+  auto& screw = data.joint_screw[j];
+  auto& v = data.body_twist[j];
+  HODYN_UNROLL
+  for (int k = 0; k < N; ++k) {  // V^(k) = V_p^(k) + Σ C(k,i) S^(k−i) q^(i+1)
+    SV<S> sum = vp(k) + qd[0] * s[k];
+    HODYN_UNROLL
+    for (int i = 1; i <= k; ++i) sum += (S(kBinomial.c[k][i]) * qd[i]) * s[k - i];
+    store_twist(s[k], screw[k]);
+    store_twist(sum, v[k]);
+  }
+}
+
 template <class Tree, int MaxOrder, class S>
 Status check_kinematics_input(const MotionDerivatives<Tree, MaxOrder, S>& motion, int order) {
   if (order < 0 || order > MaxOrder) return Status::kOrderOutOfRange;
@@ -367,25 +505,37 @@ Status check_kinematics_input(const MotionDerivatives<Tree, MaxOrder, S>& motion
   return Status::kOk;
 }
 
-/// Every result written is finite.
-template <class Tree, int MaxOrder, class S>
+/// Every result written is finite. `Order` ≥ 0: the order as a compile-time
+/// constant (the fixed passes: unrolled, no remainder loops); −1: `order`.
+template <int Order = -1, class Tree, int MaxOrder, class S>
 bool kinematics_finite(const KinematicsData<Tree, MaxOrder, S>& data, int order) {
   if constexpr (std::is_same<S, double>::value || std::is_same<S, float>::value) {
     static_assert(sizeof(Twist<S>) == 6 * sizeof(S), "twists stored without padding");
-    // Whole arrays: entries above order + 1 are zero or finite results of an
-    // earlier successful call (a failed call zeroes them), so one pass over
-    // contiguous memory checks everything this call wrote.
-    constexpr int kPoses = Tree::kNumBodies * int(sizeof(Pose<S>) / sizeof(S));
-    constexpr int kTwists = Tree::kNumBodies * (MaxOrder + 2) * 6;
     static_assert(sizeof(Pose<S>) == 12 * sizeof(S), "poses stored without padding");
-    bool finite = finite_lanes(data.body_pose[0].rotation.data(), kPoses) &&
-                  finite_lanes(data.body_twist[0][0].data(), kTwists) &&
-                  finite_lanes(data.joint_screw[0][0].data(), kTwists);
-    for (const auto& ball : data.ball_screw)
-      finite = finite && finite_lanes(ball[0][0].data(), 3 * (MaxOrder + 2) * 6);
-    for (const auto& joint : data.universal_screw)
-      finite = finite && finite_lanes(joint[0][0].data(), 2 * (MaxOrder + 2) * 6);
+    constexpr int kPoses = Tree::kNumBodies * int(sizeof(Pose<S>) / sizeof(S));
+    bool finite = finite_lanes(data.body_pose[0].rotation.data(), kPoses);
     (void)order;
+    if constexpr (Order >= 0) {
+      // The entries a fixed pass wrote: per body the contiguous V^(0..Order+1),
+      // S^(0..Order+1), not the whole lists of MaxOrder + 2.
+      constexpr int n = (Order + 2) * 6;
+      finite &= finite_lanes(data.body_twist[0][0].data(), n);
+      for (int j = 1; j < Tree::kNumBodies; ++j) {
+        finite &= finite_lanes(data.body_twist[j][0].data(), n);
+        finite &= finite_lanes(data.joint_screw[j][0].data(), n);
+      }
+    } else {
+      // Whole arrays: entries above order + 1 are zero or finite results of
+      // an earlier successful call (a failed call zeroes them), so one pass
+      // over contiguous memory checks everything this call wrote.
+      constexpr int kTwists = Tree::kNumBodies * (MaxOrder + 2) * 6;
+      finite &= finite_lanes(data.body_twist[0][0].data(), kTwists);
+      finite &= finite_lanes(data.joint_screw[0][0].data(), kTwists);
+    }
+    for (const auto& ball : data.ball_screw)
+      finite &= finite_lanes(ball[0][0].data(), 3 * (MaxOrder + 2) * 6);
+    for (const auto& joint : data.universal_screw)
+      finite &= finite_lanes(joint[0][0].data(), 2 * (MaxOrder + 2) * 6);
     return finite;
   } else {
     for (int j = 0; j < Tree::kNumBodies; ++j) {
@@ -427,17 +577,59 @@ Status forward_kinematics(const Model<Tree, Scalar>& model,
   const int r = order;
   // Base: P₀ = F₀ = C₁ (A⁰₀)⁻¹ (erratum E7), C₀ = C₁ (a fixed root: its mount, at rest).
   const Pose<Scalar>& base_pose = detail::root_pose(model, motion.base_pose);
-  data.joint_frame[0] = base_pose * model.base_home_pose_inverse();
+  {  // (in the small types: Pose's Eigen product went through the stack)
+    const Pose<Scalar>& home_inverse = model.base_home_pose_inverse();
+    const detail::M3<Scalar> base = detail::M3<Scalar>::from(base_pose.rotation);
+    detail::store_matrix(base * detail::M3<Scalar>::from(home_inverse.rotation),
+                         data.joint_frame[0].rotation);
+    detail::store_vector(base * detail::V3<Scalar>::from(home_inverse.translation) +
+                             detail::V3<Scalar>::from(base_pose.translation),
+                         data.joint_frame[0].translation);
+  }
   data.body_pose[0] = base_pose;
   for (int k = 0; k <= r + 1; ++k)
     data.body_twist[0][k] = detail::root_twist<Tree>(motion.base_twist[k]);
   data.joint_sine_cosine.compute(
       [&](int j) { return model.joint_sense(j) * motion.q[0](TreeTraits<Tree>::joint_entry(j)); });
-  auto body = [&](auto kind, int j) {
-    detail::forward_kinematics_body<decltype(kind)::value>(j, r, model, data, motion);
+  // In float and double, orders up to 3 (what the controllers and the
+  // mass-matrix derivatives ask) take the passes compiled for their order;
+  // higher orders, and the tests' series and dual scalars (whose compile
+  // time the unrolled passes would multiply), the loops.
+  bool finite_fixed = true;
+  const auto fixed = [&](auto compiled_order) {
+    constexpr int R = decltype(compiled_order)::value;
+    if constexpr (R <= MaxOrder && std::is_floating_point<Scalar>::value) {
+      for_each_joint<Tree>([&](auto kind, int j) {
+        constexpr JointKind K = decltype(kind)::value;
+        if constexpr (joint_dofs(K) == 1)
+          detail::forward_kinematics_body_fixed<R, K>(j, model, data, motion);
+        else
+          detail::forward_kinematics_body<K>(j, R, model, data, motion);
+      });
+      finite_fixed = detail::kinematics_finite<R>(data, R);
+    }
   };
-  for_each_joint<Tree>(body);
-  if (!detail::kinematics_finite(data, r)) {
+  constexpr bool kFixedPasses = std::is_floating_point<Scalar>::value;
+  switch (kFixedPasses ? r : -1) {
+    case 0:
+      fixed(std::integral_constant<int, 0>{});
+      break;
+    case 1:
+      fixed(std::integral_constant<int, 1>{});
+      break;
+    case 2:
+      fixed(std::integral_constant<int, 2>{});
+      break;
+    case 3:
+      fixed(std::integral_constant<int, 3>{});
+      break;
+    default:
+      for_each_joint<Tree>([&](auto kind, int j) {
+        detail::forward_kinematics_body<decltype(kind)::value>(j, r, model, data, motion);
+      });
+  }
+  const bool finite = kFixedPasses && r <= 3 ? finite_fixed : detail::kinematics_finite(data, r);
+  if (!finite) {
     data.clear_results();
     return Status::kNonFiniteResult;
   }
