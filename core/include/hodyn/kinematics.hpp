@@ -334,9 +334,10 @@ HODYN_ALWAYS_INLINE SV<S> place_body(int j, const Model<Tree, S>& model,
     axis_world = rp * e;
   M3<S> r = rp;
   if constexpr (joint_rotates(K)) {
-    // R_p Rot(e, θ): an axis-aligned kind (axis a, then b = a+1, d = a+2
-    // mod 3) keeps column a and turns columns b, d; a general axis takes
-    // Rodrigues' Rot = c 1 + s [e] + (1 − c) e eᵀ.
+    // R_p Rot(e, θ), as rotate_about_joint_axis computes it for the loops
+    // and the universal joint, here in the small types: an axis-aligned kind
+    // (axis a, then b = a+1, d = a+2 mod 3) keeps column a and turns columns
+    // b, d; a general axis takes Rodrigues' Rot = c 1 + s [e] + (1 − c) e eᵀ.
     const S c = data.joint_sine_cosine.cosine[j];
     const S sn = data.joint_sine_cosine.sine[j];
     if constexpr (a >= 0) {
@@ -595,8 +596,7 @@ Status forward_kinematics(const Model<Tree, Scalar>& model,
   // mass-matrix derivatives ask) take the passes compiled for their order;
   // higher orders, and the tests' series and dual scalars (whose compile
   // time the unrolled passes would multiply), the loops.
-  bool finite_fixed = true;
-  const auto fixed = [&](auto compiled_order) {
+  const auto fixed = [&](auto compiled_order) {  // the pass of order R, then its check
     constexpr int R = decltype(compiled_order)::value;
     if constexpr (R <= MaxOrder && std::is_floating_point<Scalar>::value) {
       for_each_joint<Tree>([&](auto kind, int j) {
@@ -606,29 +606,31 @@ Status forward_kinematics(const Model<Tree, Scalar>& model,
         else
           detail::forward_kinematics_body<K>(j, R, model, data, motion);
       });
-      finite_fixed = detail::kinematics_finite<R>(data, R);
+      return detail::kinematics_finite<R>(data, R);
+    } else {
+      return false;  // not reached: r ≤ MaxOrder is checked, other scalars take the loops
     }
   };
-  constexpr bool kFixedPasses = std::is_floating_point<Scalar>::value;
-  switch (kFixedPasses ? r : -1) {
+  bool finite = false;
+  switch (std::is_floating_point<Scalar>::value ? r : -1) {
     case 0:
-      fixed(std::integral_constant<int, 0>{});
+      finite = fixed(std::integral_constant<int, 0>{});
       break;
     case 1:
-      fixed(std::integral_constant<int, 1>{});
+      finite = fixed(std::integral_constant<int, 1>{});
       break;
     case 2:
-      fixed(std::integral_constant<int, 2>{});
+      finite = fixed(std::integral_constant<int, 2>{});
       break;
     case 3:
-      fixed(std::integral_constant<int, 3>{});
+      finite = fixed(std::integral_constant<int, 3>{});
       break;
     default:
       for_each_joint<Tree>([&](auto kind, int j) {
         detail::forward_kinematics_body<decltype(kind)::value>(j, r, model, data, motion);
       });
+      finite = detail::kinematics_finite(data, r);
   }
-  const bool finite = kFixedPasses && r <= 3 ? finite_fixed : detail::kinematics_finite(data, r);
   if (!finite) {
     data.clear_results();
     return Status::kNonFiniteResult;
